@@ -1,0 +1,18 @@
+//! The pure rules model of NES Tetris (NTSC "Tetris (U) [!]"), frame for frame: pieces,
+//! playfield, piece control, RNG, scoring and the play-state machine. No I/O.
+
+pub mod active;
+pub mod board;
+pub mod pad;
+pub mod piece;
+pub mod playfield;
+pub mod rng;
+pub mod score;
+pub mod state;
+
+pub use active::{Active, Control};
+pub use board::{Board, Collide};
+pub use pad::PadState;
+pub use piece::{Orientation, Piece};
+pub use playfield::Playfield;
+pub use state::{Events, Game, PlayState};

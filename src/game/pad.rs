@@ -1,0 +1,128 @@
+//! The controller byte as the game stores it (`held` $F7, `newly` $F5).
+//! Bit 7 A … bit 0 Right; helpers to build, test and print it in the trace's letter form.
+
+use std::fmt;
+
+/// Buttons held in one frame, in the game's own bit order (bit 7 A … bit 0 Right).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct PadState(pub u8);
+
+impl PadState {
+    pub const NONE: PadState = PadState(0);
+    pub const A: PadState = PadState(0x80);
+    pub const B: PadState = PadState(0x40);
+    pub const SELECT: PadState = PadState(0x20);
+    pub const START: PadState = PadState(0x10);
+    pub const UP: PadState = PadState(0x08);
+    pub const DOWN: PadState = PadState(0x04);
+    pub const LEFT: PadState = PadState(0x02);
+    pub const RIGHT: PadState = PadState(0x01);
+    /// Up, Down, Left and Right.
+    pub const DPAD: PadState = PadState(0x0F);
+
+    /// Trace letters, most significant bit first (`A B s S U D L R`).
+    const LETTERS: [u8; 8] = *b"ABsSUDLR";
+
+    #[inline]
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn contains(self, other: PadState) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    #[inline]
+    pub const fn intersects(self, other: PadState) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    #[inline]
+    pub const fn union(self, other: PadState) -> PadState {
+        PadState(self.0 | other.0)
+    }
+
+    #[inline]
+    pub const fn without(self, other: PadState) -> PadState {
+        PadState(self.0 & !other.0)
+    }
+
+    /// Buttons down now that were up in `previous` (the game's `newly`).
+    #[inline]
+    pub const fn newly_from(self, previous: PadState) -> PadState {
+        PadState(self.0 & !previous.0)
+    }
+
+    /// Parses the trace form, e.g. `A.....L.`: 8 characters, a letter or `.` each.
+    pub fn from_letters(s: &str) -> Option<PadState> {
+        let bytes = s.as_bytes();
+        if bytes.len() != 8 {
+            return None;
+        }
+        let mut bits = 0u8;
+        for (i, &c) in bytes.iter().enumerate() {
+            match c {
+                b'.' => {}
+                c if c == Self::LETTERS[i] => bits |= 0x80 >> i,
+                _ => return None,
+            }
+        }
+        Some(PadState(bits))
+    }
+
+    /// The trace form, e.g. `A.....L.`.
+    pub fn to_letters(self) -> String {
+        (0..8)
+            .map(|i| {
+                if self.0 & (0x80 >> i) != 0 {
+                    Self::LETTERS[i] as char
+                } else {
+                    '.'
+                }
+            })
+            .collect()
+    }
+}
+
+impl std::ops::BitOr for PadState {
+    type Output = PadState;
+    fn bitor(self, rhs: PadState) -> PadState {
+        self.union(rhs)
+    }
+}
+
+impl fmt::Debug for PadState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PadState({})", self.to_letters())
+    }
+}
+
+impl fmt::Display for PadState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_letters())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_round_trip_every_byte() {
+        for b in 0..=255u8 {
+            let p = PadState(b);
+            assert_eq!(PadState::from_letters(&p.to_letters()), Some(p));
+        }
+        assert_eq!(PadState::from_letters("A.....L."), Some(PadState(0x82)));
+        assert_eq!(PadState::from_letters("A.....L"), None);
+        assert_eq!(PadState::from_letters("B......."), None);
+    }
+
+    #[test]
+    fn newly_is_held_minus_previous() {
+        let prev = PadState::LEFT | PadState::A;
+        let now = PadState::LEFT | PadState::B;
+        assert_eq!(now.newly_from(prev), PadState::B);
+    }
+}

@@ -1,0 +1,244 @@
+//! The seven tetriminoes and the cartridge's 19 orientation ids (nes-tetris.md §3):
+//! cell offsets, A/B rotation successors, spawn orientations and block tiles, as const tables.
+
+/// A piece type, in the cartridge's type order (statistics and picker table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Piece {
+    T = 0,
+    J = 1,
+    Z = 2,
+    O = 3,
+    S = 4,
+    L = 5,
+    I = 6,
+}
+
+impl Piece {
+    pub const NUM: usize = 7;
+    pub const ALL: [Piece; 7] = [
+        Piece::T,
+        Piece::J,
+        Piece::Z,
+        Piece::O,
+        Piece::S,
+        Piece::L,
+        Piece::I,
+    ];
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The orientation the piece spawns in (and that `nextPiece` $BF holds).
+    #[inline]
+    pub const fn spawn(self) -> Orientation {
+        Orientation(SPAWN_IDS[self as usize])
+    }
+
+    pub const fn letter(self) -> char {
+        ['T', 'J', 'Z', 'O', 'S', 'L', 'I'][self as usize]
+    }
+
+    /// The piece whose spawn orientation id is `id`, if `id` is one.
+    pub fn from_spawn_id(id: u8) -> Option<Piece> {
+        SPAWN_IDS
+            .iter()
+            .position(|&s| s == id)
+            .map(|i| Piece::ALL[i])
+    }
+}
+
+/// Spawn-orientation ids in type order: the picker's `spawnTable`.
+pub const SPAWN_IDS: [u8; 7] = [0x02, 0x07, 0x08, 0x0A, 0x0B, 0x0E, 0x12];
+
+/// `currentPiece` value meaning "no piece shown" (line clear, curtain).
+pub const HIDDEN_ID: u8 = 0x13;
+
+/// One of the 19 orientation ids $00-$12.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Orientation(u8);
+
+impl Orientation {
+    pub const NUM: usize = 19;
+
+    /// The orientation with id `id`, if it is one of $00-$12.
+    #[inline]
+    pub const fn new(id: u8) -> Option<Orientation> {
+        if (id as usize) < Self::NUM {
+            Some(Orientation(id))
+        } else {
+            None
+        }
+    }
+
+    pub fn all() -> impl Iterator<Item = Orientation> {
+        (0..Self::NUM as u8).map(Orientation)
+    }
+
+    #[inline]
+    pub const fn id(self) -> u8 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn piece(self) -> Piece {
+        Piece::ALL[PIECE_OF[self.0 as usize] as usize]
+    }
+
+    /// Cells as (dx, dy) from the pivot; dy grows downward.
+    #[inline]
+    pub const fn cells(self) -> [(i8, i8); 4] {
+        CELLS[self.0 as usize]
+    }
+
+    /// A (clockwise) successor.
+    #[inline]
+    pub const fn cw(self) -> Orientation {
+        Orientation(ROTATE[self.0 as usize].0)
+    }
+
+    /// B (counter-clockwise) successor.
+    #[inline]
+    pub const fn ccw(self) -> Orientation {
+        Orientation(ROTATE[self.0 as usize].1)
+    }
+
+    /// The playfield byte this orientation locks as ($7B T/O/I, $7C Z/L, $7D J/S).
+    #[inline]
+    pub const fn tile(self) -> u8 {
+        TILE_OF_PIECE[PIECE_OF[self.0 as usize] as usize]
+    }
+
+    /// Smallest and largest dx and dy of the cells.
+    pub const fn extent(self) -> (i8, i8, i8, i8) {
+        let c = CELLS[self.0 as usize];
+        let mut i = 0;
+        let (mut x0, mut x1, mut y0, mut y1) = (i8::MAX, i8::MIN, i8::MAX, i8::MIN);
+        while i < 4 {
+            let (dx, dy) = c[i];
+            if dx < x0 {
+                x0 = dx;
+            }
+            if dx > x1 {
+                x1 = dx;
+            }
+            if dy < y0 {
+                y0 = dy;
+            }
+            if dy > y1 {
+                y1 = dy;
+            }
+            i += 1;
+        }
+        (x0, x1, y0, y1)
+    }
+}
+
+/// Cell offsets per orientation id; index 19 is the hidden "piece" ($13, four cells on the pivot).
+pub const CELLS: [[(i8, i8); 4]; 20] = [
+    [(-1, 0), (0, 0), (1, 0), (0, -1)],  // $00 T up
+    [(0, -1), (0, 0), (1, 0), (0, 1)],   // $01 T right
+    [(-1, 0), (0, 0), (1, 0), (0, 1)],   // $02 T down (spawn)
+    [(0, -1), (-1, 0), (0, 0), (0, 1)],  // $03 T left
+    [(0, -1), (0, 0), (-1, 1), (0, 1)],  // $04 J left
+    [(-1, -1), (-1, 0), (0, 0), (1, 0)], // $05 J up
+    [(0, -1), (1, -1), (0, 0), (0, 1)],  // $06 J right
+    [(-1, 0), (0, 0), (1, 0), (1, 1)],   // $07 J down (spawn)
+    [(-1, 0), (0, 0), (0, 1), (1, 1)],   // $08 Z horizontal (spawn)
+    [(1, -1), (0, 0), (1, 0), (0, 1)],   // $09 Z vertical
+    [(-1, 0), (0, 0), (-1, 1), (0, 1)],  // $0A O (spawn)
+    [(0, 0), (1, 0), (-1, 1), (0, 1)],   // $0B S horizontal (spawn)
+    [(0, -1), (0, 0), (1, 0), (1, 1)],   // $0C S vertical
+    [(0, -1), (0, 0), (0, 1), (1, 1)],   // $0D L right
+    [(-1, 0), (0, 0), (1, 0), (-1, 1)],  // $0E L down (spawn)
+    [(-1, -1), (0, -1), (0, 0), (0, 1)], // $0F L left
+    [(1, -1), (-1, 0), (0, 0), (1, 0)],  // $10 L up
+    [(0, -2), (0, -1), (0, 0), (0, 1)],  // $11 I vertical
+    [(-2, 0), (-1, 0), (0, 0), (1, 0)],  // $12 I horizontal (spawn)
+    [(0, 0), (0, 0), (0, 0), (0, 0)],    // $13 hidden
+];
+
+/// (A → id, B → id) per orientation id.
+const ROTATE: [(u8, u8); 19] = [
+    (0x01, 0x03),
+    (0x02, 0x00),
+    (0x03, 0x01),
+    (0x00, 0x02),
+    (0x05, 0x07),
+    (0x06, 0x04),
+    (0x07, 0x05),
+    (0x04, 0x06),
+    (0x09, 0x09),
+    (0x08, 0x08),
+    (0x0A, 0x0A),
+    (0x0C, 0x0C),
+    (0x0B, 0x0B),
+    (0x0E, 0x10),
+    (0x0F, 0x0D),
+    (0x10, 0x0E),
+    (0x0D, 0x0F),
+    (0x12, 0x12),
+    (0x11, 0x11),
+];
+
+/// Piece type index per orientation id.
+const PIECE_OF: [u8; 19] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4, 4, 5, 5, 5, 5, 6, 6];
+
+/// Block tile per piece type (T, J, Z, O, S, L, I).
+const TILE_OF_PIECE: [u8; 7] = [0x7B, 0x7D, 0x7C, 0x7B, 0x7D, 0x7C, 0x7B];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_orientation_holds_its_pivot_and_four_distinct_cells() {
+        for o in Orientation::all() {
+            let c = o.cells();
+            assert!(c.contains(&(0, 0)), "{o:?} must contain the pivot");
+            for i in 0..4 {
+                for j in i + 1..4 {
+                    assert_ne!(c[i], c[j], "{o:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rotations_stay_within_the_piece_and_invert() {
+        for o in Orientation::all() {
+            assert_eq!(o.cw().piece(), o.piece());
+            assert_eq!(o.ccw().piece(), o.piece());
+            assert_eq!(o.cw().ccw(), o, "B undoes A for {o:?}");
+            assert_eq!(o.ccw().cw(), o, "A undoes B for {o:?}");
+        }
+        // T, J, L cycle through four states; Z, S, I toggle; O stays.
+        let t = Piece::T.spawn();
+        assert_eq!(t.cw().cw().cw().cw(), t);
+        assert_ne!(t.cw().cw(), t);
+        assert_eq!(Piece::Z.spawn().cw().cw(), Piece::Z.spawn());
+        assert_eq!(Piece::O.spawn().cw(), Piece::O.spawn());
+    }
+
+    #[test]
+    fn spawn_orientations_occupy_rows_0_and_1_only() {
+        for p in Piece::ALL {
+            let (_, _, y0, y1) = p.spawn().extent();
+            assert!(y0 >= 0 && y1 <= 1, "{p:?}");
+            assert_eq!(Piece::from_spawn_id(p.spawn().id()), Some(p));
+        }
+        assert_eq!(Piece::from_spawn_id(0x00), None);
+    }
+
+    #[test]
+    fn tiles_follow_the_cartridge() {
+        assert_eq!(Piece::T.spawn().tile(), 0x7B);
+        assert_eq!(Piece::O.spawn().tile(), 0x7B);
+        assert_eq!(Piece::I.spawn().tile(), 0x7B);
+        assert_eq!(Piece::Z.spawn().tile(), 0x7C);
+        assert_eq!(Piece::L.spawn().tile(), 0x7C);
+        assert_eq!(Piece::J.spawn().tile(), 0x7D);
+        assert_eq!(Piece::S.spawn().tile(), 0x7D);
+    }
+}

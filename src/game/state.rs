@@ -1,0 +1,432 @@
+//! The whole A-type game as the cartridge runs it, one NMI plus one game-logic pass per frame:
+//! play states 1-10 with their exact waits, the line-clear animation, the curtain, the $07 quirk.
+
+use super::active::{Active, Control, FIRST_PIECE_DELAY};
+use super::board::{Board, Collide};
+use super::pad::PadState;
+use super::piece::{Orientation, Piece, HIDDEN_ID};
+use super::playfield::{Playfield, CURTAIN, EMPTY};
+use super::rng::{self, Picker};
+use super::score::{self, drop_speed, minus};
+
+/// `playState` ($68).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum PlayState {
+    /// Game ended (after the curtain and Start).
+    Ended = 0,
+    /// The player controls the piece.
+    Control = 1,
+    /// Lock: game-over test, wait for the screen copy, write the piece.
+    Lock = 2,
+    /// Row check, one row per frame for four frames.
+    RowCheck = 3,
+    /// Line-clear animation (driven by the NMI).
+    LineClear = 4,
+    /// Lines, level and points.
+    Score = 5,
+    /// B-type goal check (A-type: next).
+    GoalCheck = 6,
+    /// Garbage (1 player: next).
+    Garbage = 7,
+    /// Spawn the next piece once the screen copy is done.
+    Spawn = 8,
+    /// Unused no-op state.
+    Noop = 9,
+    /// Top-out curtain.
+    Curtain = 10,
+    /// Unused "increment play state".
+    Increment = 11,
+}
+
+impl PlayState {
+    pub fn from_u8(v: u8) -> Option<PlayState> {
+        use PlayState::*;
+        Some(match v {
+            0 => Ended,
+            1 => Control,
+            2 => Lock,
+            3 => RowCheck,
+            4 => LineClear,
+            5 => Score,
+            6 => GoalCheck,
+            7 => Garbage,
+            8 => Spawn,
+            9 => Noop,
+            10 => Curtain,
+            11 => Increment,
+            _ => return None,
+        })
+    }
+
+    fn next(self) -> PlayState {
+        PlayState::from_u8(self as u8 + 1).unwrap_or(PlayState::Ended)
+    }
+}
+
+/// What happened in one frame, for the planner's driver, the statistics and the UI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Events {
+    /// A new piece appeared at (5, 0) (this frame is the spawn frame S).
+    pub spawned: bool,
+    /// The drop failed this frame (frame L): the piece locks at this (x, y, id).
+    pub locked: Option<(u8, u8, u8)>,
+    /// Lines scored this frame (state 5), 1-4.
+    pub cleared: u8,
+    /// The level went up this frame.
+    pub level_up: bool,
+    /// The lock test failed: the curtain starts.
+    pub topped_out: bool,
+    /// The game logic ran this frame (false on NMI-only frames).
+    pub logic: bool,
+}
+
+/// The cartridge's game state: every RAM quantity the play logic reads or writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The $0400 page.
+    pub field: Playfield,
+    /// The piece and its counters ($60-$62, $65, $66, $6E, $6F).
+    pub active: Active,
+    pub play_state: PlayState,
+    /// Spawn-orientation id of the next piece ($BF).
+    pub next: u8,
+    pub level: u8,
+    pub start_level: u8,
+    /// BCD lines, [$70, $71].
+    pub lines: [u8; 2],
+    /// BCD score, [$73, $74, $75].
+    pub score: [u8; 3],
+    /// RNG ($17-$18), spawn id ($19), spawn count ($1A).
+    pub picker: Picker,
+    /// $B1-$B2.
+    pub frame_counter: u16,
+    /// Buttons polled this frame ($F7) and newly pressed ($F5).
+    pub held: PadState,
+    pub newly: PadState,
+    /// $69: next playfield row the NMI copies; 32 when done.
+    pub vram_row: u8,
+    /// $76.
+    pub completed_lines: u8,
+    /// $6A-$6D.
+    pub completed_rows: [u8; 4],
+    /// $77.
+    pub line_index: u8,
+    /// $72: line-clear animation step.
+    pub row_y: u8,
+    /// $78: curtain progress.
+    pub curtain_row: u8,
+    /// $A7 at the frame end: 2, 7 (the $07 quirk) or 4 (the ending's wait).
+    pub game_mode_state: u8,
+    /// Where the main loop is parked between NMIs.
+    pub wait: Wait,
+}
+
+/// Why the next frame runs only the NMI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wait {
+    /// Normal: NMI, then the game logic.
+    None,
+    /// Held was exactly Down+Left+Right: the next NMI is followed by states 7-8 only.
+    QuirkNmi,
+    /// Score ≥ 30,000 and the curtain is down: the ending runs (not modelled past its wait).
+    Ending,
+}
+
+/// Block-tile → byte for boards given as text (`1` $7B, `2` $7C, `3` $7D, other filled $7B).
+pub fn tile_from_char(c: char) -> u8 {
+    match c {
+        '.' => EMPTY,
+        '2' => 0x7C,
+        '3' => 0x7D,
+        '#' => CURTAIN,
+        _ => 0x7B,
+    }
+}
+
+impl Game {
+    /// A fresh A-type game as `initGameState` leaves it: empty page, first two picks, the
+    /// first-piece delay armed; `rng`, `spawn_count` and `frame_counter` as the menus left them.
+    pub fn new(start_level: u8, rng: u16, spawn_count: u8, frame_counter: u16) -> Game {
+        let mut picker = Picker {
+            rng,
+            spawn_id: 0,
+            spawn_count,
+        };
+        let current = picker.pick();
+        picker.rng = rng::step(picker.rng);
+        let next = picker.pick();
+        let mut active = Active::spawn(current, 0, 0);
+        active.ary = FIRST_PIECE_DELAY;
+        Game {
+            field: Playfield::new(),
+            active,
+            play_state: PlayState::Control,
+            next,
+            level: start_level,
+            start_level,
+            lines: [0; 2],
+            score: [0; 3],
+            picker,
+            frame_counter,
+            held: PadState::NONE,
+            newly: PadState::NONE,
+            vram_row: 0,
+            completed_lines: 0,
+            completed_rows: [0; 4],
+            line_index: 0,
+            row_y: 0,
+            curtain_row: 0,
+            game_mode_state: 2,
+            wait: Wait::None,
+        }
+    }
+
+    /// A game seeded like `Game::new` from a 32-bit seed (for simulations): the LFSR state is
+    /// never 0 and the pick counter takes the seed's top byte.
+    pub fn seeded(start_level: u8, seed: u32) -> Game {
+        let mut rng = (seed as u16) | 1;
+        // Spread nearby seeds over the LFSR cycle.
+        for _ in 0..(seed >> 16) % 97 {
+            rng = rng::step(rng);
+        }
+        Game::new(start_level, rng, (seed >> 24) as u8, 0)
+    }
+
+    /// Lines cleared, decoded from BCD.
+    pub fn lines(&self) -> u32 {
+        score::bcd_value(&self.lines)
+    }
+
+    /// Score, decoded from BCD.
+    pub fn score(&self) -> u32 {
+        score::bcd_value(&self.score)
+    }
+
+    /// The current piece's orientation, when one is shown.
+    pub fn orientation(&self) -> Option<Orientation> {
+        Orientation::new(self.active.id)
+    }
+
+    /// The next piece.
+    pub fn next_piece(&self) -> Option<Piece> {
+        Piece::from_spawn_id(self.next)
+    }
+
+    /// Occupancy of rows −2..19 for the planner.
+    pub fn board(&self) -> Board {
+        self.field.board()
+    }
+
+    /// True once the curtain has come down (the model stops here: menus are not modelled).
+    pub fn is_over(&self) -> bool {
+        match self.play_state {
+            PlayState::Ended => true,
+            PlayState::Curtain => self.curtain_row == 20,
+            _ => false,
+        }
+    }
+
+    /// Frames per row at the current level.
+    pub fn drop_speed(&self) -> u8 {
+        drop_speed(self.level)
+    }
+
+    /// Runs one frame with `input` on the controller: the NMI, then (unless the main loop is
+    /// parked) the game logic, states 2-8.
+    pub fn step(&mut self, input: PadState) -> Events {
+        let mut ev = Events::default();
+        self.nmi(input);
+        match self.wait {
+            Wait::QuirkNmi => {
+                // States 7 and 8 run after the extra NMI; 8 sets $A7 back to 2.
+                self.wait = Wait::None;
+                self.game_mode_state = 2;
+                return ev;
+            }
+            Wait::Ending => return ev,
+            Wait::None => {}
+        }
+        ev.logic = true;
+        // State 2.
+        self.active.fall_timer = self.active.fall_timer.wrapping_add(1);
+        // State 4: the play-state handler.
+        self.run_play_state(&mut ev);
+        if self.wait == Wait::Ending {
+            self.game_mode_state = 4;
+            return ev;
+        }
+        // After state 6 the main loop waits for an extra NMI when held is exactly $07.
+        if self.held.bits() == 0x07 {
+            self.wait = Wait::QuirkNmi;
+            self.game_mode_state = 7;
+        } else {
+            self.game_mode_state = 2;
+        }
+        ev
+    }
+
+    /// The NMI: playfield copy or line-clear animation, frame counter, RNG, controller poll.
+    fn nmi(&mut self, input: PadState) {
+        if self.play_state == PlayState::LineClear {
+            // The animation acts when the counter, before this NMI's increment, is ≡ 0 mod 4.
+            if self.frame_counter & 3 == 0 {
+                self.row_y = self.row_y.wrapping_add(1);
+                if !minus(self.row_y, 5) {
+                    self.play_state = PlayState::Score;
+                }
+            }
+            self.vram_row = 0;
+        } else {
+            for _ in 0..4 {
+                if !minus(self.vram_row, 21) {
+                    break;
+                }
+                self.vram_row = self.vram_row.wrapping_add(1);
+                if !minus(self.vram_row, 20) {
+                    self.vram_row = 0x20;
+                }
+            }
+        }
+        self.frame_counter = self.frame_counter.wrapping_add(1);
+        self.picker.rng = rng::step(self.picker.rng);
+        self.newly = input.newly_from(self.held);
+        self.held = input;
+    }
+
+    fn run_play_state(&mut self, ev: &mut Events) {
+        match self.play_state {
+            PlayState::Control => {
+                let speed = drop_speed(self.level);
+                let control = self
+                    .active
+                    .control(self.held, self.newly, speed, &self.field);
+                if control == Control::Locked {
+                    self.play_state = PlayState::Lock;
+                    self.update_vram_row();
+                    ev.locked = Some((self.active.x, self.active.y, self.active.id));
+                }
+            }
+            PlayState::Lock => self.lock(ev),
+            PlayState::RowCheck => self.check_row(),
+            PlayState::LineClear | PlayState::Noop | PlayState::Ended => {}
+            PlayState::Score => self.update_lines_and_score(ev),
+            PlayState::GoalCheck | PlayState::Garbage | PlayState::Increment => {
+                self.play_state = self.play_state.next();
+            }
+            PlayState::Spawn => self.spawn(ev),
+            PlayState::Curtain => self.curtain(),
+        }
+    }
+
+    /// `updatePlayfield`: the NMI must redraw from two rows above the piece.
+    fn update_vram_row(&mut self) {
+        let y = self.active.y.wrapping_sub(2);
+        let r0 = if y & 0x80 != 0 { 0 } else { y };
+        if minus(r0, self.vram_row) {
+            self.vram_row = r0;
+        }
+    }
+
+    fn screen_copied(&self) -> bool {
+        !minus(self.vram_row, 0x20)
+    }
+
+    fn lock(&mut self, ev: &mut Events) {
+        let a = self.active;
+        if !self.field.fits(a.x, a.y, a.id) {
+            self.play_state = PlayState::Curtain;
+            self.curtain_row = 0xF0;
+            ev.topped_out = true;
+            return;
+        }
+        if !self.screen_copied() {
+            return;
+        }
+        let tile = Orientation::new(a.id).map_or(EMPTY, Orientation::tile);
+        self.field.write_piece(a.x, a.y, a.id, tile);
+        self.line_index = 0;
+        self.update_vram_row();
+        self.play_state = PlayState::RowCheck;
+    }
+
+    fn check_row(&mut self) {
+        if !self.screen_copied() {
+            return;
+        }
+        let y = self.active.y.wrapping_sub(2);
+        let base = if y & 0x80 != 0 { 0 } else { y };
+        let row = base.wrapping_add(self.line_index);
+        let i = (self.line_index & 3) as usize;
+        if self.field.row_complete(row) {
+            self.completed_lines = self.completed_lines.wrapping_add(1);
+            self.completed_rows[i] = row;
+            self.field.remove_row(row);
+            self.active.id = HIDDEN_ID;
+        } else {
+            self.completed_rows[i] = 0;
+        }
+        self.line_index = self.line_index.wrapping_add(1);
+        if minus(self.line_index, 4) {
+            return;
+        }
+        self.vram_row = 0;
+        self.row_y = 0;
+        self.play_state = if self.completed_lines == 0 {
+            PlayState::Score
+        } else {
+            PlayState::LineClear
+        };
+    }
+
+    fn update_lines_and_score(&mut self, ev: &mut Events) {
+        let cleared = self.completed_lines;
+        for _ in 0..cleared {
+            ev.level_up |= score::add_line(&mut self.lines, &mut self.level);
+        }
+        ev.cleared = cleared;
+        score::add_soft_drop_points(&mut self.score, self.active.hold_down_points);
+        self.active.hold_down_points = 0;
+        score::add_clear_points(&mut self.score, cleared, self.level);
+        self.completed_lines = 0;
+        self.play_state = PlayState::GoalCheck;
+    }
+
+    fn spawn(&mut self, ev: &mut Events) {
+        if !self.screen_copied() {
+            return;
+        }
+        self.active = Active::spawn(self.next, self.active.das, self.active.hold_down_points);
+        self.next = self.picker.pick();
+        self.play_state = PlayState::Control;
+        ev.spawned = true;
+    }
+
+    /// `updateGameOverCurtain`: one tick every fourth frame (counter after this NMI's increment).
+    fn curtain(&mut self) {
+        if self.curtain_row == 20 {
+            if self.score[2] >= 0x03 {
+                self.wait = Wait::Ending;
+            } else if self.newly.bits() == PadState::START.bits() {
+                self.play_state = PlayState::Ended;
+                self.newly = PadState::NONE;
+            }
+            return;
+        }
+        if self.frame_counter & 3 != 0 {
+            return;
+        }
+        if self.curtain_row & 0x80 == 0 {
+            let row = self.curtain_row as i16;
+            for c in 0..10 {
+                self.field.set(row, c, CURTAIN);
+            }
+            self.active.id = HIDDEN_ID;
+            self.vram_row = self.curtain_row;
+        }
+        self.curtain_row = self.curtain_row.wrapping_add(1);
+    }
+}
+
+#[cfg(test)]
+mod tests;

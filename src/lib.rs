@@ -1,0 +1,5 @@
+//! nestor: plays NES Tetris on the real cartridge inside tetanes-core, with a rules model
+//! that matches the cartridge frame for frame and a gravity-aware gamepad-state search.
+
+pub mod game;
+pub mod trace;
