@@ -22,7 +22,11 @@ fn check(name: &str) {
         );
     }
     assert_eq!(report.frames_checked + 1, report.frames, "{name}");
-    assert!(report.unknown_fields.is_empty(), "{name}: {:?}", report.unknown_fields);
+    assert!(
+        report.unknown_fields.is_empty(),
+        "{name}: {:?}",
+        report.unknown_fields
+    );
 }
 
 macro_rules! trace_tests {

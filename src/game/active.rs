@@ -191,7 +191,13 @@ mod tests {
 
     const T: u8 = 0x02;
 
-    fn run(a: &mut Active, prev: &mut PadState, held: PadState, field: &Board, speed: u8) -> Control {
+    fn run(
+        a: &mut Active,
+        prev: &mut PadState,
+        held: PadState,
+        field: &Board,
+        speed: u8,
+    ) -> Control {
         let newly = held.newly_from(*prev);
         *prev = held;
         a.frame(held, newly, speed, field)

@@ -176,7 +176,10 @@ mod tests {
         // Vertical I at y=0 reaches row -2; at y=... row -3 is out.
         assert!(p.fits(3, 1, 0x11));
         p.set(-2, 3, 0x7B);
-        assert!(!p.fits(3, 0, 0x11), "hidden-row block stops a vertical I at y=0");
+        assert!(
+            !p.fits(3, 0, 0x11),
+            "hidden-row block stops a vertical I at y=0"
+        );
         assert!(p.fits(3, 2, 0x11));
     }
 }

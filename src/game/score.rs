@@ -17,7 +17,13 @@ pub const fn drop_speed(level: u8) -> u8 {
 }
 
 /// Line-clear points as BCD (low byte, high byte) for 0-4 lines: 0, 40, 100, 300, 1200.
-const POINTS: [(u8, u8); 5] = [(0x00, 0x00), (0x40, 0x00), (0x00, 0x01), (0x00, 0x03), (0x00, 0x12)];
+const POINTS: [(u8, u8); 5] = [
+    (0x00, 0x00),
+    (0x40, 0x00),
+    (0x00, 0x01),
+    (0x00, 0x03),
+    (0x00, 0x12),
+];
 
 /// Decodes a little-endian run of BCD bytes (nibbles above 9 count as their value).
 pub fn bcd_value(bytes: &[u8]) -> u32 {
@@ -74,9 +80,7 @@ pub fn add_soft_drop_points(score: &mut [u8; 3], hold_down_points: u8) {
     if minus(hold_down_points, 2) {
         return;
     }
-    let mut b = score[0]
-        .wrapping_add(hold_down_points)
-        .wrapping_sub(1);
+    let mut b = score[0].wrapping_add(hold_down_points).wrapping_sub(1);
     if b & 0x0F >= 0x0A {
         b = b.wrapping_add(6);
     }
@@ -142,8 +146,16 @@ mod tests {
         assert_eq!(score_after_soft_drop(90, 18), 100);
         assert_eq!(score_after_soft_drop(98, 18), 110);
         assert_eq!(score_after_soft_drop(95, 9), 100);
-        assert_eq!(score_after_soft_drop(95, 13), 100, "95 + 14 hold-down points");
-        assert_eq!(score_after_soft_drop(10, 5), 15, "correct when small and no carry");
+        assert_eq!(
+            score_after_soft_drop(95, 13),
+            100,
+            "95 + 14 hold-down points"
+        );
+        assert_eq!(
+            score_after_soft_drop(10, 5),
+            15,
+            "correct when small and no carry"
+        );
         // A single soft step (holdDownPoints 1) gives nothing.
         let mut s = bcd_bytes::<3>(7);
         add_soft_drop_points(&mut s, 1);

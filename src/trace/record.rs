@@ -174,7 +174,10 @@ impl FrameRecord {
             "level" => json!(self.level),
             "start_level" => json!(self.start_level),
             "lines" => json!(bcd_value(&self.lines_bcd)),
-            "lines_bcd" => json!(format!("{:02X}{:02X}", self.lines_bcd[1], self.lines_bcd[0])),
+            "lines_bcd" => json!(format!(
+                "{:02X}{:02X}",
+                self.lines_bcd[1], self.lines_bcd[0]
+            )),
             "score" => json!(bcd_value(&self.score_bcd)),
             "score_bcd" => json!(format!(
                 "{:02X}{:02X}{:02X}",

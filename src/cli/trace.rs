@@ -1,0 +1,69 @@
+//! `nestor trace …`: verify traces against the rules model.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use nestor::trace::verify_trace;
+
+pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
+    let mut reports = Vec::new();
+    for f in files {
+        let report = match verify_trace(f) {
+            Ok(r) => r,
+            Err(e) => nestor::trace::VerifyReport {
+                file: f.display().to_string(),
+                name: f.display().to_string(),
+                frames: 0,
+                frames_checked: 0,
+                fields_checked: 0,
+                divergence: None,
+                unknown_fields: vec![],
+                error: Some(e.to_string()),
+            },
+        };
+        if !json {
+            match (&report.error, &report.divergence) {
+                (Some(e), _) => println!("{}: ERROR {e}", report.file),
+                (None, Some(d)) => println!(
+                    "{}: {} frames checked, DIVERGES at t={} (frame {}) field `{}`: cartridge {}, model {}",
+                    report.file, report.frames_checked, d.t, d.frame, d.field, d.expected, d.actual
+                ),
+                (None, None) => println!(
+                    "{}: {} frames checked, {} fields, no divergence",
+                    report.file, report.frames_checked, report.fields_checked
+                ),
+            }
+            if !report.unknown_fields.is_empty() {
+                println!(
+                    "  not compared (unknown fields): {}",
+                    report.unknown_fields.join(", ")
+                );
+            }
+        }
+        reports.push(report);
+    }
+    let failed = reports.iter().filter(|r| !r.ok()).count();
+    if json {
+        let summary = serde_json::json!({
+            "files": reports,
+            "frames_checked": reports.iter().map(|r| r.frames_checked).sum::<u64>(),
+            "divergences": reports.iter().filter(|r| r.divergence.is_some()).count(),
+            "errors": reports.iter().filter(|r| r.error.is_some()).count(),
+        });
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        println!(
+            "{} file(s), {} frames checked, {} failed",
+            reports.len(),
+            reports.iter().map(|r| r.frames_checked).sum::<u64>(),
+            failed
+        );
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
