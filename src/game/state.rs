@@ -182,15 +182,16 @@ impl Game {
         }
     }
 
-    /// A game seeded like `Game::new` from a 32-bit seed (for simulations): the LFSR state is
-    /// never 0 and the pick counter takes the seed's top byte.
-    pub fn seeded(start_level: u8, seed: u32) -> Game {
-        let mut rng = (seed as u16) | 1;
-        // Spread nearby seeds over the LFSR cycle.
-        for _ in 0..(seed >> 16) % 97 {
-            rng = rng::step(rng);
-        }
-        Game::new(start_level, rng, (seed >> 24) as u8, 0)
+    /// A game started from a 64-bit seed (for simulations): the seed is mixed (SplitMix64)
+    /// into the LFSR state the menus would have left (never 0), the pick counter and the
+    /// frame counter, so every seed gives a different, reproducible piece sequence.
+    pub fn seeded(start_level: u8, seed: u64) -> Game {
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let rng = (z as u16).max(1);
+        Game::new(start_level, rng, (z >> 16) as u8, (z >> 24) as u16)
     }
 
     /// Lines cleared, decoded from BCD.

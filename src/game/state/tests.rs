@@ -1,7 +1,152 @@
 use super::*;
+use crate::game::piece;
+use crate::game::playfield::EMPTY;
+
+const O: u8 = 0x0A;
+
+/// A level-19 game with an O about to drop onto a support under row `y`, optionally
+/// completing row `y + 1` (one line) when it locks at `y`.
+fn o_resting_at(y: u8, clear: bool, frame_counter: u16) -> Game {
+    let mut g = Game::new(19, 0x8988, 0, frame_counter);
+    g.active = Active::spawn(O, 0, 0);
+    g.active.y = y;
+    g.active.fall_timer = 1; // the next frame's gravity test drops (and fails)
+    g.vram_row = 0x20;
+    if y + 2 <= 19 {
+        for c in 1..10 {
+            g.field.set(y as i16 + 2, c, 0x7B); // support, not complete (column 0 open)
+        }
+    }
+    if clear {
+        for c in (0..10).filter(|&c| c != 4 && c != 5) {
+            g.field.set(y as i16 + 1, c, 0x7C);
+        }
+    }
+    g
+}
+
+/// Frames from the lock frame L to the spawn frame S, and the frame-counter low byte at L.
+fn lock_to_spawn(mut g: Game) -> (u32, u8, Game) {
+    let mut l = None;
+    let mut f_l = 0;
+    for n in 0..200u32 {
+        let ev = g.step(PadState::NONE);
+        if ev.locked.is_some() {
+            l = Some(n);
+            f_l = g.frame_counter as u8;
+        }
+        if ev.spawned {
+            return (n - l.expect("locks before spawning"), f_l, g);
+        }
+    }
+    panic!("no spawn within 200 frames");
+}
+
+fn k_for(y: u8) -> u32 {
+    let r0 = y.saturating_sub(2) as u32;
+    (20 - r0).div_ceil(4)
+}
 
 #[test]
-fn placeholder_compiles() {
-    let g = Game::new(19, 0x8988, 0, 0);
-    assert_eq!(g.play_state, PlayState::Control);
+fn entry_delay_for_each_lock_row_band() {
+    // (lock row, expected S − L): 10 + 2(k − 1) for k = 5, 4, 3, 2, 1.
+    for (y, expected) in [(3u8, 18u32), (8, 16), (12, 14), (16, 12), (18, 10)] {
+        let (delay, _, g) = lock_to_spawn(o_resting_at(y, false, 0));
+        assert_eq!(delay, expected, "lock at y={y}");
+        assert_eq!(delay, 2 * k_for(y) + 8);
+        assert_eq!(g.field.get(y as i16, 4), 0x7B, "O written at its lock row");
+        assert_eq!((g.active.x, g.active.y, g.active.fall_timer), (5, 0, 0));
+    }
+}
+
+#[test]
+fn line_clear_delay_for_each_frame_counter_phase() {
+    let mut seen = [false; 4];
+    for y in [4u8, 9, 13, 16] {
+        for fc in 0..4u16 {
+            let (delay, f_l, g) = lock_to_spawn(o_resting_at(y, true, fc));
+            let k = k_for(y);
+            let d = (4 - ((f_l as u32 + 2 * k + 3) % 4)) % 4;
+            seen[d as usize] = true;
+            assert_eq!(delay, 2 * k + 25 + d, "lock at y={y}, f_L={f_l}");
+            assert_eq!(g.lines(), 1);
+            assert_eq!(g.score(), 40 * 20);
+        }
+    }
+    assert_eq!(seen, [true; 4], "every phase d = 0..3 exercised");
+}
+
+#[test]
+fn rows_complete_as_the_check_walks_them() {
+    let g = o_resting_at(10, true, 0);
+    let mut g2 = g.clone();
+    let mut completed = vec![];
+    for _ in 0..60 {
+        g2.step(PadState::NONE);
+        if g2.play_state == PlayState::RowCheck || g2.play_state == PlayState::LineClear {
+            completed.push(g2.completed_lines);
+        }
+        if g2.play_state == PlayState::LineClear {
+            break;
+        }
+    }
+    assert_eq!(completed.last(), Some(&1));
+    assert_eq!(
+        g2.active.id,
+        piece::HIDDEN_ID,
+        "no piece shown during the clear"
+    );
+    assert_eq!(g2.row_y, 0);
+}
+
+#[test]
+fn game_over_when_the_spawned_piece_cannot_fit() {
+    let mut g = Game::new(19, 0x8988, 0, 0);
+    g.active.ary = 0;
+    for c in 0..10 {
+        g.field.set(0, c, 0x7B);
+        g.field.set(1, c, if c == 0 { EMPTY } else { 0x7B });
+    }
+    let mut topped = false;
+    for _ in 0..5 {
+        topped |= g.step(PadState::NONE).topped_out;
+    }
+    assert!(topped);
+    assert_eq!(g.play_state, PlayState::Curtain);
+    // The curtain comes down: 16 ticks of delay, then 20 rows, one every fourth frame.
+    for _ in 0..(36 * 4 + 4) {
+        g.step(PadState::NONE);
+    }
+    assert!(g.is_over());
+    assert!((0..20).all(|r| g.field.get(r, 3) == CURTAIN));
+}
+
+#[test]
+fn down_left_right_halves_the_game_speed() {
+    let mut g = Game::new(19, 0x8988, 0, 0);
+    g.active.ary = 0;
+    let dlr = PadState(0x07);
+    let (y0, rng0) = (g.active.y, g.picker.rng);
+    for _ in 0..8 {
+        g.step(dlr);
+    }
+    // 8 NMIs, 4 game frames: fall timer +4 → two drops at speed 2.
+    assert_eq!(g.active.y, y0 + 2);
+    assert_eq!(g.picker.rng, (0..8).fold(rng0, |v, _| rng::step(v)));
+    assert_eq!(g.game_mode_state, 2);
+    g.step(dlr);
+    assert_eq!(g.game_mode_state, 7);
+}
+
+#[test]
+fn seeded_games_are_reproducible_and_differ_by_seed() {
+    let a = Game::seeded(19, 5);
+    assert_eq!(a, Game::seeded(19, 5));
+    let pieces: std::collections::HashSet<(u8, u8)> = (0..50)
+        .map(|s| {
+            let g = Game::seeded(19, s);
+            (g.active.id, g.next)
+        })
+        .collect();
+    assert!(pieces.len() > 10);
 }

@@ -1,0 +1,305 @@
+//! The per-frame gamepad-state BFS: nodes are (x, y, orientation, fall timer, soft-drop state,
+//! previous buttons), edges are one frame of the rules model's own `Active::frame`.
+//!
+//! The move set is what a fast human does at 30 Hz on a real controller: Left/Right and A/B
+//! are tapped (pressed one frame, released before they are pressed again), Down may be held,
+//! and opposite directions are never pressed together (a D-pad cannot). Because a direction is
+//! never held two frames running, the DAS counter is never read, so it is not part of the key:
+//! two nodes with equal keys have the same future. The fall timer is keyed as
+//! `min(fall_timer, speed − 1)`, since every larger value drops on the next gravity test.
+
+use crate::game::active::{Active, Control};
+use crate::game::pad::PadState;
+use crate::game::piece::Orientation;
+
+use super::collision::CollisionMap;
+
+/// What the search may press.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveSet {
+    /// Allow holding Down (soft drop).
+    pub soft_drop: bool,
+}
+
+impl Default for MoveSet {
+    /// Without soft drop: holding Down only ever shortens the frames spent on a row, so it
+    /// never reaches a lock that gravity alone cannot (the completeness test checks this).
+    fn default() -> Self {
+        MoveSet { soft_drop: false }
+    }
+}
+
+/// A reachable lock: the piece locks at (x, y, id) on frame `frames` (1 = the first searched frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lock {
+    pub x: u8,
+    pub y: u8,
+    pub id: u8,
+    pub frames: u16,
+    /// Soft-drop rows counted for points at the lock.
+    pub hold_down_points: u8,
+    node: u32,
+    input: PadState,
+}
+
+impl Lock {
+    pub fn orientation(&self) -> Orientation {
+        Orientation::new(self.id).expect("locks are of real orientations")
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Node {
+    state: Active,
+    prev: PadState,
+    parent: u32,
+    input: PadState,
+    frames: u16,
+}
+
+/// Orientation id → slot 0..3 within its piece.
+const SLOT: [u8; 19] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 0, 0, 1, 0, 1, 2, 3, 0, 1];
+const LOCK_KEYS: usize = 19 * 10 * 22;
+/// (x, y, slot) cells; keys add 3 soft-drop states, Down, fall-timer buckets and 16 tap sets.
+const POSITIONS: usize = 10 * 20 * 4;
+
+/// Candidate button sets per frame, in tie-break order (fewer presses first).
+const CANDIDATES: [u8; 12] = [
+    0x00, // nothing
+    0x02, // Left
+    0x01, // Right
+    0x80, // A
+    0x40, // B
+    0x82, // Left + A
+    0x81, // Right + A
+    0x42, // Left + B
+    0x41, // Right + B
+    0x04, // Down
+    0x84, // Down + A
+    0x44, // Down + B
+];
+
+/// Reusable search state: node arrays and "visited at epoch" marks, allocated once.
+pub struct Bfs {
+    nodes: Vec<Node>,
+    visited: Vec<u32>,
+    /// Per position: (epoch, smallest fall-timer bucket visited) for the waiting rule.
+    min_fall: Vec<(u32, u8)>,
+    lock_seen: Vec<u32>,
+    locks: Vec<Lock>,
+    epoch: u32,
+    /// Nodes expanded by the last search (for statistics and benchmarks).
+    pub expanded: usize,
+}
+
+impl Default for Bfs {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Held-button bits that matter to the key: Right, Left, B, A (tapped) → bits 0-3.
+#[inline(always)]
+fn tapped_bits(p: PadState) -> usize {
+    ((p.0 & 0x03) | ((p.0 >> 4) & 0x0C)) as usize
+}
+
+/// Dense key of a node: the position part (x, y, slot, soft-drop state, Down held) and the full
+/// key that adds the fall-timer bucket and the tapped buttons held.
+#[derive(Clone, Copy)]
+struct Key {
+    pos: usize,
+    full: usize,
+    /// Soft drop off and Down up: waiting a frame leads to the same position with nothing held.
+    plain: bool,
+    fall: u8,
+}
+
+impl Bfs {
+    pub fn new() -> Bfs {
+        Bfs {
+            nodes: Vec::with_capacity(1 << 16),
+            visited: Vec::new(),
+            min_fall: vec![(0, 0); POSITIONS * 6],
+            lock_seen: vec![0; LOCK_KEYS],
+            locks: Vec::with_capacity(256),
+            epoch: 0,
+            expanded: 0,
+        }
+    }
+
+    fn next_epoch(&mut self, speed: u8) {
+        let size = POSITIONS * 6 * speed as usize * 16;
+        if self.visited.len() < size {
+            self.visited = vec![0; size];
+            self.min_fall.fill((0, 0));
+            self.lock_seen.fill(0);
+            self.epoch = 0;
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.visited.fill(0);
+            self.min_fall.fill((0, 0));
+            self.lock_seen.fill(0);
+            self.epoch = 1;
+        }
+    }
+
+    #[inline(always)]
+    fn key(a: &Active, prev: PadState, speed: u8) -> Option<Key> {
+        if a.x >= 10 || a.y >= 20 || a.id as usize >= SLOT.len() || a.ary > 2 {
+            return None;
+        }
+        let down = (prev.0 >> 2) as usize & 1;
+        let cell = (a.y as usize * 10 + a.x as usize) * 4 + SLOT[a.id as usize] as usize;
+        let pos = (cell * 3 + a.ary as usize) * 2 + down;
+        let fall = a.fall_timer.min(speed - 1);
+        Some(Key {
+            pos,
+            full: (pos * speed as usize + fall as usize) * 16 + tapped_bits(prev),
+            plain: a.ary == 0 && down == 0,
+            fall,
+        })
+    }
+
+    /// True when a visited node's futures include this one's:
+    /// - the same key with a subset of its tapped buttons held: under the tap rule fewer held
+    ///   buttons allow every press the other allows, with identical results;
+    /// - the same position with a smaller fall timer (soft drop off, Down up), when this node
+    ///   holds a tapped button: waiting with nothing pressed takes the visited node to this
+    ///   fall timer with no button held, which dominates by the first rule. (Nodes with
+    ///   nothing held are those waiting steps themselves, so they are not pruned this way.)
+    #[inline(always)]
+    fn dominated(&self, k: &Key, epoch: u32) -> bool {
+        if k.plain && k.full & 0x0F != 0 {
+            let (e, f) = self.min_fall[k.pos];
+            if e == epoch && f < k.fall {
+                return true;
+            }
+        }
+        let tapped = k.full & 0x0F;
+        let base = k.full & !0x0F;
+        let mut s = tapped;
+        loop {
+            if self.visited[base | s] == epoch {
+                return true;
+            }
+            if s == 0 {
+                return false;
+            }
+            s = (s - 1) & tapped;
+        }
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, k: &Key, epoch: u32) {
+        self.visited[k.full] = epoch;
+        if k.plain {
+            let m = &mut self.min_fall[k.pos];
+            if m.0 != epoch || k.fall < m.1 {
+                *m = (epoch, k.fall);
+            }
+        }
+    }
+
+    /// Searches every lock reachable from `start` (the state at the end of the last frame, with
+    /// `prev` the buttons held in it). Locks come out in the order first reached, each with the
+    /// fewest frames. The first-piece delay must already be over (`ary` 0..2).
+    pub fn search(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+    ) -> &[Lock] {
+        let speed = speed.max(1);
+        self.next_epoch(speed);
+        self.nodes.clear();
+        self.locks.clear();
+        let epoch = self.epoch;
+        if let Some(k) = Self::key(&start, prev, speed) {
+            self.visit(&k, epoch);
+        }
+        self.nodes.push(Node {
+            state: start,
+            prev,
+            parent: u32::MAX,
+            input: PadState::NONE,
+            frames: 0,
+        });
+        let mut i = 0;
+        while i < self.nodes.len() {
+            let n = self.nodes[i];
+            for &c in &CANDIDATES {
+                let held = PadState(c);
+                // Taps only: a button held last frame must be released before it is pressed again.
+                if held.0 & 0xC3 & n.prev.0 != 0 {
+                    continue;
+                }
+                if held.0 & 0x04 != 0 && !moves.soft_drop {
+                    continue;
+                }
+                let mut a = n.state;
+                let newly = held.newly_from(n.prev);
+                match a.frame(held, newly, speed, map) {
+                    Control::Locked => {
+                        let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
+                        if lk < LOCK_KEYS && self.lock_seen[lk] != epoch {
+                            self.lock_seen[lk] = epoch;
+                            self.locks.push(Lock {
+                                x: a.x,
+                                y: a.y,
+                                id: a.id,
+                                frames: n.frames + 1,
+                                hold_down_points: a.hold_down_points,
+                                node: i as u32,
+                                input: held,
+                            });
+                        }
+                    }
+                    Control::Falling => {
+                        let Some(k) = Self::key(&a, held, speed) else {
+                            continue;
+                        };
+                        if !self.dominated(&k, epoch) {
+                            self.visit(&k, epoch);
+                            self.nodes.push(Node {
+                                state: a,
+                                prev: held,
+                                parent: i as u32,
+                                input: held,
+                                frames: n.frames + 1,
+                            });
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.expanded = self.nodes.len();
+        &self.locks
+    }
+
+    /// The locks of the last search.
+    pub fn locks(&self) -> &[Lock] {
+        &self.locks
+    }
+
+    /// The buttons for every frame to `lock`, and the piece's (x, y, id) at the end of each.
+    pub fn path(&self, lock: &Lock, inputs: &mut Vec<PadState>, expected: &mut Vec<(u8, u8, u8)>) {
+        inputs.clear();
+        expected.clear();
+        inputs.push(lock.input);
+        expected.push((lock.x, lock.y, lock.id));
+        let mut i = lock.node;
+        while i != 0 {
+            let n = &self.nodes[i as usize];
+            inputs.push(n.input);
+            expected.push((n.state.x, n.state.y, n.state.id));
+            i = n.parent;
+        }
+        inputs.reverse();
+        expected.reverse();
+    }
+}
