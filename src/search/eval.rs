@@ -131,8 +131,9 @@ impl Standard {
         if !spawn_room(&rows) {
             return false;
         }
-        let near_ceiling = rows[..self.weights.ceiling_rows as usize]
+        let near_ceiling = rows
             .iter()
+            .take(self.weights.ceiling_rows as usize)
             .any(|&r| r != 0);
         !near_ceiling || spawn_region_spans_a_row(&rows)
     }
@@ -440,9 +441,11 @@ pub fn spawn_room(rows: &[u16; 20]) -> bool {
 pub fn spawn_region_spans_a_row(rows: &[u16; 20]) -> bool {
     let empty = |r: usize| !rows[r] & FULL_ROW;
     let mut reach = [0u16; 20];
+    // The reached set only grows, so a row found spanned stays spanned: return at once.
+    let spans = |r: usize, reached: u16| reached != 0 && reached | rows[r] == FULL_ROW;
     reach[0] = fill_row(empty(0) & (1 << SPAWN_X), empty(0));
-    if reach[0] == 0 {
-        return false;
+    if reach[0] == 0 || spans(0, reach[0]) {
+        return reach[0] != 0;
     }
     let mut changed = true;
     while changed {
@@ -458,12 +461,15 @@ pub fn spawn_region_spans_a_row(rows: &[u16; 20]) -> bool {
             }
             let grown = fill_row(seed & empty(r), empty(r));
             if grown != reach[r] {
+                if spans(r, grown) {
+                    return true;
+                }
                 reach[r] = grown;
                 changed = true;
             }
         }
     }
-    (0..20).any(|r| reach[r] != 0 && reach[r] | rows[r] == FULL_ROW)
+    false
 }
 
 /// Grows `seed` left and right through the `empty` cells of one row.

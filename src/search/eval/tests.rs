@@ -320,6 +320,62 @@ fn a_pocket_under_an_empty_top_row_is_open() {
     assert!(Standard::default().playable(&tower));
 }
 
+/// Cell-by-cell reference for `spawn_region_spans_a_row`: a plain depth-first search.
+fn spans_a_row_slow(rows: &[u16; 20]) -> bool {
+    let empty = |r: usize, c: usize| rows[r] & (1 << c) == 0;
+    let mut seen = [[false; 10]; 20];
+    let mut stack = vec![(0usize, 5usize)];
+    while let Some((r, c)) = stack.pop() {
+        if !empty(r, c) || seen[r][c] {
+            continue;
+        }
+        seen[r][c] = true;
+        stack.extend(
+            [(r + 1, c), (r, c + 1)]
+                .into_iter()
+                .filter(|&(r, c)| r < 20 && c < 10),
+        );
+        stack.extend(r.checked_sub(1).map(|r| (r, c)));
+        stack.extend(c.checked_sub(1).map(|c| (r, c)));
+    }
+    (0..20).any(|r| {
+        let reached = (0..10).filter(|&c| seen[r][c]).count();
+        reached > 0 && (0..10).all(|c| seen[r][c] || !empty(r, c))
+    })
+}
+
+#[test]
+fn the_flood_fill_matches_a_cell_by_cell_search() {
+    // Random boards (xorshift, fixed seed) dense enough that about half are sealed off.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut open, mut sealed) = (0, 0);
+    for _ in 0..5000 {
+        let mut rows = [0u16; 20];
+        for row in rows.iter_mut() {
+            // About 34% filled, then one random cell cleared so no row is full.
+            let bits = (next() & next()) | (next() & next() & next());
+            *row = bits as u16 & FULL_ROW & !(1 << (next() % 10));
+        }
+        let fast = spawn_region_spans_a_row(&rows);
+        assert_eq!(fast, spans_a_row_slow(&rows), "rows {rows:03x?}");
+        if fast {
+            open += 1;
+        } else {
+            sealed += 1;
+        }
+    }
+    assert!(
+        open > 500 && sealed > 500,
+        "both outcomes exercised: {open} / {sealed}"
+    );
+}
+
 #[test]
 fn the_ceiling_penalty_grows_toward_the_top() {
     let load = |row: i8| {
@@ -347,15 +403,22 @@ fn the_ceiling_penalty_grows_toward_the_top() {
 #[test]
 #[ignore = "timing, run with --ignored --nocapture in release"]
 fn evaluate_speed() {
-    let board = bottom(MIXED);
-    let standard = Standard::default();
-    let n = 1_000_000;
-    let start = std::time::Instant::now();
-    let mut acc = 0.0;
-    for i in 0..n {
-        let o = pair(&board, i % 3, 0);
-        acc += standard.evaluate(std::hint::black_box(&o)).unwrap_or(0.0);
+    // MIXED is a typical low stack; the tall one reaches row 0 and runs the flood fill.
+    let tall = bottom(&format!(
+        "{}{}",
+        "##......##\n".repeat(8),
+        ".####.####\n##.######.\n".repeat(6)
+    ));
+    for (name, board) in [("low", bottom(MIXED)), ("tall", tall)] {
+        let standard = Standard::default();
+        let n = 1_000_000;
+        let start = std::time::Instant::now();
+        let mut acc = 0.0;
+        for i in 0..n {
+            let o = pair(&board, i % 3, 0);
+            acc += standard.evaluate(std::hint::black_box(&o)).unwrap_or(0.0);
+        }
+        let per = start.elapsed().as_nanos() as f64 / f64::from(n);
+        println!("evaluate on the {name} board: {per:.0} ns per call ({acc})");
     }
-    let per = start.elapsed().as_nanos() as f64 / f64::from(n);
-    println!("evaluate: {per:.0} ns per call ({acc})");
 }
