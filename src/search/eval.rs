@@ -1,9 +1,9 @@
 //! Scores a (current, next) placement pair: the 17 features of meatfighter's 2018 level-19 bot
 //! on the final board, weighted (lower is better), plus the four rules that kept it alive.
-//!
-//! Features read only the 20 visible rows, as bit rows (`count_ones`, shifts), with the column
-//! profile computed once per call; nothing allocates. Rows are numbered 0..19 from the top.
-//! The definitions follow the original evaluator where the names leave room (see each doc line).
+
+// Features read only the 20 visible rows (numbered 0..19 from the top) as bit rows, with the
+// column profile computed once per call; nothing allocates. Where a feature's name leaves room,
+// the definition follows the original evaluator (see each doc line).
 
 use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::{Board, Orientation, Piece};
