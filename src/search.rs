@@ -6,8 +6,10 @@ pub mod collision;
 pub mod eval;
 pub mod plan;
 pub mod selfplay;
+pub mod weights;
 
 pub use bfs::{Bfs, Lock, MoveSet};
 pub use collision::CollisionMap;
-pub use eval::{Evaluator, PairOutcome, Placement};
+pub use eval::{Evaluator, PairOutcome, Placement, Standard};
 pub use plan::{Plan, Planner, Situation};
+pub use weights::Weights;

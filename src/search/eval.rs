@@ -1,8 +1,20 @@
-//! TEMPORARY stub of the evaluation API (replaced by the real 17-feature evaluation).
-//! Keeps the planner compiling until the evaluation lands.
+//! Scores a (current, next) placement pair: the 17 features of meatfighter's 2018 level-19 bot
+//! on the final board, weighted (lower is better), plus the four rules that kept it alive.
 
-use crate::game::{Board, Orientation};
+// Features read only the 20 visible rows (numbered 0..19 from the top) as bit rows, with the
+// column profile computed once per call; nothing allocates. Where a feature's name leaves room,
+// the definition follows the original evaluator (see each doc line).
 
+use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
+use crate::game::{Board, Orientation, Piece};
+
+use super::weights::Weights;
+
+#[cfg(test)]
+mod tests;
+
+/// Where one piece locked: pivot (x, y) as `Collide::fits` takes it (y wraps below 0 for the
+/// hidden rows) and its orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Placement {
     pub x: u8,
@@ -10,36 +22,464 @@ pub struct Placement {
     pub orientation: Orientation,
 }
 
+/// The result of locking the current piece, then the next piece.
+#[derive(Clone, Copy, Debug)]
 pub struct PairOutcome<'a> {
     pub first: Placement,
     pub second: Placement,
     pub lines_first: u32,
     pub lines_second: u32,
+    /// The board after both pieces locked and their lines cleared.
     pub board: &'a Board,
 }
 
+/// Scores pairs for the search; lower is better, `None` means a rule rejects the pair.
 pub trait Evaluator: Sync {
     fn evaluate(&self, outcome: &PairOutcome) -> Option<f64>;
 }
 
-pub struct Standard;
+/// The 17 feature values, by the names of the original evaluator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    pub lines_cleared: u32,
+    pub lock_height: u32,
+    pub well_cells: u32,
+    pub deep_wells: u32,
+    pub column_holes: u32,
+    pub weighted_column_holes: u32,
+    pub column_hole_depths: u32,
+    pub min_column_hole_depth: u32,
+    pub max_column_hole_depth: u32,
+    pub column_transitions: u32,
+    pub row_transitions: u32,
+    pub column_heights: u32,
+    pub pile_height: u32,
+    pub column_height_spread: u32,
+    pub solid_cells: u32,
+    pub weighted_solid_cells: u32,
+    pub column_height_variance: u32,
+}
+
+impl Features {
+    /// Every feature by its weights-file key, in file order (for debug views).
+    pub fn terms(&self) -> [(&'static str, u32); 17] {
+        [
+            ("lines_cleared", self.lines_cleared),
+            ("lock_height", self.lock_height),
+            ("well_cells", self.well_cells),
+            ("deep_wells", self.deep_wells),
+            ("column_holes", self.column_holes),
+            ("weighted_column_holes", self.weighted_column_holes),
+            ("column_hole_depths", self.column_hole_depths),
+            ("min_column_hole_depth", self.min_column_hole_depth),
+            ("max_column_hole_depth", self.max_column_hole_depth),
+            ("column_transitions", self.column_transitions),
+            ("row_transitions", self.row_transitions),
+            ("column_heights", self.column_heights),
+            ("pile_height", self.pile_height),
+            ("column_height_spread", self.column_height_spread),
+            ("solid_cells", self.solid_cells),
+            ("weighted_solid_cells", self.weighted_solid_cells),
+            ("column_height_variance", self.column_height_variance),
+        ]
+    }
+}
+
+impl Weights {
+    /// The weighted feature sum, without the rules.
+    pub fn score(&self, f: &Features) -> f64 {
+        self.lines_cleared * f64::from(f.lines_cleared)
+            + self.lock_height * f64::from(f.lock_height)
+            + self.well_cells * f64::from(f.well_cells)
+            + self.deep_wells * f64::from(f.deep_wells)
+            + self.column_holes * f64::from(f.column_holes)
+            + self.weighted_column_holes * f64::from(f.weighted_column_holes)
+            + self.column_hole_depths * f64::from(f.column_hole_depths)
+            + self.min_column_hole_depth * f64::from(f.min_column_hole_depth)
+            + self.max_column_hole_depth * f64::from(f.max_column_hole_depth)
+            + self.column_transitions * f64::from(f.column_transitions)
+            + self.row_transitions * f64::from(f.row_transitions)
+            + self.column_heights * f64::from(f.column_heights)
+            + self.pile_height * f64::from(f.pile_height)
+            + self.column_height_spread * f64::from(f.column_height_spread)
+            + self.solid_cells * f64::from(f.solid_cells)
+            + self.weighted_solid_cells * f64::from(f.weighted_solid_cells)
+            + self.column_height_variance * f64::from(f.column_height_variance)
+    }
+}
+
+/// meatfighter's evaluator: the weighted features plus the Tetris, ceiling-penalty, spawn-room
+/// and sealed-ceiling rules.
+#[derive(Clone, Debug, Default)]
+pub struct Standard {
+    weights: Weights,
+}
+
+impl Standard {
+    pub fn new(weights: Weights) -> Standard {
+        Standard { weights }
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// Rules 3 and 4: is the final board still playable? (Every piece can spawn, and when the
+    /// stack reaches the top `ceiling_rows` rows, some line can still be cleared.)
+    pub fn playable(&self, board: &Board) -> bool {
+        let rows = visible_rows(board);
+        if !spawn_room(&rows) {
+            return false;
+        }
+        let near_ceiling = rows
+            .iter()
+            .take(self.weights.ceiling_rows as usize)
+            .any(|&r| r != 0);
+        !near_ceiling || spawn_region_spans_a_row(&rows)
+    }
+}
 
 impl Evaluator for Standard {
-    fn evaluate(&self, o: &PairOutcome) -> Option<f64> {
-        let h = o.board.column_heights();
-        let holes: u32 = (0..10)
-            .map(|c| {
-                let top = 20 - h[c] as usize;
-                (top..20)
-                    .filter(|&r| !o.board.filled(r as i8, c as u8))
-                    .count() as u32
-            })
-            .sum();
-        let bump: i32 = h
-            .windows(2)
-            .map(|w| (w[0] as i32 - w[1] as i32).abs())
-            .sum();
-        let max = *h.iter().max().unwrap_or(&0) as f64;
-        Some(holes as f64 * 5.0 + bump as f64 + max - (o.lines_first + o.lines_second) as f64)
+    fn evaluate(&self, outcome: &PairOutcome) -> Option<f64> {
+        if !self.playable(outcome.board) {
+            return None;
+        }
+        let w = &self.weights;
+        let mut score = w.score(&pair_features(outcome));
+        let top = ceiling_load(&visible_rows(outcome.board), w.top_rows);
+        score += w.top_rows_penalty * f64::from(top);
+        if outcome.lines_first == 4 {
+            score -= w.tetris_now_bonus;
+        }
+        if outcome.lines_second == 4 {
+            score -= w.tetris_next_bonus;
+        }
+        Some(score)
+    }
+}
+
+/// All 17 features of a pair: the two placement features plus the final board's.
+pub fn pair_features(outcome: &PairOutcome) -> Features {
+    Features {
+        lines_cleared: outcome.lines_first + outcome.lines_second,
+        lock_height: lock_height(&outcome.first) + lock_height(&outcome.second),
+        ..features(outcome.board)
+    }
+}
+
+/// The 15 board features (`lines_cleared` and `lock_height` are 0: they belong to placements).
+pub fn features(board: &Board) -> Features {
+    let p = Profile::new(board);
+    let wells = well_counts(&p);
+    Features {
+        lines_cleared: 0,
+        lock_height: 0,
+        well_cells: well_cells(&wells),
+        deep_wells: deep_wells(&wells),
+        column_holes: column_holes(&p),
+        weighted_column_holes: weighted_column_holes(&p),
+        column_hole_depths: column_hole_depths(&p),
+        min_column_hole_depth: min_column_hole_depth(&p),
+        max_column_hole_depth: max_column_hole_depth(&p),
+        column_transitions: column_transitions(&p),
+        row_transitions: row_transitions(&p),
+        column_heights: column_heights(&p),
+        pile_height: pile_height(&p),
+        column_height_spread: column_height_spread(&p),
+        solid_cells: solid_cells(&p),
+        weighted_solid_cells: weighted_solid_cells(&p),
+        column_height_variance: column_height_variance(&p),
+    }
+}
+
+/// Rows the piece's lowest cell sits above the floor: 19 − (pivot y + largest dy).
+pub fn lock_height(p: &Placement) -> u32 {
+    let (_, _, _, max_dy) = p.orientation.extent();
+    let bottom = i32::from(p.y as i8) + i32::from(max_dy);
+    (19 - bottom).max(0) as u32
+}
+
+/// The visible rows and the column profile, computed once per board.
+struct Profile {
+    /// Visible rows 0..19 from the top, masked to the ten columns.
+    rows: [u16; 20],
+    /// Row of each column's top filled cell; 20 for an empty column.
+    top: [u8; 10],
+    /// Row of the pile's top filled cell; 20 for an empty field.
+    pile_top: usize,
+}
+
+impl Profile {
+    fn new(board: &Board) -> Profile {
+        let rows = visible_rows(board);
+        let mut top = [20u8; 10];
+        let mut pile_top = 20;
+        let mut seen = 0u16;
+        for (r, &row) in rows.iter().enumerate() {
+            let mut new = row & !seen;
+            if new != 0 && pile_top == 20 {
+                pile_top = r;
+            }
+            while new != 0 {
+                top[new.trailing_zeros() as usize] = r as u8;
+                new &= new - 1;
+            }
+            seen |= row;
+            if seen == FULL_ROW {
+                break;
+            }
+        }
+        Profile {
+            rows,
+            top,
+            pile_top,
+        }
+    }
+
+    #[inline]
+    fn height(&self, c: usize) -> u32 {
+        20 - u32::from(self.top[c])
+    }
+
+    /// Calls `f(row, column)` for every hole: an empty cell with a filled cell directly above.
+    #[inline]
+    fn for_each_hole(&self, mut f: impl FnMut(usize, usize)) {
+        for r in self.pile_top + 1..20 {
+            let mut holes = !self.rows[r] & self.rows[r - 1] & FULL_ROW;
+            while holes != 0 {
+                f(r, holes.trailing_zeros() as usize);
+                holes &= holes - 1;
+            }
+        }
+    }
+
+    /// Distance from the column's top cell down to a hole at (r, c): 1 right under the top.
+    #[inline]
+    fn hole_depth(&self, r: usize, c: usize) -> u32 {
+        (r - usize::from(self.top[c])) as u32
+    }
+}
+
+fn visible_rows(board: &Board) -> [u16; 20] {
+    let mut rows = [0u16; 20];
+    for (dst, &src) in rows.iter_mut().zip(&board.rows[HIDDEN_ROWS..]) {
+        *dst = src & FULL_ROW;
+    }
+    rows
+}
+
+/// Well cells per column: empty cells above the column's top whose left and right neighbours
+/// are filled (walls count as filled). Stacked or not, they all count toward their column.
+fn well_counts(p: &Profile) -> [u8; 10] {
+    let mut counts = [0u8; 10];
+    let mut covered = 0u16;
+    for &row in &p.rows[p.pile_top..] {
+        covered |= row;
+        if covered == FULL_ROW {
+            break;
+        }
+        let left_filled = (row << 1) | 1;
+        let right_filled = (row >> 1) | (1 << 9);
+        let mut wells = !covered & left_filled & right_filled & FULL_ROW;
+        while wells != 0 {
+            counts[wells.trailing_zeros() as usize] += 1;
+            wells &= wells - 1;
+        }
+    }
+    counts
+}
+
+/// Well cells in all columns.
+fn well_cells(wells: &[u8; 10]) -> u32 {
+    wells.iter().map(|&n| u32::from(n)).sum()
+}
+
+/// Columns holding 3 or more well cells.
+fn deep_wells(wells: &[u8; 10]) -> u32 {
+    wells.iter().filter(|&&n| n >= 3).count() as u32
+}
+
+/// Empty cells with a filled cell directly above (a gap of several cells counts once).
+fn column_holes(p: &Profile) -> u32 {
+    (p.pile_top + 1..20)
+        .map(|r| (!p.rows[r] & p.rows[r - 1] & FULL_ROW).count_ones())
+        .sum()
+}
+
+/// Sum of the holes' row numbers counted from the top starting at 1 (deeper holes weigh more).
+fn weighted_column_holes(p: &Profile) -> u32 {
+    (p.pile_top + 1..20)
+        .map(|r| (r as u32 + 1) * (!p.rows[r] & p.rows[r - 1] & FULL_ROW).count_ones())
+        .sum()
+}
+
+/// Sum over holes of the distance from the column's top cell down to the hole.
+fn column_hole_depths(p: &Profile) -> u32 {
+    let mut sum = 0;
+    p.for_each_hole(|r, c| sum += p.hole_depth(r, c));
+    sum
+}
+
+/// Smallest hole depth; 20 when there are no holes.
+fn min_column_hole_depth(p: &Profile) -> u32 {
+    let mut min = 20;
+    p.for_each_hole(|r, c| min = min.min(p.hole_depth(r, c)));
+    min
+}
+
+/// Largest hole depth; 0 when there are no holes.
+fn max_column_hole_depth(p: &Profile) -> u32 {
+    let mut max = 0;
+    p.for_each_hole(|r, c| max = max.max(p.hole_depth(r, c)));
+    max
+}
+
+/// Filled/empty changes down each column from its top cell to row 19; the air above the top
+/// and the floor below row 19 are not counted.
+fn column_transitions(p: &Profile) -> u32 {
+    let mut covered = 0u16;
+    let mut count = 0;
+    for r in p.pile_top..20 {
+        if r > 0 {
+            count += ((p.rows[r] ^ p.rows[r - 1]) & covered).count_ones();
+        }
+        covered |= p.rows[r];
+    }
+    count
+}
+
+/// Filled/empty changes along each row, walls counted as filled, from the pile's top row down
+/// (the empty rows above the pile are skipped; an empty row inside the pile counts 2).
+fn row_transitions(p: &Profile) -> u32 {
+    p.rows[p.pile_top..]
+        .iter()
+        .map(|&row| {
+            let walled = (row << 1) | 1 | (1 << 11);
+            ((walled ^ (walled >> 1)) & 0x7FF).count_ones()
+        })
+        .sum()
+}
+
+/// Sum of the ten column heights (a column's height counts from the floor to its top cell).
+fn column_heights(p: &Profile) -> u32 {
+    (0..10).map(|c| p.height(c)).sum()
+}
+
+/// Height of the tallest column.
+fn pile_height(p: &Profile) -> u32 {
+    20 - p.pile_top as u32
+}
+
+/// Tallest column height minus lowest column height.
+fn column_height_spread(p: &Profile) -> u32 {
+    let lowest = (0..10).map(|c| p.height(c)).min().unwrap_or(0);
+    pile_height(p) - lowest
+}
+
+/// Filled cells in the visible rows.
+fn solid_cells(p: &Profile) -> u32 {
+    p.rows.iter().map(|r| r.count_ones()).sum()
+}
+
+/// Sum of each filled cell's height above the floor (bottom row = 1).
+fn weighted_solid_cells(p: &Profile) -> u32 {
+    p.rows
+        .iter()
+        .enumerate()
+        .map(|(r, row)| (20 - r as u32) * row.count_ones())
+        .sum()
+}
+
+/// Sum of the absolute height differences of adjacent columns (bumpiness).
+fn column_height_variance(p: &Profile) -> u32 {
+    (1..10).map(|c| p.height(c).abs_diff(p.height(c - 1))).sum()
+}
+
+/// Rule 2: Σ over filled cells in rows r < `top_rows` of (`top_rows` − r): 7 per cell in row 0
+/// down to 1 in row 6 with the default 7 rows.
+pub fn ceiling_load(rows: &[u16; 20], top_rows: u32) -> u32 {
+    rows.iter()
+        .take(top_rows as usize)
+        .enumerate()
+        .map(|(r, row)| (top_rows - r as u32) * row.count_ones())
+        .sum()
+}
+
+/// The spawn pivot column (every piece spawns with its pivot at x = 5, y = 0).
+const SPAWN_X: i8 = 5;
+
+/// Per piece, the spawn orientation's cells at (5, 0) as masks of visible rows 0 and 1.
+const SPAWN_MASKS: [[u16; 2]; Piece::NUM] = spawn_masks();
+
+const fn spawn_masks() -> [[u16; 2]; Piece::NUM] {
+    let mut masks = [[0u16; 2]; Piece::NUM];
+    let mut p = 0;
+    while p < Piece::NUM {
+        let cells = Piece::ALL[p].spawn().cells();
+        let mut i = 0;
+        while i < 4 {
+            let (dx, dy) = cells[i];
+            masks[p][dy as usize] |= 1 << (SPAWN_X + dx) as u32;
+            i += 1;
+        }
+        p += 1;
+    }
+    masks
+}
+
+/// Rule 3: does every one of the seven pieces fit at its spawn position?
+pub fn spawn_room(rows: &[u16; 20]) -> bool {
+    SPAWN_MASKS
+        .iter()
+        .all(|m| rows[0] & m[0] == 0 && rows[1] & m[1] == 0)
+}
+
+/// Rule 4: does the empty region connected to the spawn pivot (row 0, column 5) cover every
+/// empty cell of at least one row, so that some line could still be completed? Cells move
+/// one at a time (not piece-shaped); the rows above row 0 count as filled. Only a filled cell
+/// in row 0 can make this false: otherwise row 0 itself is reached whole.
+pub fn spawn_region_spans_a_row(rows: &[u16; 20]) -> bool {
+    let empty = |r: usize| !rows[r] & FULL_ROW;
+    let mut reach = [0u16; 20];
+    // The reached set only grows, so a row found spanned stays spanned: return at once.
+    let spans = |r: usize, reached: u16| reached != 0 && reached | rows[r] == FULL_ROW;
+    reach[0] = fill_row(empty(0) & (1 << SPAWN_X), empty(0));
+    if reach[0] == 0 || spans(0, reach[0]) {
+        return reach[0] != 0;
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        let order = (0..20).chain((0..20).rev());
+        for r in order {
+            let mut seed = reach[r];
+            if r > 0 {
+                seed |= reach[r - 1];
+            }
+            if r < 19 {
+                seed |= reach[r + 1];
+            }
+            let grown = fill_row(seed & empty(r), empty(r));
+            if grown != reach[r] {
+                if spans(r, grown) {
+                    return true;
+                }
+                reach[r] = grown;
+                changed = true;
+            }
+        }
+    }
+    false
+}
+
+/// Grows `seed` left and right through the `empty` cells of one row.
+fn fill_row(seed: u16, empty: u16) -> u16 {
+    let mut x = seed;
+    loop {
+        let grown = (x | (x << 1) | (x >> 1)) & empty;
+        if grown == x {
+            return x;
+        }
+        x = grown;
     }
 }
