@@ -232,7 +232,8 @@ fn real_rom_boots_to_a_level_19_game() {
         deck.frame(PadState::NONE).unwrap();
         assert_eq!(fc(&deck), before.wrapping_add(1));
     }
-    // nes-tetris.md §1.3: a one-frame Left tap moves the piece within the same call.
+    // nes-tetris.md §1.3: a one-frame Left tap moves the piece within the same call (the
+    // 96-frame first-piece delay holds the piece at the top meanwhile).
     assert_eq!(deck.ram()[0x68], 1, "piece not controllable");
     let x = deck.ram()[0x60];
     deck.frame(PadState::LEFT).unwrap();
@@ -251,6 +252,14 @@ fn real_rom_and_model_agree_from_ram() {
     let mut deck = NesDeck::new(&rom, Video::Headless).unwrap();
     let nav = MenuNav::start_game(18).unwrap();
     navigate(&mut deck, &map, nav, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    // `gameMode` turns 4 before `initGameState` has run: wait for the first play frame.
+    for _ in 0..30 {
+        let s = RamSnapshot::read(deck.ram(), &map);
+        if s.play_state == 1 && s.game_mode_state == 2 && s.to_game().is_ok() {
+            break;
+        }
+        deck.frame(PadState::NONE).unwrap();
+    }
     let mut game: Game = RamSnapshot::read(deck.ram(), &map)
         .to_game()
         .unwrap_or_else(|e| panic!("{e}"));
