@@ -5,7 +5,7 @@ use nestor::search::Planner;
 use std::time::Instant;
 
 fn main() {
-    let mut planner = Planner::new(Standard);
+    let mut planner = Planner::new(Standard::default());
     for seed in 0..3u32 {
         let mut game = Game::seeded(19, seed as u64);
         let t = Instant::now();

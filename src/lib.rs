@@ -2,5 +2,6 @@
 //! that matches the cartridge frame for frame and a gravity-aware gamepad-state search.
 
 pub mod game;
+pub mod nes;
 pub mod search;
 pub mod trace;

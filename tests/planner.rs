@@ -180,7 +180,7 @@ fn random_board(rng: &mut Rng) -> Board {
 
 #[test]
 fn every_plan_replays_exactly_through_the_rules_model() {
-    let mut planner = Planner::new(Standard);
+    let mut planner = Planner::new(Standard::default());
     let mut rng = Rng(2024);
     let mut checked = 0;
     let mut in_flight = 0;

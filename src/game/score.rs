@@ -37,7 +37,7 @@ pub fn bcd_bytes<const N: usize>(mut value: u32) -> [u8; N] {
     let mut out = [0u8; N];
     for b in out.iter_mut() {
         let two = value % 100;
-        *b = ((two / 10) << 4 | two % 10) as u8;
+        *b = (((two / 10) << 4) | (two % 10)) as u8;
         value /= 100;
     }
     out

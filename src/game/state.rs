@@ -182,15 +182,15 @@ impl Game {
         }
     }
 
-    /// A game started from a 64-bit seed (for simulations): the seed is mixed (SplitMix64)
-    /// into the LFSR state the menus would have left (never 0), the pick counter and the
-    /// frame counter, so every seed gives a different, reproducible piece sequence.
+    /// A game started from a 64-bit seed (for simulations): the seed is mixed (SplitMix64) into
+    /// a point of the LFSR's cycle (the reset seed stepped 0..32766 times, as the menus would),
+    /// the pick counter and the frame counter, so every seed gives its own reproducible pieces.
     pub fn seeded(start_level: u8, seed: u64) -> Game {
         let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^= z >> 31;
-        let rng = (z as u16).max(1);
+        let rng = (0..z % 32767).fold(rng::RESET_SEED, |v, _| rng::step(v));
         Game::new(start_level, rng, (z >> 16) as u8, (z >> 24) as u16)
     }
 

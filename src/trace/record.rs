@@ -5,10 +5,12 @@ use serde_json::{json, Map, Value};
 
 use crate::game::active::Active;
 use crate::game::pad::PadState;
-use crate::game::playfield::{Playfield, EMPTY};
+use crate::game::playfield::{offset, Playfield, EMPTY};
 use crate::game::rng::Picker;
 use crate::game::score::bcd_value;
 use crate::game::state::{tile_from_char, Game, PlayState, Wait};
+use crate::nes::addresses::AddressMap;
+use crate::nes::observe::RamSnapshot;
 
 /// Every field of the trace schema, in the order the cartridge traces write them.
 pub const FIELDS: &[&str] = &[
@@ -140,6 +142,62 @@ impl FrameRecord {
             row_y: game.row_y,
             curtain_row: game.curtain_row,
             active_matches_p1: true,
+            cells,
+        }
+    }
+
+    /// The console's view of a frame: every field read from 2 KiB of CPU RAM through `map`
+    /// (the same schema as [`FrameRecord::from_game`]).
+    pub fn from_ram(
+        ram: &[u8],
+        map: &AddressMap,
+        frame: u64,
+        t: u64,
+        input: PadState,
+    ) -> FrameRecord {
+        FrameRecord::from_snapshot(&RamSnapshot::read(ram, map), frame, t, input)
+    }
+
+    /// A frame record from an already-read snapshot.
+    pub fn from_snapshot(s: &RamSnapshot, frame: u64, t: u64, input: PadState) -> FrameRecord {
+        let mut cells = [[EMPTY; 10]; 22];
+        for (r, row) in cells.iter_mut().enumerate() {
+            for (c, cell) in row.iter_mut().enumerate() {
+                *cell = s.page[offset(r as i16 - 2, c as i16)];
+            }
+        }
+        FrameRecord {
+            frame,
+            t,
+            input,
+            game_mode: s.game_mode,
+            game_mode_state: s.game_mode_state,
+            render_mode: s.render_mode,
+            game_type: s.game_type,
+            play_state: s.play_state,
+            piece: s.orientation,
+            x: s.x,
+            y: s.y,
+            next: s.next,
+            fall_timer: s.fall_timer,
+            das: s.das,
+            soft_drop: s.soft_drop,
+            hold_down_points: s.hold_down_points,
+            level: s.level,
+            start_level: s.start_level,
+            lines_bcd: s.lines_bcd,
+            score_bcd: s.score_bcd,
+            rng: s.rng,
+            spawn_id: s.spawn_id,
+            spawn_count: s.spawn_count,
+            frame_counter: s.frame_counter,
+            held: s.held,
+            newly: s.newly,
+            vram_row: s.vram_row,
+            completed_lines: s.completed_lines,
+            row_y: s.row_y,
+            curtain_row: s.curtain_row,
+            active_matches_p1: s.active_matches_p1,
             cells,
         }
     }

@@ -1,0 +1,19 @@
+//! The emulator host: the cartridge file, the RAM map, the console (tetanes-core or the rules
+//! model behind one trait), the RAM observer and the menu navigation.
+
+pub mod addresses;
+pub mod console;
+pub mod deck;
+pub mod menu;
+pub mod model_console;
+pub mod observe;
+pub mod rom;
+pub mod testcart;
+
+pub use addresses::AddressMap;
+pub use console::{Console, ConsoleError};
+pub use deck::{NesDeck, Video};
+pub use menu::{navigate, MenuError, MenuGoal, MenuNav};
+pub use model_console::ModelConsole;
+pub use observe::{is_spawn_frame, RamSnapshot, SnapshotError};
+pub use rom::Rom;

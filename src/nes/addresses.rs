@@ -1,0 +1,451 @@
+//! The RAM map the host reads: `addresses.toml` loaded and checked at run time, with the
+//! repository's copy compiled in as the default.
+
+use std::path::Path;
+
+use toml::{Table, Value};
+
+/// The repository's `addresses.toml`, compiled in.
+pub const DEFAULT_TOML: &str = include_str!("../../addresses.toml");
+/// Name used in errors for the compiled-in map.
+pub const DEFAULT_NAME: &str = "built-in addresses.toml";
+/// Size of the CPU RAM the addresses point into ($0000-$07FF).
+pub const RAM_SIZE: usize = 0x800;
+/// Bytes in the playfield page.
+const PAGE: u16 = 0x100;
+/// Offset of row −2 in the page (the game's address wrap, nes-tetris.md §2.3).
+const HIDDEN_OFFSET: u16 = 0xEC;
+
+/// Why an address map was refused. Each variant names the file and, where there is one, the key.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    #[error("cannot read address map {file}: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{file} is not valid TOML: {message}")]
+    Syntax { file: String, message: String },
+    #[error("{file}: unknown key `{key}`")]
+    UnknownKey { file: String, key: String },
+    #[error("{file}: missing key `{key}`")]
+    MissingKey { file: String, key: String },
+    #[error("{file}: `{key}` must be {expected}")]
+    WrongType {
+        file: String,
+        key: String,
+        expected: &'static str,
+    },
+    #[error(
+        "{file}: `{key}` = {value:#06x} is out of range: its {width} byte(s) must lie in $0000-$07FF"
+    )]
+    OutOfRange {
+        file: String,
+        key: String,
+        value: i64,
+        width: u16,
+    },
+    #[error("{file}: `{key}` = {value:#06x}: {reason}")]
+    Inconsistent {
+        file: String,
+        key: String,
+        value: i64,
+        reason: &'static str,
+    },
+}
+
+macro_rules! address_map {
+    ($( $(#[doc = $doc:literal])* $name:ident : $width:literal, )*) => {
+        /// Where each game quantity lives in CPU RAM. Built only by parsing (every address checked).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub struct AddressMap {
+            $( $(#[doc = $doc])* pub $name: u16, )*
+            /// First byte of the playfield page (page-aligned).
+            pub playfield: u16,
+            /// Row −2, column 0 (= playfield + $EC).
+            pub hidden_rows: u16,
+            /// Bytes ≥ this are empty cells.
+            pub empty_tile: u8,
+        }
+
+        /// The `[ram]` keys and their widths in bytes.
+        pub const RAM_KEYS: &[(&str, u16)] = &[ $( (stringify!($name), $width), )* ];
+
+        impl AddressMap {
+            fn from_ram_table(ram: &std::collections::BTreeMap<&str, u16>, pf: [u16; 3]) -> AddressMap {
+                AddressMap {
+                    $( $name: ram.get(stringify!($name)).copied().unwrap_or_default(), )*
+                    playfield: pf[0],
+                    hidden_rows: pf[1],
+                    empty_tile: pf[2] as u8,
+                }
+            }
+        }
+    };
+}
+
+address_map! {
+    /// `tetriminoX` ($60).
+    piece_x: 1,
+    /// `tetriminoY` ($61).
+    piece_y: 1,
+    /// `currentPiece` ($62).
+    orientation: 1,
+    /// `levelNumber` ($64).
+    level: 1,
+    /// `fallTimer` ($65).
+    fall_timer: 1,
+    /// `autorepeatX` ($66).
+    das: 1,
+    /// `startLevel` ($67).
+    start_level: 1,
+    /// `playState` ($68).
+    play_state: 1,
+    /// `vramRow` ($69).
+    vram_row: 1,
+    /// `completedRow[4]` ($6A-$6D).
+    completed_rows: 4,
+    /// `autorepeatY` ($6E).
+    soft_drop: 1,
+    /// `holdDownPoints` ($6F).
+    hold_down_points: 1,
+    /// Lines, BCD little-endian ($70-$71).
+    lines: 2,
+    /// `rowY` ($72).
+    row_y: 1,
+    /// Score, BCD little-endian ($73-$75).
+    score: 3,
+    /// `completedLines` ($76).
+    completed_lines: 1,
+    /// `lineIndex` ($77).
+    line_index: 1,
+    /// `curtainRow` ($78).
+    curtain_row: 1,
+    /// Player-1 block ($60-$7F).
+    player_block: 32,
+    /// Working copy ($40-$5F).
+    working_block: 32,
+    /// LFSR, high byte first ($17-$18).
+    rng: 2,
+    /// `spawnID` ($19).
+    spawn_id: 1,
+    /// `spawnCount` ($1A).
+    spawn_count: 1,
+    /// `gameModeState` ($A7).
+    game_mode_state: 1,
+    /// `frameCounter`, little-endian ($B1-$B2).
+    frame_counter: 2,
+    /// `renderMode` ($BD).
+    render_mode: 1,
+    /// `nextPiece` ($BF).
+    next: 1,
+    /// `gameMode` ($C0).
+    game_mode: 1,
+    /// `gameType` ($C1).
+    game_type: 1,
+    /// `newlyPressedButtons_player1` ($F5).
+    newly: 1,
+    /// `heldButtons_player1` ($F7).
+    held: 1,
+}
+
+/// The `[playfield]` keys: (name, width in bytes; 0 for a plain byte value).
+const PLAYFIELD_KEYS: &[(&str, u16)] = &[("base", PAGE), ("hidden_rows", 20), ("empty_tile", 0)];
+
+impl Default for AddressMap {
+    /// The compiled-in map (checked by the `default_map_parses` test).
+    fn default() -> Self {
+        match AddressMap::parse(DEFAULT_TOML, DEFAULT_NAME) {
+            Ok(map) => map,
+            Err(e) => panic!("the compiled-in addresses.toml is invalid: {e}"),
+        }
+    }
+}
+
+impl AddressMap {
+    /// Reads and checks the map in `path`.
+    pub fn load(path: impl AsRef<Path>) -> Result<AddressMap, Error> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            file: file.clone(),
+            source,
+        })?;
+        AddressMap::parse(&text, &file)
+    }
+
+    /// Parses and checks a map; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<AddressMap, Error> {
+        let table: Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax {
+            file: file.into(),
+            message: e.message().to_string(),
+        })?;
+        let err_key = |key: String| Error::UnknownKey {
+            file: file.into(),
+            key,
+        };
+        if let Some(key) = table.keys().find(|k| *k != "ram" && *k != "playfield") {
+            return Err(err_key(key.clone()));
+        }
+        let ram = section(&table, "ram", RAM_KEYS, file)?;
+        let pf = section(&table, "playfield", PLAYFIELD_KEYS, file)?;
+        let get = |m: &std::collections::BTreeMap<&str, u16>, k: &str| {
+            m.get(k).copied().unwrap_or_default()
+        };
+        let (base, hidden) = (get(&pf, "base"), get(&pf, "hidden_rows"));
+        if base % PAGE != 0 {
+            return Err(Error::Inconsistent {
+                file: file.into(),
+                key: "playfield.base".into(),
+                value: base.into(),
+                reason: "the playfield must start a page (the game's row addresses wrap in it)",
+            });
+        }
+        if hidden != base + HIDDEN_OFFSET {
+            return Err(Error::Inconsistent {
+                file: file.into(),
+                key: "playfield.hidden_rows".into(),
+                value: hidden.into(),
+                reason: "rows -2/-1 are where row addresses wrap: playfield.base + $EC",
+            });
+        }
+        Ok(AddressMap::from_ram_table(
+            &ram,
+            [base, hidden, get(&pf, "empty_tile")],
+        ))
+    }
+
+    /// The byte at `addr` (0 outside `ram`).
+    #[inline]
+    pub fn byte(ram: &[u8], addr: u16) -> u8 {
+        ram.get(usize::from(addr)).copied().unwrap_or(0)
+    }
+
+    /// `N` bytes from `addr` (0 outside `ram`).
+    pub fn bytes<const N: usize>(ram: &[u8], addr: u16) -> [u8; N] {
+        std::array::from_fn(|i| AddressMap::byte(ram, addr.wrapping_add(i as u16)))
+    }
+
+    /// The playfield page.
+    pub fn page(&self, ram: &[u8]) -> [u8; 256] {
+        AddressMap::bytes::<256>(ram, self.playfield)
+    }
+}
+
+/// Checks one section: every key known, present, an integer in range.
+fn section<'k>(
+    table: &Table,
+    name: &str,
+    keys: &[(&'k str, u16)],
+    file: &str,
+) -> Result<std::collections::BTreeMap<&'k str, u16>, Error> {
+    let Some(value) = table.get(name) else {
+        return Err(Error::MissingKey {
+            file: file.into(),
+            key: name.into(),
+        });
+    };
+    let Value::Table(sec) = value else {
+        return Err(Error::WrongType {
+            file: file.into(),
+            key: name.into(),
+            expected: "a table",
+        });
+    };
+    if let Some(k) = sec.keys().find(|k| !keys.iter().any(|(n, _)| n == k)) {
+        return Err(Error::UnknownKey {
+            file: file.into(),
+            key: format!("{name}.{k}"),
+        });
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for &(key, width) in keys {
+        let full = || format!("{name}.{key}");
+        let Some(v) = sec.get(key) else {
+            return Err(Error::MissingKey {
+                file: file.into(),
+                key: full(),
+            });
+        };
+        let Some(v) = v.as_integer() else {
+            return Err(Error::WrongType {
+                file: file.into(),
+                key: full(),
+                expected: "an integer",
+            });
+        };
+        let limit = if width == 0 {
+            0xFF
+        } else {
+            RAM_SIZE as i64 - i64::from(width)
+        };
+        if !(0..=limit).contains(&v) {
+            return Err(Error::OutOfRange {
+                file: file.into(),
+                key: full(),
+                value: v,
+                width: width.max(1),
+            });
+        }
+        out.insert(key, v as u16);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn default_map_parses_with_the_spec_addresses() {
+        let m = AddressMap::parse(DEFAULT_TOML, DEFAULT_NAME).unwrap();
+        assert_eq!(m, AddressMap::default());
+        let want = [
+            (m.piece_x, 0x60),
+            (m.piece_y, 0x61),
+            (m.orientation, 0x62),
+            (m.next, 0xBF),
+            (m.playfield, 0x0400),
+            (m.hidden_rows, 0x04EC),
+            (m.play_state, 0x68),
+            (m.game_mode, 0xC0),
+            (m.game_mode_state, 0xA7),
+            (m.render_mode, 0xBD),
+            (m.game_type, 0xC1),
+            (m.level, 0x64),
+            (m.start_level, 0x67),
+            (m.lines, 0x70),
+            (m.score, 0x73),
+            (m.fall_timer, 0x65),
+            (m.das, 0x66),
+            (m.soft_drop, 0x6E),
+            (m.hold_down_points, 0x6F),
+            (m.frame_counter, 0xB1),
+            (m.rng, 0x17),
+            (m.spawn_id, 0x19),
+            (m.spawn_count, 0x1A),
+            (m.held, 0xF7),
+            (m.newly, 0xF5),
+            (m.vram_row, 0x69),
+            (m.completed_lines, 0x76),
+            (m.row_y, 0x72),
+            (m.curtain_row, 0x78),
+            (m.line_index, 0x77),
+            (m.completed_rows, 0x6A),
+            (m.player_block, 0x60),
+            (m.working_block, 0x40),
+        ];
+        for (i, (got, want)) in want.iter().enumerate() {
+            assert_eq!(got, want, "entry {i}");
+        }
+        assert_eq!(m.empty_tile, 0xEF);
+    }
+
+    fn replace(from: &str, to: &str) -> String {
+        assert!(DEFAULT_TOML.contains(from), "{from}");
+        DEFAULT_TOML.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let text = replace("held = 0xF7", "held = 0xF7\nheld_p2 = 0xF8");
+        let e = AddressMap::parse(&text, "a.toml").unwrap_err();
+        assert!(
+            matches!(&e, Error::UnknownKey { key, file } if key == "ram.held_p2" && file == "a.toml"),
+            "{e}"
+        );
+        let e = AddressMap::parse(&format!("{DEFAULT_TOML}\n[extra]\n"), "a.toml").unwrap_err();
+        assert!(
+            matches!(&e, Error::UnknownKey { key, .. } if key == "extra"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn missing_key_is_named() {
+        let text = replace("next = 0xBF", "");
+        let e = AddressMap::parse(&text, "b.toml").unwrap_err();
+        assert!(
+            matches!(&e, Error::MissingKey { key, .. } if key == "ram.next"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("b.toml") && e.to_string().contains("ram.next"));
+        let text = replace("empty_tile = 0xEF", "");
+        let e = AddressMap::parse(&text, "b.toml").unwrap_err();
+        assert!(matches!(&e, Error::MissingKey { key, .. } if key == "playfield.empty_tile"));
+        let e = AddressMap::parse("", "b.toml").unwrap_err();
+        assert!(
+            matches!(&e, Error::MissingKey { key, .. } if key == "ram"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn out_of_range_is_named() {
+        for (from, to, key) in [
+            ("level = 0x64", "level = 0x800", "ram.level"),
+            ("level = 0x64", "level = -1", "ram.level"),
+            ("score = 0x73", "score = 0x7FE", "ram.score"),
+            ("base = 0x0400", "base = 0x0800", "playfield.base"),
+            (
+                "empty_tile = 0xEF",
+                "empty_tile = 0x100",
+                "playfield.empty_tile",
+            ),
+        ] {
+            let e = AddressMap::parse(&replace(from, to), "c.toml").unwrap_err();
+            assert!(
+                matches!(&e, Error::OutOfRange { key: k, .. } if k == key),
+                "{to}: {e}"
+            );
+            assert!(e.to_string().contains(key) && e.to_string().contains("c.toml"));
+        }
+        // The last byte of a multi-byte field may be $07FF.
+        assert!(AddressMap::parse(&replace("score = 0x73", "score = 0x7FD"), "c").is_ok());
+    }
+
+    #[test]
+    fn wrong_types_and_inconsistent_playfield() {
+        let e = AddressMap::parse(&replace("das = 0x66", "das = \"0x66\""), "d").unwrap_err();
+        assert!(
+            matches!(&e, Error::WrongType { key, .. } if key == "ram.das"),
+            "{e}"
+        );
+        let e = AddressMap::parse(
+            &replace("hidden_rows = 0x04EC", "hidden_rows = 0x04F0"),
+            "d",
+        )
+        .unwrap_err();
+        assert!(matches!(&e, Error::Inconsistent { key, .. } if key == "playfield.hidden_rows"));
+        let e = AddressMap::parse(&replace("base = 0x0400", "base = 0x0410"), "d").unwrap_err();
+        assert!(matches!(&e, Error::Inconsistent { key, .. } if key == "playfield.base"));
+        let e = AddressMap::parse("ram = [", "d").unwrap_err();
+        assert!(matches!(&e, Error::Syntax { .. }), "{e}");
+    }
+
+    #[test]
+    fn missing_file_is_io_error() {
+        let e = AddressMap::load("/nonexistent/addresses.toml").unwrap_err();
+        assert!(matches!(e, Error::Io { .. }));
+        assert!(e.to_string().contains("/nonexistent/addresses.toml"));
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(s in "\\PC*") {
+            let _ = AddressMap::parse(&s, "p");
+        }
+
+        #[test]
+        fn mutated_default_never_panics(at in 0usize..2000, junk in "[\\[\\]=a-z0-9x\"\n. -]{0,12}") {
+            let mut text = DEFAULT_TOML.to_string();
+            let at = (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            text.insert_str(at, &junk);
+            let _ = AddressMap::parse(&text, "p");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The one-frame-at-a-time console interface the bot driver, the recorder and the menus use,
+//! whatever runs behind it (the real cartridge in tetanes-core, or the rules model).
+
+use crate::game::PadState;
+
+/// A console that runs one NES frame per call with a given controller state.
+pub trait Console {
+    /// Runs exactly one frame with `pad` held on controller 1 for the whole frame. The game
+    /// reads these buttons in this frame, and its logic for the frame has finished on return.
+    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError>;
+
+    /// The 2 KiB CPU RAM, $0000-$07FF, as the last frame left it.
+    fn ram(&self) -> &[u8];
+
+    /// Frames run since power-on (0 before the first `frame` call).
+    fn frame_number(&self) -> u64;
+}
+
+/// Why the console could not run a frame.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConsoleError {
+    #[error("the emulator failed at frame {frame}: {source}")]
+    Emulator {
+        frame: u64,
+        #[source]
+        source: tetanes_core::control_deck::Error,
+    },
+    #[error("could not load {name} into the emulator: {source}")]
+    Load {
+        name: String,
+        #[source]
+        source: tetanes_core::control_deck::Error,
+    },
+    #[error("the emulator ran {ran} PPU frames instead of 1 at frame {frame}")]
+    FrameSkew { frame: u64, ran: i64 },
+    #[error(transparent)]
+    Rom(#[from] super::rom::Error),
+}

@@ -1,0 +1,280 @@
+//! Tests of the menu state machine: against a small scripted stand-in for the cartridge's menus
+//! (equality checks on newly pressed buttons, lost presses during screen loads), and against
+//! the real ROM when `NESTOR_ROM` names it.
+
+use super::*;
+use crate::game::Game;
+use crate::nes::deck::{NesDeck, Video};
+use crate::nes::observe::RamSnapshot;
+use crate::nes::rom::Rom;
+use crate::trace::FrameRecord;
+
+/// The menus as nes-tetris.md §10 describes them, and a game that only knows "topped out".
+struct FakeMenus {
+    ram: Vec<u8>,
+    map: AddressMap,
+    frames: u64,
+    load: u32,
+    held: u8,
+    /// Start pressed while a game was being played (it would pause the real game).
+    paused: bool,
+}
+
+impl FakeMenus {
+    fn power_on() -> FakeMenus {
+        FakeMenus {
+            ram: vec![0; 0x800],
+            map: AddressMap::default(),
+            frames: 0,
+            load: 0,
+            held: 0,
+            paused: false,
+        }
+    }
+
+    fn get(&self, addr: u16) -> u8 {
+        self.ram[usize::from(addr)]
+    }
+
+    fn set(&mut self, addr: u16, v: u8) {
+        self.ram[usize::from(addr)] = v;
+    }
+
+    fn screen(&mut self, mode: u8) {
+        self.set(self.map.game_mode, mode);
+        self.load = 4;
+    }
+}
+
+impl Console for FakeMenus {
+    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
+        self.frames += 1;
+        if self.load > 0 {
+            // NMIs are off during a screen load: no poll, the press is lost.
+            self.load -= 1;
+            return Ok(());
+        }
+        let m = self.map.clone();
+        let newly = pad.bits() & !self.held;
+        self.held = pad.bits();
+        self.set(m.held, self.held);
+        self.set(m.newly, newly);
+        let sl = self.get(m.start_level);
+        match (self.get(m.game_mode), newly) {
+            (LEGAL, 0x10) if self.frames >= 268 => self.screen(TITLE),
+            (TITLE, 0x10) => self.screen(TYPE_MENU),
+            (TYPE_MENU, 0x02) => self.set(m.game_type, 0),
+            (TYPE_MENU, 0x01) => self.set(m.game_type, 1),
+            (TYPE_MENU, 0x10) => {
+                self.set(m.start_level, sl % 10);
+                self.screen(LEVEL_MENU);
+            }
+            (LEVEL_MENU, 0x01) => self.set(m.start_level, (sl + 1).min(9)),
+            (LEVEL_MENU, 0x02) => self.set(m.start_level, sl.saturating_sub(1)),
+            (LEVEL_MENU, 0x04) if sl < 5 => self.set(m.start_level, sl + 5),
+            (LEVEL_MENU, 0x08) if sl >= 5 => self.set(m.start_level, sl - 5),
+            (LEVEL_MENU, 0x10) => {
+                let level = if self.held == 0x90 { sl + 10 } else { sl };
+                self.set(m.start_level, level);
+                self.set(m.level, level);
+                self.set(m.play_state, 1);
+                self.screen(PLAY);
+            }
+            (PLAY, n) => match self.get(m.play_state) {
+                10 if n == 0x10 => self.set(m.play_state, 0),
+                0 => {
+                    self.set(m.start_level, sl % 10);
+                    self.screen(LEVEL_MENU);
+                }
+                _ if n & 0x10 != 0 => self.paused = true,
+                _ => {}
+            },
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn ram(&self) -> &[u8] {
+        &self.ram
+    }
+
+    fn frame_number(&self) -> u64 {
+        self.frames
+    }
+}
+
+#[test]
+fn every_start_level_is_reached_from_power_on() {
+    for level in 0..=19 {
+        let mut c = FakeMenus::power_on();
+        c.set(c.map.game_type, 1); // B-type left over: must press Left
+        let map = c.map.clone();
+        let mut pads = Vec::new();
+        let nav = MenuNav::start_game(level).unwrap();
+        let n = navigate(&mut c, &map, nav, |p| pads.push(p)).unwrap();
+        assert_eq!(n, pads.len() as u64);
+        assert_eq!(c.get(map.game_mode), PLAY, "level {level}");
+        assert_eq!(c.get(map.level), level);
+        assert_eq!(c.get(map.game_type), 0);
+        assert!(n < 400, "level {level}: {n} frames");
+        // One button per press, released between presses, except A held into A+Start.
+        for w in pads.windows(2) {
+            let (a, b) = (w[0].bits(), w[1].bits());
+            if a != 0 && b != 0 {
+                assert_eq!((a, b), (0x80, 0x90), "level {level}");
+            }
+        }
+    }
+}
+
+#[test]
+fn cursor_left_on_nine_after_a_game_is_moved() {
+    let mut c = FakeMenus::power_on();
+    let map = c.map.clone();
+    c.set(map.game_mode, LEVEL_MENU);
+    c.set(map.start_level, 9);
+    navigate(&mut c, &map, MenuNav::start_game(3).unwrap(), |_| {}).unwrap();
+    assert_eq!(c.get(map.level), 3);
+}
+
+#[test]
+fn back_to_the_level_menu_stops_there_and_starts_nothing() {
+    let mut c = FakeMenus::power_on();
+    let map = c.map.clone();
+    c.set(map.game_mode, PLAY);
+    c.set(map.play_state, 10);
+    c.set(map.render_mode, 3);
+    let mut starts_in_menu = 0;
+    navigate(&mut c, &map, MenuNav::back_to_level_menu(), |_| {}).unwrap();
+    assert_eq!(c.get(map.game_mode), LEVEL_MENU);
+    // Nothing more is pressed: run a few idle frames and check no game started.
+    for _ in 0..20 {
+        c.frame(PadState::NONE).unwrap();
+        starts_in_menu += u32::from(c.get(map.game_mode) != LEVEL_MENU);
+    }
+    assert_eq!(starts_in_menu, 0);
+    // And from there the next game starts at 19.
+    navigate(&mut c, &map, MenuNav::start_game(19).unwrap(), |_| {}).unwrap();
+    assert_eq!(c.get(map.level), 19);
+    assert!(!c.paused);
+}
+
+#[test]
+fn a_stuck_console_times_out_with_the_state() {
+    struct Stuck(Vec<u8>);
+    impl Console for Stuck {
+        fn frame(&mut self, _: PadState) -> Result<(), ConsoleError> {
+            Ok(())
+        }
+        fn ram(&self) -> &[u8] {
+            &self.0
+        }
+        fn frame_number(&self) -> u64 {
+            0
+        }
+    }
+    let map = AddressMap::default();
+    let nav = MenuNav::start_game(19).unwrap().with_frame_limit(50);
+    let e = navigate(&mut Stuck(vec![0; 0x800]), &map, nav, |_| {}).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            MenuError::Timeout {
+                frames: 50,
+                game_mode: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(matches!(
+        MenuNav::start_game(20),
+        Err(MenuError::LevelOutOfRange(20))
+    ));
+}
+
+#[test]
+fn a_game_at_the_wrong_level_is_an_error() {
+    let mut ram = vec![0u8; 0x800];
+    let map = AddressMap::default();
+    ram[usize::from(map.game_mode)] = PLAY;
+    ram[usize::from(map.level)] = 9;
+    let e = MenuNav::start_game(19)
+        .unwrap()
+        .next_pad(&ram, &map)
+        .unwrap_err();
+    assert!(matches!(e, MenuError::WrongLevel { wanted: 19, got: 9 }));
+}
+
+fn real_rom() -> Option<Rom> {
+    let Some(path) = std::env::var_os("NESTOR_ROM") else {
+        eprintln!("skipped: set NESTOR_ROM to the Tetris (U) [!] ROM to run this test");
+        return None;
+    };
+    Some(Rom::load(&path, false).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// Needs the real cartridge.
+#[test]
+fn real_rom_boots_to_a_level_19_game() {
+    let Some(rom) = real_rom() else { return };
+    let map = AddressMap::default();
+    let mut deck = NesDeck::new(&rom, Video::Headless).unwrap();
+    let nav = MenuNav::start_game(19).unwrap();
+    let frames = navigate(&mut deck, &map, nav, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("level-19 game running after {frames} frames");
+    assert_eq!(deck.ram()[0xC0], 4);
+    assert_eq!(deck.ram()[0x64], 19);
+    // RAM reads are exact: the frame counter advances by one per frame.
+    let fc = |d: &NesDeck| u16::from_le_bytes([d.ram()[0xB1], d.ram()[0xB2]]);
+    for _ in 0..10 {
+        let before = fc(&deck);
+        deck.frame(PadState::NONE).unwrap();
+        assert_eq!(fc(&deck), before.wrapping_add(1));
+    }
+    // nes-tetris.md §1.3: a one-frame Left tap moves the piece within the same call (the
+    // 96-frame first-piece delay holds the piece at the top meanwhile).
+    assert_eq!(deck.ram()[0x68], 1, "piece not controllable");
+    let x = deck.ram()[0x60];
+    deck.frame(PadState::LEFT).unwrap();
+    assert_eq!(
+        deck.ram()[0x60],
+        x - 1,
+        "Left was not applied in its own frame"
+    );
+}
+
+/// Needs the real cartridge: the rules model, started from RAM, stays equal to the cartridge.
+#[test]
+fn real_rom_and_model_agree_from_ram() {
+    let Some(rom) = real_rom() else { return };
+    let map = AddressMap::default();
+    let mut deck = NesDeck::new(&rom, Video::Headless).unwrap();
+    let nav = MenuNav::start_game(18).unwrap();
+    navigate(&mut deck, &map, nav, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    // `gameMode` turns 4 before `initGameState` has run: wait for the first play frame.
+    for _ in 0..30 {
+        let s = RamSnapshot::read(deck.ram(), &map);
+        if s.play_state == 1 && s.game_mode_state == 2 && s.to_game().is_ok() {
+            break;
+        }
+        deck.frame(PadState::NONE).unwrap();
+    }
+    let mut game: Game = RamSnapshot::read(deck.ram(), &map)
+        .to_game()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for f in 0..3000u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let pad = PadState([0, 0, 0, 0x01, 0x02, 0x80, 0x40, 0x04][(x % 8) as usize]);
+        deck.frame(pad).unwrap();
+        game.step(pad);
+        let want = FrameRecord::from_ram(deck.ram(), &map, f, f, pad);
+        assert_eq!(FrameRecord::from_game(&game, f, f, pad), want, "frame {f}");
+        if game.is_over() {
+            break;
+        }
+    }
+}

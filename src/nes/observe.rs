@@ -1,0 +1,353 @@
+//! The RAM observer: a plain `RamSnapshot` read through the `AddressMap`, and its checked
+//! conversion into a full rules-model `Game`, so the planner can start from any in-flight frame.
+
+use std::fmt;
+
+use super::addresses::AddressMap;
+use crate::game::active::Active;
+use crate::game::piece::{HIDDEN_ID, SPAWN_IDS};
+use crate::game::playfield::Playfield;
+use crate::game::rng::Picker;
+use crate::game::state::{Game, PlayState, Wait};
+use crate::game::PadState;
+
+/// `gameMode` during play.
+pub const GAME_MODE_PLAY: u8 = 4;
+
+/// Every game quantity the host reads, straight from RAM, unchecked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RamSnapshot {
+    pub game_mode: u8,
+    pub game_mode_state: u8,
+    pub render_mode: u8,
+    pub game_type: u8,
+    pub play_state: u8,
+    pub orientation: u8,
+    pub x: u8,
+    pub y: u8,
+    pub next: u8,
+    pub fall_timer: u8,
+    pub das: u8,
+    pub soft_drop: u8,
+    pub hold_down_points: u8,
+    pub level: u8,
+    pub start_level: u8,
+    /// [$70, $71].
+    pub lines_bcd: [u8; 2],
+    /// [$73, $74, $75].
+    pub score_bcd: [u8; 3],
+    /// ($17 << 8) | $18.
+    pub rng: u16,
+    pub spawn_id: u8,
+    pub spawn_count: u8,
+    pub frame_counter: u16,
+    pub held: u8,
+    pub newly: u8,
+    pub vram_row: u8,
+    pub completed_lines: u8,
+    pub completed_rows: [u8; 4],
+    pub line_index: u8,
+    pub row_y: u8,
+    pub curtain_row: u8,
+    /// The working copy $40-$5F equals the player-1 block $60-$7F.
+    pub active_matches_p1: bool,
+    /// The playfield page ($0400-$04FF), rows −2/−1 included at their wrapped addresses.
+    pub page: [u8; 256],
+}
+
+impl RamSnapshot {
+    /// Reads every field. Bytes outside `ram` read as 0 (a console's RAM is always 2 KiB).
+    pub fn read(ram: &[u8], map: &AddressMap) -> RamSnapshot {
+        let b = |addr| AddressMap::byte(ram, addr);
+        let rng = AddressMap::bytes::<2>(ram, map.rng);
+        RamSnapshot {
+            game_mode: b(map.game_mode),
+            game_mode_state: b(map.game_mode_state),
+            render_mode: b(map.render_mode),
+            game_type: b(map.game_type),
+            play_state: b(map.play_state),
+            orientation: b(map.orientation),
+            x: b(map.piece_x),
+            y: b(map.piece_y),
+            next: b(map.next),
+            fall_timer: b(map.fall_timer),
+            das: b(map.das),
+            soft_drop: b(map.soft_drop),
+            hold_down_points: b(map.hold_down_points),
+            level: b(map.level),
+            start_level: b(map.start_level),
+            lines_bcd: AddressMap::bytes(ram, map.lines),
+            score_bcd: AddressMap::bytes(ram, map.score),
+            rng: u16::from_be_bytes(rng),
+            spawn_id: b(map.spawn_id),
+            spawn_count: b(map.spawn_count),
+            frame_counter: u16::from_le_bytes(AddressMap::bytes(ram, map.frame_counter)),
+            held: b(map.held),
+            newly: b(map.newly),
+            vram_row: b(map.vram_row),
+            completed_lines: b(map.completed_lines),
+            completed_rows: AddressMap::bytes(ram, map.completed_rows),
+            line_index: b(map.line_index),
+            row_y: b(map.row_y),
+            curtain_row: b(map.curtain_row),
+            active_matches_p1: AddressMap::bytes::<32>(ram, map.working_block)
+                == AddressMap::bytes::<32>(ram, map.player_block),
+            page: map.page(ram),
+        }
+    }
+
+    /// True during play (`gameMode` 4).
+    pub fn in_play(&self) -> bool {
+        self.game_mode == GAME_MODE_PLAY
+    }
+}
+
+/// True on the spawn frame: this frame ended in playState 1 and the previous one did not
+/// (nes-tetris.md §6.4: read the board at the end of this frame).
+pub fn is_spawn_frame(prev: &RamSnapshot, now: &RamSnapshot) -> bool {
+    now.play_state == PlayState::Control as u8 && prev.play_state != PlayState::Control as u8
+}
+
+/// One field that cannot be part of a rules-model state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadField {
+    pub field: &'static str,
+    pub value: u16,
+    pub reason: &'static str,
+}
+
+/// Every problem found in a snapshot, with the frame counter that dates it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub struct SnapshotError {
+    pub frame_counter: u16,
+    pub bad: Vec<BadField>,
+}
+
+impl fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "RAM (frameCounter {}) is not a play state:",
+            self.frame_counter
+        )?;
+        for (i, b) in self.bad.iter().enumerate() {
+            let sep = if i == 0 { " " } else { "; " };
+            write!(f, "{sep}{} = {:#04x} {}", b.field, b.value, b.reason)?;
+        }
+        Ok(())
+    }
+}
+
+fn bcd_ok(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| b & 0x0F <= 9 && b >> 4 <= 9)
+}
+
+impl RamSnapshot {
+    /// Every field that cannot belong to an A-type game in progress.
+    pub fn problems(&self) -> Vec<BadField> {
+        let mut bad = Vec::new();
+        let mut check = |ok: bool, field, value: u16, reason| {
+            if !ok {
+                bad.push(BadField {
+                    field,
+                    value,
+                    reason,
+                });
+            }
+        };
+        check(
+            self.game_mode == GAME_MODE_PLAY,
+            "game_mode",
+            self.game_mode.into(),
+            "is not 4 (play)",
+        );
+        check(
+            self.game_type == 0,
+            "game_type",
+            self.game_type.into(),
+            "is not 0 (A-type)",
+        );
+        check(
+            PlayState::from_u8(self.play_state).is_some(),
+            "play_state",
+            self.play_state.into(),
+            "is not a play state (0-11)",
+        );
+        check(
+            self.orientation <= HIDDEN_ID,
+            "orientation",
+            self.orientation.into(),
+            "is not an orientation id ($00-$13)",
+        );
+        check(
+            SPAWN_IDS.contains(&self.next),
+            "next",
+            self.next.into(),
+            "is not a spawn orientation id",
+        );
+        if self.play_state == PlayState::Control as u8 {
+            check(
+                self.orientation < HIDDEN_ID,
+                "orientation",
+                self.orientation.into(),
+                "is hidden while the piece is controlled",
+            );
+            check(self.x <= 9, "x", self.x.into(), "is off the board (0-9)");
+            check(self.y <= 19, "y", self.y.into(), "is off the board (0-19)");
+        }
+        check(
+            bcd_ok(&self.lines_bcd),
+            "lines_bcd",
+            u16::from_le_bytes(self.lines_bcd),
+            "is not BCD",
+        );
+        check(
+            bcd_ok(&self.score_bcd),
+            "score_bcd",
+            u16::from(self.score_bcd[2]),
+            "is not BCD",
+        );
+        check(
+            self.rng != 0,
+            "rng",
+            self.rng,
+            "is 0 (the LFSR never reaches it)",
+        );
+        bad
+    }
+
+    /// The rules-model state this RAM describes: the state at the end of this frame.
+    pub fn to_game(&self) -> Result<Game, SnapshotError> {
+        let bad = self.problems();
+        let play_state = PlayState::from_u8(self.play_state);
+        let Some(play_state) = play_state.filter(|_| bad.is_empty()) else {
+            return Err(SnapshotError {
+                frame_counter: self.frame_counter,
+                bad,
+            });
+        };
+        Ok(Game {
+            field: Playfield { page: self.page },
+            active: Active {
+                x: self.x,
+                y: self.y,
+                id: self.orientation,
+                fall_timer: self.fall_timer,
+                das: self.das,
+                ary: self.soft_drop,
+                hold_down_points: self.hold_down_points,
+            },
+            play_state,
+            next: self.next,
+            level: self.level,
+            start_level: self.start_level,
+            lines: self.lines_bcd,
+            score: self.score_bcd,
+            picker: Picker {
+                rng: self.rng,
+                spawn_id: self.spawn_id,
+                spawn_count: self.spawn_count,
+            },
+            frame_counter: self.frame_counter,
+            held: PadState(self.held),
+            newly: PadState(self.newly),
+            vram_row: self.vram_row,
+            completed_lines: self.completed_lines,
+            completed_rows: self.completed_rows,
+            line_index: self.line_index,
+            row_y: self.row_y,
+            curtain_row: self.curtain_row,
+            game_mode_state: self.game_mode_state,
+            // Where the main loop is parked shows in $A7 at the frame end (nes-tetris.md §1.2, §7).
+            wait: match self.game_mode_state {
+                7 => Wait::QuirkNmi,
+                4 => Wait::Ending,
+                _ => Wait::None,
+            },
+        })
+    }
+}
+
+impl TryFrom<&RamSnapshot> for Game {
+    type Error = SnapshotError;
+
+    fn try_from(s: &RamSnapshot) -> Result<Game, SnapshotError> {
+        s.to_game()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nes::model_console::ModelConsole;
+
+    fn playing() -> RamSnapshot {
+        let c = ModelConsole::new(Game::seeded(18, 7), AddressMap::default());
+        RamSnapshot::read(c.ram_image(), &AddressMap::default())
+    }
+
+    #[test]
+    fn a_model_game_converts_back() {
+        let s = playing();
+        let g = Game::try_from(&s).unwrap();
+        assert_eq!(g, Game::seeded(18, 7));
+    }
+
+    #[test]
+    fn every_bad_field_is_listed() {
+        let mut s = playing();
+        s.orientation = 0x14;
+        s.play_state = 12;
+        s.next = 0x03;
+        s.game_mode = 3;
+        s.score_bcd = [0x0A, 0, 0];
+        let e = Game::try_from(&s).unwrap_err();
+        let fields: Vec<_> = e.bad.iter().map(|b| b.field).collect();
+        assert_eq!(
+            fields,
+            [
+                "game_mode",
+                "play_state",
+                "orientation",
+                "next",
+                "score_bcd"
+            ]
+        );
+        let msg = e.to_string();
+        for f in fields {
+            assert!(msg.contains(f), "{msg}");
+        }
+    }
+
+    #[test]
+    fn controlled_piece_must_be_on_the_board() {
+        let mut s = playing();
+        s.x = 10;
+        s.y = 20;
+        let e = s.to_game().unwrap_err();
+        let fields: Vec<_> = e.bad.iter().map(|b| b.field).collect();
+        assert_eq!(fields, ["x", "y"]);
+        // The same bytes are fine once the piece has locked (state 2+ keeps stale x/y).
+        s.play_state = 8;
+        assert!(s.to_game().is_ok());
+    }
+
+    #[test]
+    fn spawn_frame_is_the_first_frame_back_in_state_1() {
+        let mut prev = playing();
+        let mut now = prev.clone();
+        prev.play_state = 8;
+        now.play_state = 1;
+        assert!(is_spawn_frame(&prev, &now));
+        assert!(!is_spawn_frame(&now, &now));
+        assert!(!is_spawn_frame(&now, &prev));
+    }
+
+    #[test]
+    fn short_ram_reads_as_zero_without_panicking() {
+        let s = RamSnapshot::read(&[1, 2, 3], &AddressMap::default());
+        assert_eq!(s.game_mode, 0);
+        assert!(s.to_game().is_err());
+    }
+}
