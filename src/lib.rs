@@ -2,4 +2,5 @@
 //! that matches the cartridge frame for frame and a gravity-aware gamepad-state search.
 
 pub mod game;
+pub mod movie;
 pub mod trace;
