@@ -14,6 +14,17 @@ pub const EMU_VERSION: u32 = 20605;
 /// tetanes-core's `RamState::AllZeros`, so even never-cleared RAM agrees frame by frame.
 pub const RAM_INIT_ZEROS: u32 = 2;
 
+/// Header keys FM2 requires besides `version` (which must open the file).
+pub const REQUIRED_KEYS: [&str; 7] = [
+    "emuVersion",
+    "romFilename",
+    "romChecksum",
+    "guid",
+    "port0",
+    "port1",
+    "port2",
+];
+
 /// What is plugged into a controller port (`port0`/`port1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -25,6 +36,7 @@ pub enum PortDevice {
 }
 
 impl PortDevice {
+    /// The number FM2 writes for the device.
     pub fn code(self) -> u32 {
         match self {
             PortDevice::None => 0,

@@ -2,20 +2,9 @@
 //! start with `|`; every rejection carries the line, column and reason.
 
 use super::error::{quoted, Error};
-use super::header::{decode_checksum, Header, PortDevice, Subtitle};
+use super::header::{decode_checksum, Header, PortDevice, Subtitle, REQUIRED_KEYS};
 use super::input::parse_line;
 use super::Movie;
-
-/// Keys FM2 requires (`version` is checked first, on its own).
-const REQUIRED: [&str; 7] = [
-    "emuVersion",
-    "romFilename",
-    "romChecksum",
-    "guid",
-    "port0",
-    "port1",
-    "port2",
-];
 
 /// A header line split as FCEUX splits it: the key runs to the first space or tab, the value
 /// is the rest after that run of whitespace (trailing whitespace kept).
@@ -36,6 +25,109 @@ fn split_header_line(body: &str, line: usize, indent: usize) -> HeaderLine<'_> {
         key,
         value,
         value_column: indent + body.len() - value.len() + 1,
+    }
+}
+
+/// Installs one known key's value into the header.
+type Install = fn(&mut Header, &HeaderLine) -> Result<(), Error>;
+
+/// The keys nestor interprets (besides `comment` and `subtitle`), each at most once.
+const KNOWN_KEYS: [(&str, Install); 16] = [
+    ("version", |_, hl| match number(hl)? {
+        3 => Ok(()),
+        _ => Err(bad_value(hl, "only FM2 version 3 exists".into())),
+    }),
+    ("emuVersion", |h, hl| number(hl).map(|v| h.emu_version = v)),
+    ("rerecordCount", |h, hl| {
+        number(hl).map(|v| h.rerecord_count = v)
+    }),
+    ("palFlag", |h, hl| flag(hl).map(|v| h.pal = v)),
+    ("romFilename", |h, hl| {
+        h.rom_filename = hl.value.to_string();
+        Ok(())
+    }),
+    ("romChecksum", |h, hl| {
+        h.rom_checksum = decode_checksum(hl.value).ok_or_else(|| Error::RomChecksum {
+            line: hl.line,
+            value: quoted(hl.value),
+        })?;
+        Ok(())
+    }),
+    ("guid", |h, hl| {
+        h.guid = hl.value.to_string();
+        Ok(())
+    }),
+    ("fourscore", |_, hl| match flag(hl)? {
+        false => Ok(()),
+        true => Err(unsupported(hl, "a four-score (four-player) movie")),
+    }),
+    ("microphone", |h, hl| flag(hl).map(|v| h.microphone = v)),
+    ("port0", |h, hl| port(hl).map(|v| h.port0 = v)),
+    ("port1", |h, hl| port(hl).map(|v| h.port1 = v)),
+    ("port2", |_, hl| match number(hl)? {
+        0 => Ok(()),
+        _ => Err(unsupported(hl, "an expansion-port device")),
+    }),
+    ("FDS", |h, hl| flag(hl).map(|v| h.fds = v)),
+    ("NewPPU", |h, hl| flag(hl).map(|v| h.new_ppu = v)),
+    ("RAMInitOption", |h, hl| {
+        number(hl).map(|v| h.ram_init_option = Some(v))
+    }),
+    ("RAMInitSeed", |h, hl| {
+        let seed = hl.value.trim_end().parse::<i32>().map_err(|_| {
+            bad_value(
+                hl,
+                format!(
+                    "`RAMInitSeed` needs a 32-bit integer, not `{}`",
+                    quoted(hl.value)
+                ),
+            )
+        })?;
+        h.ram_init_seed = Some(seed);
+        Ok(())
+    }),
+];
+
+fn bad_value(hl: &HeaderLine, reason: String) -> Error {
+    Error::Line {
+        line: hl.line,
+        column: hl.value_column,
+        reason,
+    }
+}
+
+/// A whole number (FCEUX tolerates junk after the digits; a careful reader does not).
+fn number(hl: &HeaderLine) -> Result<u32, Error> {
+    hl.value.trim_end().parse::<u32>().map_err(|_| {
+        let reason = format!(
+            "`{}` needs a whole number, not `{}`",
+            hl.key,
+            quoted(hl.value)
+        );
+        bad_value(hl, reason)
+    })
+}
+
+fn flag(hl: &HeaderLine) -> Result<bool, Error> {
+    match hl.value.trim_end() {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        v => Err(bad_value(
+            hl,
+            format!("`{}` must be 0 or 1, not `{}`", hl.key, quoted(v)),
+        )),
+    }
+}
+
+fn port(hl: &HeaderLine) -> Result<PortDevice, Error> {
+    match number(hl)? {
+        0 => Ok(PortDevice::None),
+        1 => Ok(PortDevice::Gamepad),
+        2 => Err(unsupported(hl, "a zapper")),
+        n => Err(bad_value(
+            hl,
+            format!("unknown device {n} (0 none, 1 gamepad, 2 zapper)"),
+        )),
     }
 }
 
@@ -74,156 +166,38 @@ impl HeaderBuilder {
     }
 
     fn install(&mut self, hl: &HeaderLine) -> Result<(), Error> {
-        let bad = |reason: String| Error::Line {
-            line: hl.line,
-            column: hl.value_column,
-            reason,
-        };
-        let number = || -> Result<u32, Error> {
-            hl.value.trim_end().parse::<u32>().map_err(|_| {
-                bad(format!(
-                    "`{}` needs a whole number, not `{}`",
-                    hl.key,
-                    quoted(hl.value)
-                ))
-            })
-        };
-        let flag = || -> Result<bool, Error> {
-            match hl.value.trim_end() {
-                "0" => Ok(false),
-                "1" => Ok(true),
-                v => Err(bad(format!(
-                    "`{}` must be 0 or 1, not `{}`",
-                    hl.key,
-                    quoted(v)
-                ))),
-            }
-        };
-        let port = || -> Result<PortDevice, Error> {
-            match number()? {
-                0 => Ok(PortDevice::None),
-                1 => Ok(PortDevice::Gamepad),
-                2 => Err(unsupported(hl, "a zapper")),
-                n => Err(bad(format!(
-                    "unknown device {n} (0 none, 1 gamepad, 2 zapper)"
-                ))),
-            }
-        };
-        let h = &mut self.header;
-        let key: &'static str = match hl.key {
-            "comment" => {
-                h.comments.push(hl.value.to_string());
-                return Ok(());
-            }
-            "subtitle" => {
-                h.subtitles.push(parse_subtitle(hl)?);
-                return Ok(());
-            }
-            "version" => {
-                if number()? != 3 {
-                    return Err(bad("only FM2 version 3 exists".into()));
+        match hl.key {
+            "comment" => self.header.comments.push(hl.value.to_string()),
+            "subtitle" => self.header.subtitles.push(parse_subtitle(hl)?),
+            _ => match KNOWN_KEYS.iter().find(|(key, _)| *key == hl.key) {
+                Some(&(key, install)) => {
+                    if self.seen.contains(&key) {
+                        return Err(Error::Line {
+                            line: hl.line,
+                            column: hl.value_column - hl.key.len() - 1,
+                            reason: format!("`{key}` appears twice"),
+                        });
+                    }
+                    install(&mut self.header, hl)?;
+                    self.seen.push(key);
                 }
-                "version"
-            }
-            "emuVersion" => {
-                h.emu_version = number()?;
-                "emuVersion"
-            }
-            "rerecordCount" => {
-                h.rerecord_count = number()?;
-                "rerecordCount"
-            }
-            "palFlag" => {
-                h.pal = flag()?;
-                "palFlag"
-            }
-            "romFilename" => {
-                h.rom_filename = hl.value.to_string();
-                "romFilename"
-            }
-            "romChecksum" => {
-                h.rom_checksum = decode_checksum(hl.value).ok_or_else(|| Error::RomChecksum {
-                    line: hl.line,
-                    value: quoted(hl.value),
-                })?;
-                "romChecksum"
-            }
-            "guid" => {
-                h.guid = hl.value.to_string();
-                "guid"
-            }
-            "fourscore" => {
-                if flag()? {
-                    return Err(unsupported(hl, "a four-score (four-player) movie"));
+                None => {
+                    // FCEUX's own `binary 1` means the input log is not text.
+                    if hl.key == "binary" && flag(hl)? {
+                        return Err(unsupported(hl, "a binary input log (`binary 1`)"));
+                    }
+                    self.header
+                        .extra
+                        .push((hl.key.to_string(), hl.value.to_string()));
                 }
-                "fourscore"
-            }
-            "microphone" => {
-                h.microphone = flag()?;
-                "microphone"
-            }
-            "port0" => {
-                h.port0 = port()?;
-                "port0"
-            }
-            "port1" => {
-                h.port1 = port()?;
-                "port1"
-            }
-            "port2" => {
-                if number()? != 0 {
-                    return Err(unsupported(hl, "an expansion-port device"));
-                }
-                "port2"
-            }
-            "FDS" => {
-                h.fds = flag()?;
-                "FDS"
-            }
-            "NewPPU" => {
-                h.new_ppu = flag()?;
-                "NewPPU"
-            }
-            "RAMInitOption" => {
-                h.ram_init_option = Some(number()?);
-                "RAMInitOption"
-            }
-            "RAMInitSeed" => {
-                let seed = hl.value.trim_end().parse::<i32>().map_err(|_| {
-                    bad(format!(
-                        "`RAMInitSeed` needs a 32-bit integer, not `{}`",
-                        quoted(hl.value)
-                    ))
-                })?;
-                h.ram_init_seed = Some(seed);
-                "RAMInitSeed"
-            }
-            "binary" => {
-                if flag()? {
-                    return Err(unsupported(hl, "a binary input log (`binary 1`)"));
-                }
-                h.extra.push((hl.key.to_string(), hl.value.to_string()));
-                return Ok(());
-            }
-            _ => {
-                h.extra.push((hl.key.to_string(), hl.value.to_string()));
-                return Ok(());
-            }
-        };
-        if self.seen.contains(&key) {
-            return Err(Error::Line {
-                line: hl.line,
-                column: hl.value_column - hl.key.len() - 1,
-                reason: format!("`{key}` appears twice"),
-            });
+            },
         }
-        self.seen.push(key);
         Ok(())
     }
 
     /// Errors with the first required key not seen yet.
     fn check_complete(&self) -> Result<(), Error> {
-        match REQUIRED.iter().find(|k| !self.seen.contains(k)) {
+        match REQUIRED_KEYS.iter().find(|k| !self.seen.contains(k)) {
             Some(key) => Err(Error::MissingKey { key }),
             None => Ok(()),
         }

@@ -117,7 +117,7 @@ fn rejects_what_is_not_version_3() {
 #[test]
 fn missing_keys_are_named() {
     let text = recording().to_fm2_string();
-    for key in REQUIRED_FOR_TEST {
+    for key in header::REQUIRED_KEYS {
         let without: String = text
             .lines()
             .filter(|l| l.split(' ').next() != Some(key))
@@ -129,16 +129,6 @@ fn missing_keys_are_named() {
         }
     }
 }
-
-const REQUIRED_FOR_TEST: [&str; 7] = [
-    "emuVersion",
-    "romFilename",
-    "romChecksum",
-    "guid",
-    "port0",
-    "port1",
-    "port2",
-];
 
 #[test]
 fn bad_lines_report_line_and_column() {
