@@ -12,7 +12,8 @@ struct HeaderLine<'a> {
     line: usize,
     key: &'a str,
     value: &'a str,
-    /// 1-based byte column of the value, for error positions.
+    /// 1-based byte columns of the key and the value, for error positions.
+    key_column: usize,
     value_column: usize,
 }
 
@@ -24,6 +25,7 @@ fn split_header_line(body: &str, line: usize, indent: usize) -> HeaderLine<'_> {
         line,
         key,
         value,
+        key_column: indent + 1,
         value_column: indent + body.len() - value.len() + 1,
     }
 }
@@ -174,7 +176,7 @@ impl HeaderBuilder {
                     if self.seen.contains(&key) {
                         return Err(Error::Line {
                             line: hl.line,
-                            column: hl.value_column - hl.key.len() - 1,
+                            column: hl.key_column,
                             reason: format!("`{key}` appears twice"),
                         });
                     }

@@ -161,8 +161,15 @@ fn bad_lines_report_line_and_column() {
     ));
     let broken = format!("{text}comment late\n");
     assert!(matches!(parse_err(&broken), Error::Line { line: 24, .. }));
-    let broken = text.replace("guid ", "guid 1\nguid ");
-    assert!(matches!(parse_err(&broken), Error::Line { line: 8, .. }));
+    let broken = text.replace("guid ", "guid 1\n  guid ");
+    assert!(matches!(
+        parse_err(&broken),
+        Error::Line {
+            line: 8,
+            column: 3,
+            ..
+        }
+    ));
 }
 
 #[test]
