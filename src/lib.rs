@@ -2,6 +2,7 @@
 //! that matches the cartridge frame for frame and a gravity-aware gamepad-state search.
 
 pub mod game;
+pub mod movie;
 pub mod nes;
 pub mod search;
 pub mod trace;

@@ -1,10 +1,12 @@
 //! RAM traces: the per-frame JSONL schema shared with the cartridge recordings, reading and
-//! writing it (plain or gzip), and checking the rules model against a trace frame by frame.
+//! writing it (plain or gzip), checking the rules model against one, and diffing two.
 
+pub mod diff;
 pub mod file;
 pub mod record;
 pub mod verify;
 
+pub use diff::{diff_traces, run_diff, DiffReport, Difference};
 pub use file::{read_trace, Trace, TraceError};
 pub use record::FrameRecord;
 pub use verify::{verify_trace, Divergence, VerifyReport};

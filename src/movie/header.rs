@@ -1,0 +1,183 @@
+//! The FM2 header: the keys FCEUX writes (typed), `comment` and `subtitle` lines, and any
+//! other keys kept verbatim in file order; plus the values nestor records with.
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+
+use super::guid::fresh_guid;
+
+/// `emuVersion` nestor writes: FCEUX 2.6.5, the version the lead-frame alignment was measured
+/// on (FCEUX encodes major*10000 + minor*100 + patch).
+pub const EMU_VERSION: u32 = 20605;
+
+/// `RAMInitOption` nestor writes: 2 fills power-on RAM with zeros in FCEUX, which matches
+/// tetanes-core's `RamState::AllZeros`, so even never-cleared RAM agrees frame by frame.
+pub const RAM_INIT_ZEROS: u32 = 2;
+
+/// Header keys FM2 requires besides `version` (which must open the file).
+pub const REQUIRED_KEYS: [&str; 7] = [
+    "emuVersion",
+    "romFilename",
+    "romChecksum",
+    "guid",
+    "port0",
+    "port1",
+    "port2",
+];
+
+/// What is plugged into a controller port (`port0`/`port1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PortDevice {
+    /// `0`: the port's input field is empty.
+    None,
+    /// `1`: a standard controller, 8 button characters per frame.
+    Gamepad,
+}
+
+impl PortDevice {
+    /// The number FM2 writes for the device.
+    pub fn code(self) -> u32 {
+        match self {
+            PortDevice::None => 0,
+            PortDevice::Gamepad => 1,
+        }
+    }
+}
+
+/// A `subtitle FRAME TEXT` line: FCEUX shows TEXT from input line FRAME on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subtitle {
+    pub frame: u32,
+    pub text: String,
+}
+
+/// Every header line of a movie. Known keys are typed; `extra` keeps the rest in file order
+/// so that nothing a newer FCEUX (or another tool) wrote is silently dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub emu_version: u32,
+    pub rerecord_count: u32,
+    /// `palFlag`: the movie runs on a PAL console.
+    pub pal: bool,
+    pub rom_filename: String,
+    /// MD5 of PRG-ROM followed by CHR-ROM (no iNES header), as `romChecksum` encodes it.
+    pub rom_checksum: [u8; 16],
+    pub guid: String,
+    /// Four-player adapter. Parsed movies always have it off (four-score input is refused).
+    pub fourscore: bool,
+    pub microphone: bool,
+    pub port0: PortDevice,
+    pub port1: PortDevice,
+    /// Famicom expansion port device; parsed movies always have 0 (none).
+    pub port2: u32,
+    pub fds: bool,
+    /// `NewPPU`: recorded with FCEUX's new PPU core.
+    pub new_ppu: bool,
+    pub ram_init_option: Option<u32>,
+    pub ram_init_seed: Option<i32>,
+    /// Unknown keys as (key, value), in file order (e.g. `savestate`, `length`).
+    pub extra: Vec<(String, String)>,
+    pub comments: Vec<String>,
+    pub subtitles: Vec<Subtitle>,
+}
+
+impl Header {
+    /// The header FCEUX writes for a new power-on recording, with nestor's comments: who
+    /// made it, the caller's settings, and how the input log aligns with nestor's frames.
+    pub fn for_recording(
+        rom_filename: String,
+        prg_chr_md5: [u8; 16],
+        settings: Vec<String>,
+    ) -> Header {
+        let mut comments = vec![format!("author nestor {}", env!("CARGO_PKG_VERSION"))];
+        comments.extend(settings);
+        comments.push(format!(
+            "alignment: the first {} input line(s) are blank lead frames for FCEUX's extra \
+             power-on frame; the next line is nestor's (tetanes-core's) first emulated frame",
+            super::FCEUX_LEAD_FRAMES
+        ));
+        Header {
+            emu_version: EMU_VERSION,
+            rerecord_count: 0,
+            pal: false,
+            rom_filename,
+            rom_checksum: prg_chr_md5,
+            guid: fresh_guid(),
+            fourscore: false,
+            microphone: false,
+            port0: PortDevice::Gamepad,
+            port1: PortDevice::Gamepad,
+            port2: 0,
+            fds: false,
+            new_ppu: false,
+            ram_init_option: Some(RAM_INIT_ZEROS),
+            ram_init_seed: Some(0),
+            extra: Vec::new(),
+            comments,
+            subtitles: Vec::new(),
+        }
+    }
+
+    /// The value of the first unknown key named `key`.
+    pub fn extra_value(&self, key: &str) -> Option<&str> {
+        self.extra
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the movie starts from an embedded FCEUX save state rather than power-on
+    /// (nestor can only replay power-on movies).
+    pub fn starts_from_savestate(&self) -> bool {
+        self.extra_value("savestate").is_some_and(|v| !v.is_empty())
+    }
+
+    /// `romChecksum` as FCEUX writes it: `base64:` and the padded standard base64 of the MD5.
+    pub fn rom_checksum_text(&self) -> String {
+        encode_checksum(&self.rom_checksum)
+    }
+}
+
+pub fn encode_checksum(md5: &[u8; 16]) -> String {
+    format!("base64:{}", STANDARD.encode(md5))
+}
+
+/// The 16 MD5 bytes of a `romChecksum` value, or `None` if it is not `base64:` + an MD5.
+pub fn decode_checksum(value: &str) -> Option<[u8; 16]> {
+    let b64 = value.trim_end().strip_prefix("base64:")?;
+    let bytes = STANDARD.decode(b64).ok()?;
+    bytes.try_into().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksum_matches_the_host_notes_example() {
+        let md5 = [
+            0x3f, 0x5d, 0x20, 0xe2, 0x9b, 0x8e, 0x73, 0xf3, 0x4e, 0x4d, 0x99, 0x6c, 0x6e, 0x86,
+            0xbe, 0xaa,
+        ];
+        assert_eq!(encode_checksum(&md5), "base64:P10g4puOc/NOTZlsboa+qg==");
+        assert_eq!(
+            decode_checksum("base64:P10g4puOc/NOTZlsboa+qg=="),
+            Some(md5)
+        );
+    }
+
+    #[test]
+    fn checksum_rejects_non_md5() {
+        for bad in [
+            "",
+            "P10g4puOc/NOTZlsboa+qg==",
+            "base64:P10g4puOc/NOTZlsboa+qg",
+            "base64:AAAA",
+            "base64:!!!!",
+            "0x3f5d20e29b8e73f34e4d996c6e86beaa",
+        ] {
+            assert_eq!(decode_checksum(bad), None, "{bad}");
+        }
+    }
+}
