@@ -1,3 +1,8 @@
-//! Subcommand implementations for the `nestor` binary, one file per command group.
+//! Subcommand implementations for the `nestor` binary, one file per command group;
+//! they parse nothing themselves (main.rs holds the clap definitions) and report with anyhow.
 
+pub mod demo;
+pub mod play;
+pub mod replay;
+pub mod sim;
 pub mod trace;

@@ -1,9 +1,9 @@
-//! The `nestor` command line: subcommands only; the work lives in the library.
+//! The `nestor` command line: subcommands only; the work lives in the library and `cli/`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 mod cli;
 
@@ -20,13 +20,179 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// RAM traces: check them against the rules model.
-    #[command(subcommand)]
-    Trace(TraceCommand),
+    /// The bot plays one game in the built-in rules model, drawn in the terminal (no ROM needed).
+    Demo(DemoArgs),
+    /// Plays many games in the rules model on all cores and prints statistics.
+    Sim(SimArgs),
+    /// Plays the real cartridge (your own ROM file) in tetanes-core, in a window or headless.
+    Play(PlayArgs),
+    /// Replays an FM2 movie from power-on and prints the final score, lines and level.
+    Replay(ReplayArgs),
+    /// RAM traces: capture one from a movie, verify against the rules model, diff two.
+    Trace(TraceArgs),
 }
 
-#[derive(Subcommand)]
-enum TraceCommand {
+/// Options shared by everything that plans.
+#[derive(Args, Clone, Debug)]
+pub struct BotArgs {
+    /// Evaluation weights (TOML, as config/weights/default.toml).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct DemoArgs {
+    /// Start level (0-29).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: u8,
+    /// Seed for the piece sequence (random when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Draw as fast as possible instead of at 60 frames per second.
+    #[arg(long)]
+    pub fast: bool,
+    /// Draw in a window instead of the terminal.
+    #[arg(long)]
+    pub window: bool,
+    /// Stop after this many pieces.
+    #[arg(long)]
+    pub pieces: Option<u32>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Start level (0-29).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: u8,
+    /// First seed; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stop each game after this many pieces.
+    #[arg(long)]
+    pub pieces: Option<u32>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per game.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Write PNG plots (score histogram, lock heat map) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct PlayArgs {
+    /// The cartridge: your own "Tetris (U) [!].nes".
+    pub rom: PathBuf,
+    /// Settings file (TOML, same keys as these options; see config/play.toml).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Run without a window, as fast as the emulator goes.
+    #[arg(long)]
+    pub headless: bool,
+    /// Start level (0-19).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=19))]
+    pub level: Option<u8>,
+    /// Games to play (back to the level menu after each game over).
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Stop after this many pieces.
+    #[arg(long)]
+    pub pieces: Option<u32>,
+    /// Stop after this many frames.
+    #[arg(long)]
+    pub frames: Option<u64>,
+    /// Evaluation weights (TOML).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Outline the planned lock position on the playfield.
+    #[arg(long)]
+    pub show_plan: bool,
+    /// Record every button pressed, from power-on, as an FCEUX movie.
+    #[arg(long, value_name = "OUT.fm2")]
+    pub record: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Play a well-formed ROM whose hash is not the known Tetris (U) [!] dump.
+    #[arg(long)]
+    pub allow_unknown_rom: bool,
+    /// RAM map (TOML, as addresses.toml).
+    #[arg(long, value_name = "FILE")]
+    pub addresses: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The cartridge.
+    pub rom: PathBuf,
+    /// The FM2 movie.
+    pub movie: PathBuf,
+    /// Run without a window.
+    #[arg(long)]
+    pub headless: bool,
+    /// Replay even if the movie's ROM checksum is not this ROM's.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Play a well-formed ROM whose hash is not the known dump.
+    #[arg(long)]
+    pub allow_unknown_rom: bool,
+    /// RAM map (TOML, as addresses.toml).
+    #[arg(long, value_name = "FILE")]
+    pub addresses: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct TraceArgs {
+    #[command(subcommand)]
+    pub command: Option<TraceCommand>,
+    #[command(flatten)]
+    pub capture: TraceCaptureArgs,
+}
+
+/// `nestor trace ROM --movie MOVIE.fm2 --out FILE.jsonl[.gz]`: capture a RAM trace.
+#[derive(Args, Debug)]
+pub struct TraceCaptureArgs {
+    /// The cartridge.
+    #[arg(required = true)]
+    pub rom: Option<PathBuf>,
+    /// The FM2 movie to replay.
+    #[arg(long, required = true)]
+    pub movie: Option<PathBuf>,
+    /// Output trace (gzip when it ends in .gz).
+    #[arg(long, required = true)]
+    pub out: Option<PathBuf>,
+    /// Only these fields (comma-separated; default: all of the schema).
+    #[arg(long, value_delimiter = ',')]
+    pub fields: Option<Vec<String>>,
+    /// Replay even if the movie's ROM checksum is not this ROM's.
+    #[arg(long)]
+    pub force: bool,
+    /// Play a well-formed ROM whose hash is not the known dump.
+    #[arg(long)]
+    pub allow_unknown_rom: bool,
+    /// RAM map (TOML, as addresses.toml).
+    #[arg(long, value_name = "FILE")]
+    pub addresses: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TraceCommand {
     /// Checks trace files (JSONL, plain or gzip) against the rules model frame by frame.
     Verify {
         /// Trace files.
@@ -36,13 +202,29 @@ enum TraceCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Reports the first frame and field where two traces differ (exit code 1), or that they are equal.
+    Diff {
+        a: PathBuf,
+        b: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Trace(TraceCommand::Verify { files, json }) => cli::trace::verify(&files, json),
+        Command::Demo(args) => cli::demo::run(&args),
+        Command::Sim(args) => cli::sim::run(&args),
+        Command::Play(args) => cli::play::run(&args),
+        Command::Replay(args) => cli::replay::run(&args),
+        Command::Trace(args) => match args.command {
+            Some(TraceCommand::Verify { files, json }) => cli::trace::verify(&files, json),
+            Some(TraceCommand::Diff { a, b, json }) => cli::trace::diff(&a, &b, json),
+            None => cli::trace::capture(&args.capture),
+        },
     };
     match result {
         Ok(code) => code,

@@ -1,4 +1,5 @@
-//! `nestor trace …`: verify traces against the rules model.
+//! `nestor trace …`: capture a RAM trace from a movie, verify traces against the rules model,
+//! diff two traces.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,4 +67,24 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `nestor trace diff A B`: exit 0 when equal, 1 when they differ.
+pub fn diff(a: &std::path::Path, b: &std::path::Path, json: bool) -> Result<ExitCode> {
+    let report = nestor::trace::diff::run_diff(a, b)?;
+    if json {
+        println!("{}", report.to_json());
+    } else {
+        println!("{}", report.to_text());
+    }
+    Ok(if report.is_equal() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `nestor trace ROM --movie M --out F`.
+pub fn capture(_args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
+    anyhow::bail!("`nestor trace ROM --movie …` is not built yet")
 }
