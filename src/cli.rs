@@ -3,6 +3,7 @@
 
 pub mod demo;
 pub mod play;
+pub mod plots;
 pub mod replay;
 pub mod sim;
 pub mod trace;

@@ -4,6 +4,7 @@
 pub mod bfs;
 pub mod collision;
 pub mod eval;
+pub mod batch;
 pub mod plan;
 pub mod selfplay;
 pub mod weights;

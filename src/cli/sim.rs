@@ -1,9 +1,146 @@
-//! `nestor sim`.
+//! `nestor sim`: many games of the bot in the rules model on all cores, with a progress bar,
+//! a summary (text or JSON), a CSV row per game and PNG plots.
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::process::ExitCode;
+use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
 
-pub fn run(_args: &crate::SimArgs) -> Result<ExitCode> {
-    bail!("`nestor sim` is not built yet")
+use nestor::search::batch::{run_batch, BatchConfig, GameResult, Summary};
+use nestor::search::selfplay::Limits;
+use nestor::search::{Standard, Weights};
+
+use crate::SimArgs;
+
+/// Loads `--weights FILE`, or the default set.
+pub fn load_weights(path: Option<&Path>) -> Result<Weights> {
+    match path {
+        Some(p) => Ok(Weights::load(p)?),
+        None => Ok(Weights::default()),
+    }
+}
+
+fn write_csv(path: &Path, results: &[GameResult]) -> Result<()> {
+    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut out = BufWriter::new(file);
+    writeln!(
+        out,
+        "game,seed,score,lines,level,score_at_29,maxed_before_29,pieces,tetrises,tetris_rate,frames,desyncs,topped_out,lock_rows"
+    )?;
+    for r in results {
+        let s = &r.stats;
+        let rows: Vec<String> = s.locks.iter().map(|(row, _)| row.to_string()).collect();
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{:.4},{},{},{},{}",
+            r.index,
+            r.seed,
+            s.score,
+            s.lines,
+            s.level,
+            s.score_at_29.map_or(String::new(), |v| v.to_string()),
+            s.maxed_before_29,
+            s.pieces,
+            s.tetrises,
+            s.tetris_rate,
+            s.frames,
+            s.desyncs,
+            s.topped_out,
+            rows.join(" ")
+        )?;
+    }
+    out.flush()
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+pub fn run(args: &SimArgs) -> Result<ExitCode> {
+    let weights = load_weights(args.bot.weights.as_deref())?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = BatchConfig {
+        games: args.games,
+        level: args.level,
+        seed: args.seed,
+        threads,
+        limits: Limits {
+            max_pieces: args.pieces,
+            max_frames: None,
+        },
+        stop_at_29: true,
+    };
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games, ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = Instant::now();
+    let results = run_batch(
+        &config,
+        || Standard::new(weights.clone()),
+        |_, r| {
+            bar.inc(1);
+            bar.set_message(format!("last: {} points, {} lines", r.stats.score, r.stats.lines));
+        },
+    );
+    bar.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    let summary = Summary::of(&results);
+    if let Some(path) = &args.out {
+        write_csv(path, &results)?;
+    }
+    if let Some(dir) = &args.plots {
+        crate::cli::plots::write(dir, &results)?;
+    }
+    if args.json {
+        let value = serde_json::json!({
+            "summary": summary,
+            "seconds": elapsed,
+            "threads": threads,
+            "seed": args.seed,
+            "games": results,
+        });
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        let pieces: u64 = results.iter().map(|r| r.stats.pieces as u64).sum();
+        println!(
+            "{} games from level {} (seeds {}..{}), {:.1} s on {} threads, {:.2} ms per piece per thread",
+            summary.games,
+            args.level,
+            args.seed,
+            args.seed + args.games as u64 - 1,
+            elapsed,
+            threads,
+            elapsed * 1000.0 * threads as f64 / pieces.max(1) as f64
+        );
+        println!(
+            "score: mean {:.0}, median {:.0}, best third {:.0}, max {}",
+            summary.mean_score, summary.median_score, summary.best_third_mean, summary.max_score
+        );
+        println!(
+            "max-out rate (999,999 before level 29): {:.1}%; median score at level 29: {:.0}; reached level 29: {:.1}%",
+            100.0 * summary.max_out_rate,
+            summary.median_score_at_29,
+            100.0 * summary.reached_29_rate
+        );
+        println!(
+            "lines: mean {:.1}, median {:.1}; pieces: mean {:.1}; Tetris rate {:.1}%; desyncs {}",
+            summary.mean_lines,
+            summary.median_lines,
+            summary.mean_pieces,
+            100.0 * summary.tetris_rate,
+            summary.total_desyncs
+        );
+    }
+    Ok(if summary.total_desyncs == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

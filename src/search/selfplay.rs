@@ -16,6 +16,8 @@ pub struct GameStats {
     pub start_level: u8,
     /// Score when level 29 was first reached (None if never).
     pub score_at_29: Option<u32>,
+    /// The score reached 999,999 before level 29.
+    pub maxed_before_29: bool,
     pub pieces: u32,
     pub tetrises: u32,
     /// Lines cleared by tetrises / all lines.
@@ -54,6 +56,8 @@ pub struct SelfPlay<'p, E: Evaluator> {
     plan: Option<Plan>,
     cursor: usize,
     pub stats: GameStats,
+    /// End [`SelfPlay::run`] when level 29 is reached.
+    pub stop_at_29: bool,
 }
 
 impl<'p, E: Evaluator> SelfPlay<'p, E> {
@@ -66,6 +70,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
                 start_level: game.start_level,
                 ..GameStats::default()
             },
+            stop_at_29: false,
         }
     }
 
@@ -127,6 +132,9 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             self.stats.topped_out = true;
         }
         self.stats.score = game.score();
+        if self.stats.score >= 999_999 && self.stats.score_at_29.is_none() && game.level < 29 {
+            self.stats.maxed_before_29 = true;
+        }
         self.stats.lines = game.lines();
         self.stats.level = game.level;
         ev
@@ -140,6 +148,9 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         loop {
             self.step(game);
             if self.stats.topped_out || game.play_state == PlayState::Curtain {
+                break;
+            }
+            if self.stop_at_29 && self.stats.score_at_29.is_some() {
                 break;
             }
             if limits.max_pieces.is_some_and(|m| self.stats.pieces >= m)
