@@ -231,6 +231,50 @@ mod tests {
         assert_eq!(Piece::from_spawn_id(0x00), None);
     }
 
+    /// The orientation table of nes-tetris.md §3.2, copied as text: id, cells, A, B.
+    const SPEC_TABLE: &str = "\
+$00 | (-1,0) (0,0) (1,0) (0,-1) | $01 | $03
+$01 | (0,-1) (0,0) (1,0) (0,1) | $02 | $00
+$02 | (-1,0) (0,0) (1,0) (0,1) | $03 | $01
+$03 | (0,-1) (-1,0) (0,0) (0,1) | $00 | $02
+$04 | (0,-1) (0,0) (-1,1) (0,1) | $05 | $07
+$05 | (-1,-1) (-1,0) (0,0) (1,0) | $06 | $04
+$06 | (0,-1) (1,-1) (0,0) (0,1) | $07 | $05
+$07 | (-1,0) (0,0) (1,0) (1,1) | $04 | $06
+$08 | (-1,0) (0,0) (0,1) (1,1) | $09 | $09
+$09 | (1,-1) (0,0) (1,0) (0,1) | $08 | $08
+$0A | (-1,0) (0,0) (-1,1) (0,1) | $0A | $0A
+$0B | (0,0) (1,0) (-1,1) (0,1) | $0C | $0C
+$0C | (0,-1) (0,0) (1,0) (1,1) | $0B | $0B
+$0D | (0,-1) (0,0) (0,1) (1,1) | $0E | $10
+$0E | (-1,0) (0,0) (1,0) (-1,1) | $0F | $0D
+$0F | (-1,-1) (0,-1) (0,0) (0,1) | $10 | $0E
+$10 | (1,-1) (-1,0) (0,0) (1,0) | $0D | $0F
+$11 | (0,-2) (0,-1) (0,0) (0,1) | $12 | $12
+$12 | (-2,0) (-1,0) (0,0) (1,0) | $11 | $11";
+
+    #[test]
+    fn tables_equal_the_spec() {
+        let hex = |s: &str| u8::from_str_radix(s.trim().trim_start_matches('$'), 16).unwrap();
+        let mut n = 0;
+        for line in SPEC_TABLE.lines() {
+            let cols: Vec<&str> = line.split('|').collect();
+            let o = Orientation::new(hex(cols[0])).unwrap();
+            let cells: Vec<(i8, i8)> = cols[1]
+                .split_whitespace()
+                .map(|c| {
+                    let (x, y) = c.trim_matches(|ch| ch == '(' || ch == ')').split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect();
+            assert_eq!(o.cells().to_vec(), cells, "{o:?}");
+            assert_eq!(o.cw().id(), hex(cols[2]), "A of {o:?}");
+            assert_eq!(o.ccw().id(), hex(cols[3]), "B of {o:?}");
+            n += 1;
+        }
+        assert_eq!(n, Orientation::NUM);
+    }
+
     #[test]
     fn tiles_follow_the_cartridge() {
         assert_eq!(Piece::T.spawn().tile(), 0x7B);
