@@ -244,15 +244,9 @@ fn cli_errors_name_the_problem() {
     let nrom = dir.join("nrom.nes");
     std::fs::write(&nrom, testcart::nrom_image()).unwrap();
     let reset = dir.join("reset.fm2");
-    std::fs::write(
-        &reset,
-        text.replacen("\n|0|", "\n|0|", 1).replacen(
-            &format!("\n{}", text.lines().nth(header_lines + 4).unwrap()),
-            "\n|1|........|........||",
-            1,
-        ),
-    )
-    .unwrap();
+    let mut with_reset = Movie::load(&movie).unwrap();
+    with_reset.frames[4].commands = nestor::movie::commands::SOFT_RESET;
+    with_reset.save(&reset).unwrap();
     let out_trace = dir.join("t.jsonl");
 
     let cases: Vec<(Vec<OsString>, Vec<String>)> = vec![

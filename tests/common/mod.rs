@@ -4,8 +4,9 @@
 #![allow(dead_code)] // each test crate uses a different subset
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 use nestor::game::PadState;
 use nestor::movie::Movie;
@@ -13,6 +14,9 @@ use nestor::movie::Movie;
 /// RAM FCEUX and nestor are compared on: $0000-$0754 (above, the cartridge never writes and
 /// FCEUX's power-on fill is what `RAMInitOption` says).
 pub const COMPARED_RAM: usize = 0x755;
+
+/// How long one FCEUX run may take (a full game at maximum speed takes seconds).
+const FCEUX_TIMEOUT: Duration = Duration::from_secs(180);
 
 /// A fresh directory under the system temp dir, unique per process and call.
 pub fn temp_dir(tag: &str) -> PathBuf {
@@ -103,7 +107,7 @@ pub fn fceux_ram(rom: &Path, movie: &Path, dir: &Path) -> Result<Vec<Vec<u8>>, S
     let out = dir.join("fceux-ram.txt");
     let lua = dir.join("dump.lua");
     std::fs::write(&lua, dump_script(&out)).map_err(|e| e.to_string())?;
-    let run = Command::new(xvfb)
+    let mut child = Command::new(xvfb)
         .arg("-a")
         .arg(fceux)
         .args(["--no-config", "1", "--sound", "0", "--playmov"])
@@ -112,8 +116,21 @@ pub fn fceux_ram(rom: &Path, movie: &Path, dir: &Path) -> Result<Vec<Vec<u8>>, S
         .arg(&lua)
         .arg(rom)
         .env("HOME", dir) // FCEUX writes its settings folder under $HOME
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run FCEUX: {e}"))?;
+    // A script error leaves FCEUX running its window forever: give up after a while.
+    let deadline = Instant::now() + FCEUX_TIMEOUT;
+    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("FCEUX did not exit within {FCEUX_TIMEOUT:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let run = child.wait_with_output().map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(&out).map_err(|e| {
         format!(
             "FCEUX wrote no RAM dump ({e}); exit {:?}, stderr: {}",
