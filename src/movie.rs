@@ -6,6 +6,8 @@ mod guid;
 pub mod header;
 pub mod input;
 mod parse;
+pub mod record;
+pub mod replay;
 mod write;
 
 use std::fs;
@@ -16,6 +18,8 @@ pub use error::Error;
 pub use guid::fresh_guid;
 pub use header::{Header, PortDevice, Subtitle};
 pub use input::{commands, FrameInput};
+pub use record::Recorder;
+pub use replay::{ChecksumCheck, Replay, ReplayEnd, ReplayError, ReplayFrame};
 
 use crate::game::pad::PadState;
 

@@ -4,9 +4,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 
-use nestor::trace::verify_trace;
+use nestor::nes::rom::hex;
+use nestor::nes::{NesDeck, Video};
+use nestor::trace::{capture_to_file, check_fields, verify_trace, CaptureSpan, TraceCapture};
 
 pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     let mut reports = Vec::new();
@@ -84,7 +86,55 @@ pub fn diff(a: &std::path::Path, b: &std::path::Path, json: bool) -> Result<Exit
     })
 }
 
-/// `nestor trace ROM --movie M --out F`.
-pub fn capture(_args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
-    anyhow::bail!("`nestor trace ROM --movie …` is not built yet")
+/// `nestor trace ROM --movie M --out F`: the first game of the movie, framed as the cartridge
+/// traces are (see `CaptureSpan::FirstGame`), so `nestor trace verify` can check it.
+pub fn capture(args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
+    // clap requires these three; the checks only keep a bad parse from panicking.
+    let (Some(rom), Some(movie), Some(out)) = (&args.rom, &args.movie, &args.out) else {
+        anyhow::bail!("`nestor trace` needs ROM, --movie and --out");
+    };
+    // Field names first: a typo should not cost a whole replay.
+    check_fields(args.fields.as_deref())?;
+    let loaded = super::replay::load(
+        rom,
+        movie,
+        args.allow_unknown_rom,
+        args.addresses.as_deref(),
+        args.force,
+    )?;
+    let capture = TraceCapture::new(
+        loaded.map.clone(),
+        CaptureSpan::FirstGame,
+        args.fields.clone(),
+    )?;
+    let rom_desc = format!(
+        "{}, md5 {}",
+        loaded.rom.known.unwrap_or("unknown dump"),
+        hex(&loaded.rom.file_md5)
+    );
+    let note = out
+        .file_name()
+        .map(|n| {
+            n.to_string_lossy()
+                .trim_end_matches(".gz")
+                .trim_end_matches(".jsonl")
+                .to_string()
+        })
+        .unwrap_or_default();
+    let header = capture.header(
+        &note,
+        &rom_desc,
+        &movie.display().to_string(),
+        loaded.replay.movie().gameplay_frames().len(),
+    );
+    let mut deck = NesDeck::new(&loaded.rom, Video::Headless)?;
+    let (end, lines) = capture_to_file(&loaded.replay, &mut deck, capture, out, &header)
+        .with_context(|| format!("capturing {}", out.display()))?;
+    println!(
+        "{}: {lines} frame lines ({} of {} movie frames replayed)",
+        out.display(),
+        end.frames,
+        end.movie_frames
+    );
+    Ok(ExitCode::SUCCESS)
 }

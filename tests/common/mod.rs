@@ -1,0 +1,184 @@
+//! Helpers shared by the replay tests: unique temp dirs, the CLI binary, and running a movie
+//! in headless FCEUX with a Lua script that dumps RAM after every input line.
+
+#![allow(dead_code)] // each test crate uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use nestor::game::PadState;
+use nestor::movie::Movie;
+
+/// RAM FCEUX and nestor are compared on: $0000-$0754 (above, the cartridge never writes and
+/// FCEUX's power-on fill is what `RAMInitOption` says).
+pub const COMPARED_RAM: usize = 0x755;
+
+/// How long one FCEUX run may take (a full game at maximum speed takes seconds).
+const FCEUX_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// A fresh directory under the system temp dir, unique per process and call.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "nestor-{tag}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("create a temp dir");
+    dir
+}
+
+/// Runs the `nestor` binary.
+pub fn nestor(args: &[std::ffi::OsString]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(args)
+        .output()
+        .expect("run the nestor binary")
+}
+
+/// Deterministic pseudo-random pads (xorshift), any byte including opposite directions.
+pub fn random_pads(seed: u32, n: usize) -> Vec<PadState> {
+    let mut x = seed.max(1);
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            PadState((x >> 8) as u8)
+        })
+        .collect()
+}
+
+/// The FCEUX executable (Debian installs it in /usr/games, often not on PATH) and
+/// `xvfb-run`, or why the FCEUX tests cannot run.
+pub fn fceux_tools() -> Result<(PathBuf, PathBuf), String> {
+    let find = |name: &str, extra: &[&str]| -> Option<PathBuf> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .map(|d| d.join(name))
+            .chain(extra.iter().map(|d| Path::new(d).join(name)))
+            .find(|p| p.is_file())
+    };
+    let fceux = find("fceux", &["/usr/games", "/usr/local/games"])
+        .ok_or("fceux is not installed (apt-get install fceux)")?;
+    let xvfb = find("xvfb-run", &[]).ok_or("xvfb-run is not installed (apt-get install xvfb)")?;
+    Ok((fceux, xvfb))
+}
+
+/// The Lua script: after every input line of the movie, one text line `N HEX`, where N is
+/// the number of input lines run (FCEUX's movie frame count) and HEX is RAM $0000-$0754.
+/// FCEUX's first `emu.frameadvance()` from a script returns before any frame has run, so
+/// lines are written when the movie frame count changes, not per call.
+fn dump_script(out: &Path) -> String {
+    format!(
+        r#"-- nestor: dump RAM $0000-$0754 after every movie frame, then quit
+local out = assert(io.open([==[{out}]==], "w"))
+emu.speedmode("maximum")
+local len = movie.length() or 0
+local function hexram()
+  local t = {{}}
+  for a = 0, {last} do t[#t + 1] = string.format("%02x", memory.readbyte(a)) end
+  return table.concat(t)
+end
+local last = -1
+local spins = 0
+while true do
+  local n = movie.framecount()
+  if n ~= last and n >= 1 then out:write(n, " ", hexram(), "\n") end
+  last = n
+  if n >= len or movie.mode() == "finished" or spins > len + 10 then break end
+  spins = spins + 1
+  emu.frameadvance()
+end
+out:close()
+emu.exit()
+"#,
+        out = out.display(),
+        last = COMPARED_RAM - 1
+    )
+}
+
+/// Plays `movie` on `rom` in headless FCEUX and returns, for each input line n = 1, 2, …
+/// (lead frame included), the RAM after it.
+pub fn fceux_ram(rom: &Path, movie: &Path, dir: &Path) -> Result<Vec<Vec<u8>>, String> {
+    let (fceux, xvfb) = fceux_tools()?;
+    let out = dir.join("fceux-ram.txt");
+    let lua = dir.join("dump.lua");
+    std::fs::write(&lua, dump_script(&out)).map_err(|e| e.to_string())?;
+    let mut child = Command::new(xvfb)
+        .arg("-a")
+        .arg(fceux)
+        .args(["--no-config", "1", "--sound", "0", "--playmov"])
+        .arg(movie)
+        .arg("--loadlua")
+        .arg(&lua)
+        .arg(rom)
+        .env("HOME", dir) // FCEUX writes its settings folder under $HOME
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run FCEUX: {e}"))?;
+    // A script error leaves FCEUX running its window forever: give up after a while.
+    let deadline = Instant::now() + FCEUX_TIMEOUT;
+    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("FCEUX did not exit within {FCEUX_TIMEOUT:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let run = child.wait_with_output().map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(&out).map_err(|e| {
+        format!(
+            "FCEUX wrote no RAM dump ({e}); exit {:?}, stderr: {}",
+            run.status.code(),
+            String::from_utf8_lossy(&run.stderr)
+        )
+    })?;
+    let mut frames = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let (n, hex) = line.split_once(' ').ok_or("malformed dump line")?;
+        if n.parse::<usize>().ok() != Some(i + 1) {
+            return Err(format!("dump line {} is for movie frame {n}", i + 1));
+        }
+        let ram = (0..hex.len() / 2)
+            .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16))
+            .collect::<Result<Vec<u8>, _>>()
+            .map_err(|e| e.to_string())?;
+        frames.push(ram);
+    }
+    Ok(frames)
+}
+
+/// Asserts FCEUX's RAM after input line n+1 equals nestor's after its frame n (1-based) for
+/// every frame of the movie (the lead line has no nestor counterpart).
+pub fn assert_same_ram(movie: &Movie, fceux: &[Vec<u8>], nestor: &[Vec<u8>]) {
+    assert_eq!(
+        fceux.len(),
+        movie.frames.len(),
+        "FCEUX ran every input line"
+    );
+    assert_eq!(
+        nestor.len() + 1,
+        movie.frames.len(),
+        "nestor ran every frame"
+    );
+    for (k, (ours, theirs)) in nestor.iter().zip(&fceux[1..]).enumerate() {
+        if ours[..COMPARED_RAM] != theirs[..] {
+            let at = (0..COMPARED_RAM)
+                .find(|&a| ours[a] != theirs[a])
+                .unwrap_or_default();
+            panic!(
+                "RAM differs after nestor frame {} (movie input line {}): first at ${at:04X}, \
+                 nestor {:#04x}, FCEUX {:#04x}",
+                k + 1,
+                k + 2,
+                ours[at],
+                theirs[at]
+            );
+        }
+    }
+}
