@@ -155,7 +155,7 @@ impl Faulty {
             return p;
         }
         let r = self.next();
-        if r % self.rate != 0 {
+        if !r.is_multiple_of(self.rate) {
             return intended;
         }
         const EXTRA: [PadState; 5] = [
