@@ -246,7 +246,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 break;
             }
         }
-        if frames % 30 == 0 {
+        if frames.is_multiple_of(30) {
             let g = driver.game();
             let fps = frames as f64 / started.elapsed().as_secs_f64().max(1e-9);
             progress.set_message(format!(
