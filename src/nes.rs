@@ -4,6 +4,7 @@
 pub mod addresses;
 pub mod console;
 pub mod deck;
+pub mod driver;
 pub mod menu;
 pub mod model_console;
 pub mod observe;
@@ -13,6 +14,7 @@ pub mod testcart;
 pub use addresses::AddressMap;
 pub use console::{Console, ConsoleError};
 pub use deck::{NesDeck, Video};
+pub use driver::{Driver, DriverConfig, DriverError, GameCounts, Step};
 pub use menu::{navigate, MenuError, MenuGoal, MenuNav};
 pub use model_console::ModelConsole;
 pub use observe::{is_spawn_frame, RamSnapshot, SnapshotError};

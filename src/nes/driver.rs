@@ -1,0 +1,433 @@
+//! The bot loop on a `Console`, one call per frame: menus through `MenuNav`, then plan at each
+//! spawn from RAM, press the plan's buttons, check the piece every frame and re-plan on a desync.
+
+use super::addresses::AddressMap;
+use super::console::{Console, ConsoleError};
+use super::menu::{MenuError, MenuGoal, MenuNav};
+use super::observe::{RamSnapshot, SnapshotError};
+use crate::game::piece::Piece;
+use crate::game::score::bcd_value;
+use crate::game::state::PlayState;
+use crate::game::PadState;
+use crate::search::eval::Evaluator;
+use crate::search::plan::{Plan, Planner, Situation};
+
+/// `gameModeState` ($A7) at the end of a frame of play: 2, or 7 in the $07 quirk (§1.2).
+const GMS_PLAY: u8 = 2;
+const GMS_QUIRK: u8 = 7;
+/// `ary` bit 7: the first-piece delay that `initGameState` arms (§5.3).
+const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
+
+/// What one frame did. The pad pressed in it is `Driver::last_pad`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A menu frame (power-on, level menu, or the game over / high-score screens).
+    Menu,
+    /// A play frame with nothing to report.
+    Playing,
+    /// This frame ended with a new piece under control (the spawn frame); it is planned.
+    Spawned { piece: Piece },
+    /// The piece locked in this frame at (x, y, orientation id).
+    Locked { x: u8, y: u8, id: u8 },
+    /// The piece is not where the plan said at the end of frame `frame` (`expected` is
+    /// `None` when the plan had run out). Already re-planned from the observed state.
+    Desync {
+        frame: u64,
+        expected: Option<(u8, u8, u8)>,
+        observed: (u8, u8, u8),
+        /// The frame whose end state the broken plan was made from.
+        planned_at: u64,
+    },
+    /// The game topped out in this frame (the curtain starts). Score, lines and level as RAM
+    /// shows them; the driver then heads back to the level menu.
+    GameOver { score: u32, lines: u32, level: u8 },
+}
+
+/// Why the driver stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DriverError {
+    #[error(transparent)]
+    Console(#[from] ConsoleError),
+    #[error("menu navigation failed: {0}")]
+    Menu(#[from] MenuError),
+    /// RAM during play does not describe a game: a wrong address map or a wrong cartridge.
+    #[error("at frame {frame}: {source}")]
+    Snapshot {
+        frame: u64,
+        #[source]
+        source: SnapshotError,
+    },
+}
+
+/// Counts for the current game and for the whole run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct GameCounts {
+    pub score: u32,
+    pub lines: u32,
+    pub level: u8,
+    pub pieces: u32,
+    pub tetrises: u32,
+    pub desyncs: u32,
+}
+
+impl GameCounts {
+    /// Lines cleared by tetrises over all lines (0 when no line was cleared).
+    pub fn tetris_rate(&self) -> f64 {
+        if self.lines == 0 {
+            0.0
+        } else {
+            f64::from(self.tetrises * 4) / f64::from(self.lines)
+        }
+    }
+}
+
+/// Where the driver is.
+#[derive(Clone, Debug)]
+enum Mode {
+    Menu(MenuNav),
+    /// `gameMode` 4 reached; waiting for `initGameState` to finish (the screen loads).
+    Starting,
+    Playing,
+}
+
+/// How the driver starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DriverConfig {
+    /// A-type start level for every game the driver starts from the menus (0-19).
+    pub level: u8,
+}
+
+/// The plan being followed.
+#[derive(Clone, Debug)]
+struct Following {
+    plan: Plan,
+    cursor: usize,
+    planned_at: u64,
+}
+
+/// The bot playing a console: call `step` once per frame.
+pub struct Driver<C: Console, E: Evaluator> {
+    console: C,
+    map: AddressMap,
+    planner: Planner<E>,
+    config: DriverConfig,
+    mode: Mode,
+    /// RAM at the end of the last frame.
+    now: RamSnapshot,
+    following: Option<Following>,
+    /// The planner found nothing for this piece; wait for the next spawn.
+    stuck: bool,
+    last_pad: PadState,
+    game: GameCounts,
+    total: GameCounts,
+    games_over: u32,
+}
+
+impl<C: Console, E: Evaluator> Driver<C, E> {
+    /// A driver for `console` as it is now: in play (`gameMode` 4, e.g. the rules model
+    /// started with `Game::seeded`) it plays at once; otherwise it navigates the menus to an
+    /// A-type game at `config.level`.
+    pub fn new(
+        console: C,
+        map: AddressMap,
+        planner: Planner<E>,
+        config: DriverConfig,
+    ) -> Result<Self, DriverError> {
+        let now = RamSnapshot::read(console.ram(), &map);
+        let mode = if now.in_play() {
+            Mode::Playing
+        } else {
+            Mode::Menu(MenuNav::start_game(config.level)?)
+        };
+        let mut d = Driver {
+            console,
+            map,
+            planner,
+            config,
+            mode,
+            now,
+            following: None,
+            stuck: false,
+            last_pad: PadState::NONE,
+            game: GameCounts::default(),
+            total: GameCounts::default(),
+            games_over: 0,
+        };
+        d.game.level = d.now.level;
+        d.ensure_plan()?;
+        Ok(d)
+    }
+
+    pub fn console(&self) -> &C {
+        &self.console
+    }
+
+    pub fn console_mut(&mut self) -> &mut C {
+        &mut self.console
+    }
+
+    pub fn into_console(self) -> C {
+        self.console
+    }
+
+    pub fn planner(&self) -> &Planner<E> {
+        &self.planner
+    }
+
+    /// The buttons held in the last frame (for a movie).
+    pub fn last_pad(&self) -> PadState {
+        self.last_pad
+    }
+
+    /// RAM as read at the end of the last frame.
+    pub fn snapshot(&self) -> &RamSnapshot {
+        &self.now
+    }
+
+    /// The plan being followed, if any (for drawing the planned lock).
+    pub fn plan(&self) -> Option<&Plan> {
+        self.following.as_ref().map(|f| &f.plan)
+    }
+
+    /// The frame whose end state the current plan was made from.
+    pub fn planned_at(&self) -> Option<u64> {
+        self.following.as_ref().map(|f| f.planned_at)
+    }
+
+    /// True while a game is being played (not in the menus or the start-up screens).
+    pub fn is_playing(&self) -> bool {
+        matches!(self.mode, Mode::Playing)
+    }
+
+    /// Counts for the game in progress (or the last one, once it is over).
+    pub fn game(&self) -> &GameCounts {
+        &self.game
+    }
+
+    /// Counts over every game; score, lines and level are summed/maxed at each game over
+    /// and include the game in progress only through `game()`.
+    pub fn total(&self) -> &GameCounts {
+        &self.total
+    }
+
+    /// Games that have ended.
+    pub fn games_over(&self) -> u32 {
+        self.games_over
+    }
+
+    /// Runs one frame: chooses the pad, presses it for the frame, reads RAM and reports.
+    pub fn step(&mut self) -> Result<Step, DriverError> {
+        let menu_pad = if matches!(self.mode, Mode::Menu(_)) {
+            self.menu_pad_or_switch()?
+        } else {
+            None
+        };
+        let pad = match menu_pad {
+            Some(p) => p,
+            None => self.play_pad()?,
+        };
+        // The frame is "controlled" when the piece was under control at its start: only then
+        // does the plan say where the piece ends.
+        let controlled = self.is_playing() && self.now.play_state == PlayState::Control as u8;
+        self.console.frame(pad)?;
+        self.last_pad = pad;
+        let before_state = self.now.play_state;
+        self.now = RamSnapshot::read(self.console.ram(), &self.map);
+        match self.mode {
+            Mode::Menu(_) => Ok(Step::Menu),
+            Mode::Starting => {
+                self.start_if_ready()?;
+                Ok(Step::Menu)
+            }
+            Mode::Playing => self.after_play_frame(controlled, before_state),
+        }
+    }
+
+    /// In a menu: the navigator's pad, or `None` once its goal is reached (the mode then
+    /// changes and this frame is played by `play_pad`).
+    fn menu_pad_or_switch(&mut self) -> Result<Option<PadState>, DriverError> {
+        loop {
+            let Mode::Menu(nav) = &mut self.mode else {
+                return Ok(None);
+            };
+            if let Some(pad) = nav.next_pad(self.console.ram(), &self.map)? {
+                return Ok(Some(pad));
+            }
+            match nav.goal() {
+                MenuGoal::LevelMenu => {
+                    self.mode = Mode::Menu(MenuNav::start_game(self.config.level)?);
+                }
+                MenuGoal::StartGame { .. } => {
+                    self.mode = Mode::Starting;
+                    self.start_if_ready()?;
+                }
+            }
+        }
+    }
+
+    /// Leaves `Starting` for `Playing` once the new game is ready, and plans its first piece.
+    fn start_if_ready(&mut self) -> Result<(), DriverError> {
+        if matches!(self.mode, Mode::Starting) && self.game_is_ready() {
+            self.mode = Mode::Playing;
+            self.game = GameCounts {
+                level: self.now.level,
+                ..GameCounts::default()
+            };
+            self.ensure_plan()?;
+        }
+        Ok(())
+    }
+
+    /// The pad for a frame of play (or of the start-up screens): the plan's byte while the
+    /// piece is controlled, nothing otherwise. Never Start: it would pause the game.
+    fn play_pad(&mut self) -> Result<PadState, DriverError> {
+        if !self.is_playing() {
+            return Ok(PadState::NONE);
+        }
+        self.ensure_plan()?;
+        if self.now.play_state != PlayState::Control as u8 {
+            return Ok(PadState::NONE);
+        }
+        let pad = self
+            .following
+            .as_ref()
+            .and_then(|f| f.plan.inputs.get(f.cursor).copied())
+            .unwrap_or(PadState::NONE);
+        Ok(pad.without(PadState::START))
+    }
+
+    /// True once the game `initGameState` set up is ready to play: the main loop is in its
+    /// play states, the piece is under control with the first-piece delay armed, and the RAM
+    /// converts to a game. Before that, the RAM still shows the last game (e.g. a playfield
+    /// full of curtain tiles) or a half-initialised one.
+    fn game_is_ready(&self) -> bool {
+        let s = &self.now;
+        s.in_play()
+            && matches!(s.game_mode_state, GMS_PLAY | GMS_QUIRK)
+            && s.play_state == PlayState::Control as u8
+            && s.soft_drop & FIRST_PIECE_DELAY_BIT != 0
+            && s.problems().is_empty()
+    }
+
+    /// Plans the piece under control when no plan is being followed.
+    fn ensure_plan(&mut self) -> Result<(), DriverError> {
+        if !self.is_playing()
+            || self.following.is_some()
+            || self.stuck
+            || self.now.play_state != PlayState::Control as u8
+        {
+            return Ok(());
+        }
+        let frame = self.console.frame_number();
+        let game = self
+            .now
+            .to_game()
+            .map_err(|source| DriverError::Snapshot { frame, source })?;
+        let situation = Situation {
+            board: game.board(),
+            active: game.active,
+            prev: game.held,
+            level: game.level,
+            lines: game.lines,
+            next: game.next_piece(),
+        };
+        match self.planner.plan(&situation) {
+            Some(plan) => {
+                self.following = Some(Following {
+                    plan,
+                    cursor: 0,
+                    planned_at: frame,
+                })
+            }
+            None => {
+                log::warn!("frame {frame}: no placement found for the piece; pressing nothing");
+                self.stuck = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the frame against the plan and keeps the counts.
+    fn after_play_frame(&mut self, controlled: bool, before: u8) -> Result<Step, DriverError> {
+        let frame = self.console.frame_number();
+        let s = &self.now;
+        let observed = (s.x, s.y, s.orientation);
+        let (score, lines) = (bcd_value(&s.score_bcd), bcd_value(&s.lines_bcd));
+        let cleared = lines.saturating_sub(self.game.lines);
+        if cleared == 4 {
+            self.game.tetrises += 1;
+            self.total.tetrises += 1;
+        }
+        self.game.score = score;
+        self.game.lines = lines;
+        self.game.level = s.level;
+        let state = s.play_state;
+        let mut step = Step::Playing;
+        if controlled {
+            if let Some(f) = &mut self.following {
+                let expected = f.plan.expected.get(f.cursor).copied();
+                if expected == Some(observed) {
+                    f.cursor += 1;
+                } else {
+                    log::warn!(
+                        "desync at frame {frame}: expected {expected:?}, observed {observed:?} \
+                         (plan made at frame {}); re-planning",
+                        f.planned_at
+                    );
+                    step = Step::Desync {
+                        frame,
+                        expected,
+                        observed,
+                        planned_at: f.planned_at,
+                    };
+                    self.following = None;
+                    self.game.desyncs += 1;
+                    self.total.desyncs += 1;
+                }
+            }
+            if state != PlayState::Control as u8 {
+                self.following = None;
+                self.stuck = false;
+                self.game.pieces += 1;
+                self.total.pieces += 1;
+                if step == Step::Playing {
+                    step = Step::Locked {
+                        x: observed.0,
+                        y: observed.1,
+                        id: observed.2,
+                    };
+                }
+            }
+        }
+        let curtain = PlayState::Curtain as u8;
+        if state == curtain && before != curtain {
+            self.following = None;
+            self.games_over += 1;
+            self.total.score += score;
+            self.total.lines += lines;
+            self.total.level = self.total.level.max(s.level);
+            self.mode = Mode::Menu(MenuNav::back_to_level_menu());
+            return Ok(Step::GameOver {
+                score,
+                lines,
+                level: s.level,
+            });
+        }
+        if state == PlayState::Control as u8 && before != PlayState::Control as u8 {
+            self.stuck = false;
+            self.following = None;
+            if let Some(piece) = Piece::from_spawn_id(s.orientation) {
+                if step == Step::Playing {
+                    step = Step::Spawned { piece };
+                }
+            }
+        }
+        self.ensure_plan()?;
+        Ok(step)
+    }
+}
+
+#[cfg(test)]
+#[path = "driver_tests.rs"]
+mod tests;

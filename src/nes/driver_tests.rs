@@ -1,0 +1,283 @@
+//! Driver tests on the rules model (no ROM): clean play with no desync, agreement with the
+//! model-only self-play loop, and fault injection that every desync is caught and re-planned.
+
+use super::*;
+use crate::game::Game;
+use crate::nes::model_console::ModelConsole;
+use crate::search::eval::Standard;
+use crate::search::selfplay::{Limits, SelfPlay};
+
+fn driver(console: ModelConsole) -> Driver<ModelConsole, Standard> {
+    Driver::new(
+        console,
+        AddressMap::default(),
+        Planner::new(Standard::default()),
+        DriverConfig { level: 19 },
+    )
+    .expect("a model console in play needs no menus")
+}
+
+fn model(seed: u64) -> ModelConsole {
+    ModelConsole::new(Game::seeded(19, seed), AddressMap::default())
+}
+
+#[test]
+fn a_thousand_pieces_at_level_19_without_a_desync() {
+    let (mut pieces, mut seed, mut frames) = (0u32, 2u64, 0u64);
+    while pieces < 1000 {
+        let mut d = driver(model(seed));
+        assert!(d.is_playing());
+        let mut model_locks = 0;
+        loop {
+            let step = d.step().unwrap();
+            frames += 1;
+            assert!(
+                !d.last_pad().intersects(PadState::START),
+                "Start pressed in play"
+            );
+            assert!(
+                !matches!(step, Step::Desync { .. } | Step::Menu),
+                "{step:?}"
+            );
+            model_locks += u32::from(d.console().events().locked.is_some());
+            if let Step::GameOver { score, lines, .. } = step {
+                assert_eq!(
+                    (score, lines),
+                    (d.console().game().score(), d.console().game().lines())
+                );
+                break;
+            }
+            if pieces + d.game().pieces >= 1000 {
+                break;
+            }
+        }
+        assert_eq!(d.game().pieces, model_locks, "seed {seed}");
+        assert_eq!(d.game().desyncs, 0, "seed {seed}");
+        pieces += d.game().pieces;
+        seed += 1;
+    }
+    assert!(frames > 10_000, "{frames}");
+}
+
+#[test]
+fn the_driver_plays_exactly_as_self_play() {
+    // The driver rebuilds the game from RAM; the self-play loop uses the model's own state.
+    // The plans, and so the games, must be identical frame for frame.
+    for seed in [3u64, 11] {
+        let mut planner = Planner::new(Standard::default());
+        let mut game = Game::seeded(19, seed);
+        let limits = Limits {
+            max_pieces: Some(120),
+            max_frames: None,
+        };
+        let stats = SelfPlay::new(&mut planner, &game).run(&mut game, limits);
+        let mut d = driver(model(seed));
+        let mut frames = 0;
+        while frames < stats.frames {
+            d.step().unwrap();
+            frames += 1;
+        }
+        assert_eq!(d.console().game(), &game, "seed {seed}");
+        assert_eq!(d.game().pieces, stats.pieces);
+        assert_eq!((d.game().score, d.game().lines), (stats.score, stats.lines));
+    }
+}
+
+#[test]
+fn spawn_and_lock_are_reported() {
+    let mut d = driver(model(5));
+    let (mut spawns, mut locks) = (0, 0);
+    for _ in 0..2000 {
+        match d.step().unwrap() {
+            Step::Spawned { .. } => {
+                spawns += 1;
+                assert!(d.plan().is_some(), "a spawned piece is planned at once");
+            }
+            Step::Locked { .. } => locks += 1,
+            Step::GameOver { .. } => break,
+            _ => {}
+        }
+    }
+    assert!(
+        spawns > 10 && (locks == spawns || locks == spawns + 1),
+        "{spawns} {locks}"
+    );
+    assert_eq!(locks, d.game().pieces);
+}
+
+/// What the fault-injecting console did in its last frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct FrameLog {
+    frame: u64,
+    intended: PadState,
+    applied: PadState,
+    /// The piece was under control at the frame's start.
+    controlled: bool,
+    /// (x, y, id) at the end of the frame had the intended pad been pressed.
+    would_be: (u8, u8, u8),
+    actual: (u8, u8, u8),
+}
+
+/// A console that sometimes presses something other than what it was told: it drops a
+/// press, delays one by a frame, or adds a button, on random frames (seeded).
+struct Faulty {
+    inner: ModelConsole,
+    rng: u64,
+    /// One frame in `rate` gets a fault.
+    rate: u64,
+    /// A press held back by a delay fault, applied in the next frame instead of its pad.
+    delayed: Option<PadState>,
+    last_applied: PadState,
+    log: FrameLog,
+}
+
+impl Faulty {
+    fn new(inner: ModelConsole, seed: u64, rate: u64) -> Faulty {
+        Faulty {
+            inner,
+            rng: seed | 1,
+            rate,
+            delayed: None,
+            last_applied: PadState::NONE,
+            log: FrameLog::default(),
+        }
+    }
+
+    fn next(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    fn corrupt(&mut self, intended: PadState) -> PadState {
+        if let Some(p) = self.delayed.take() {
+            return p;
+        }
+        let r = self.next();
+        if !r.is_multiple_of(self.rate) {
+            return intended;
+        }
+        const EXTRA: [PadState; 5] = [
+            PadState::LEFT,
+            PadState::RIGHT,
+            PadState::A,
+            PadState::B,
+            PadState::DOWN,
+        ];
+        match (r >> 32) % 3 {
+            0 => PadState::NONE, // drop
+            1 => {
+                // Delay: the old buttons stay one more frame, the new ones come a frame late.
+                self.delayed = Some(intended);
+                self.last_applied
+            }
+            _ => intended.union(EXTRA[(r >> 40) as usize % EXTRA.len()]),
+        }
+    }
+}
+
+impl Console for Faulty {
+    fn frame(&mut self, intended: PadState) -> Result<(), ConsoleError> {
+        let applied = self.corrupt(intended);
+        let mut shadow = self.inner.game().clone();
+        let controlled = shadow.play_state == PlayState::Control;
+        shadow.step(intended);
+        self.inner.frame(applied)?;
+        let g = self.inner.game();
+        self.last_applied = applied;
+        self.log = FrameLog {
+            frame: self.inner.frame_number(),
+            intended,
+            applied,
+            controlled,
+            would_be: (shadow.active.x, shadow.active.y, shadow.active.id),
+            actual: (g.active.x, g.active.y, g.active.id),
+        };
+        Ok(())
+    }
+
+    fn ram(&self) -> &[u8] {
+        self.inner.ram()
+    }
+
+    fn frame_number(&self) -> u64 {
+        self.inner.frame_number()
+    }
+}
+
+#[test]
+fn injected_faults_are_caught_on_the_frame_and_re_planned() {
+    let (mut pieces, mut faults, mut desyncs, mut prompt) = (0u32, 0u32, 0u32, 0u32);
+    let mut seed = 40u64;
+    while pieces < 400 {
+        let console = Faulty::new(model(seed), seed.wrapping_mul(0x9E37_79B9), 23);
+        let mut d = Driver::new(
+            console,
+            AddressMap::default(),
+            Planner::new(Standard::default()),
+            DriverConfig { level: 19 },
+        )
+        .unwrap();
+        // Frames (as numbered after they ran) whose pad was corrupted.
+        let mut fault_frames: Vec<u64> = Vec::new();
+        let mut frames_since_lock = 0u32;
+        loop {
+            let in_force = d.planned_at();
+            let step = d.step().unwrap();
+            let log = d.console().log;
+            if log.applied != log.intended {
+                fault_frames.push(log.frame);
+                faults += 1;
+            }
+            let fault_between =
+                |from: u64, to: u64| fault_frames.iter().any(|&f| f > from && f <= to);
+            if let Step::Desync {
+                frame, planned_at, ..
+            } = step
+            {
+                desyncs += 1;
+                assert_eq!(frame, log.frame);
+                // The model is exact, so a plan can only break after a fault: a re-plan made
+                // from the observed state is met until the next fault.
+                assert!(
+                    fault_between(planned_at, frame),
+                    "seed {seed}: desync at {frame} with no fault since the plan of {planned_at}"
+                );
+                if d.snapshot().play_state == PlayState::Control as u8 {
+                    assert_eq!(d.planned_at(), Some(frame), "re-planned at once");
+                }
+            }
+            // A fault that put the piece somewhere else than the intended press would have,
+            // under a plan made after every earlier fault, is reported in that very frame.
+            if let Some(p) = in_force {
+                if log.controlled && log.actual != log.would_be && !fault_between(p, log.frame - 1)
+                {
+                    assert!(
+                        matches!(step, Step::Desync { frame, .. } if frame == log.frame),
+                        "seed {seed}: fault at {} not caught: {step:?} {log:?}",
+                        log.frame
+                    );
+                    prompt += 1;
+                }
+            }
+            frames_since_lock += 1;
+            if matches!(step, Step::Locked { .. }) {
+                frames_since_lock = 0;
+            }
+            // The game goes on: pieces keep locking (a piece takes well under 200 frames at
+            // level 19, whatever is pressed).
+            assert!(frames_since_lock < 400, "seed {seed}: stalled");
+            if matches!(step, Step::GameOver { .. }) || pieces + d.game().pieces >= 400 {
+                break;
+            }
+        }
+        pieces += d.game().pieces;
+        seed += 1;
+    }
+    assert!(
+        faults >= 200 && desyncs >= 100 && prompt >= 50,
+        "faults {faults}, desyncs {desyncs}, caught in the frame {prompt}"
+    );
+    eprintln!("faults {faults}, desyncs {desyncs}, caught in the frame {prompt}");
+}

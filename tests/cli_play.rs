@@ -1,0 +1,174 @@
+//! `nestor play` run as a program on bad files made in a temp dir: every bad ROM, settings or
+//! menu case exits non-zero with a message naming the file and the problem, never a panic.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use nestor::nes::testcart::{mmc1_image, nrom_image};
+
+/// A fresh path in the temp dir, unique to this process and call.
+fn temp_path(name: &str) -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("nestor-cli-play-{}-{n}-{name}", std::process::id()))
+}
+
+fn write(name: &str, bytes: &[u8]) -> PathBuf {
+    let p = temp_path(name);
+    std::fs::write(&p, bytes).expect("write a temp file");
+    p
+}
+
+fn play(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .arg("play")
+        .args(args)
+        .env("RUST_LOG", "off")
+        .output()
+        .expect("run nestor")
+}
+
+/// Asserts a clean failure: exit code 1, no panic, and stderr holding every `needle`.
+fn fails_with(out: &Output, needles: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "stderr lacks `{n}`: {err}");
+    }
+}
+
+fn s(p: &std::path::Path) -> &str {
+    p.to_str().expect("temp paths are UTF-8")
+}
+
+#[test]
+fn missing_rom() {
+    let p = temp_path("missing.nes");
+    fails_with(
+        &play(&[s(&p), "--headless"]),
+        &[s(&p), "cannot read ROM file"],
+    );
+}
+
+#[test]
+fn not_ines() {
+    let p = write("text.nes", b"this is not a cartridge\n");
+    fails_with(&play(&[s(&p), "--headless"]), &[s(&p), "not an iNES ROM"]);
+}
+
+#[test]
+fn empty_file() {
+    let p = write("empty.nes", b"");
+    fails_with(&play(&[s(&p), "--headless"]), &[s(&p), "not an iNES ROM"]);
+}
+
+#[test]
+fn truncated() {
+    let mut img = mmc1_image();
+    img.truncate(4000);
+    let p = write("truncated.nes", &img);
+    fails_with(&play(&[s(&p), "--headless"]), &[s(&p), "truncated"]);
+}
+
+#[test]
+fn wrong_mapper_even_when_unknown_roms_are_allowed() {
+    // The synthetic NROM cartridge cannot play Tetris: refused for its mapper.
+    let p = write("nrom.nes", &nrom_image());
+    let out = play(&[s(&p), "--headless", "--allow-unknown-rom"]);
+    fails_with(&out, &[s(&p), "mapper 0"]);
+}
+
+#[test]
+fn unknown_dump() {
+    let p = write("mmc1.nes", &mmc1_image());
+    fails_with(
+        &play(&[s(&p), "--headless"]),
+        &[s(&p), "not a known Tetris", "--allow-unknown-rom"],
+    );
+}
+
+#[test]
+fn an_allowed_cartridge_that_is_not_tetris_fails_in_the_menus_and_keeps_the_movie() {
+    // The MMC1 test cartridge runs but never shows Tetris's menus: the navigator gives up
+    // cleanly, and the movie recorded so far is saved for inspection.
+    let rom = write("mmc1-allowed.nes", &mmc1_image());
+    let movie = temp_path("menus.fm2");
+    let out = play(&[
+        s(&rom),
+        "--headless",
+        "--allow-unknown-rom",
+        "--record",
+        s(&movie),
+    ]);
+    fails_with(&out, &["menu navigation failed", "gave up"]);
+    let text = std::fs::read_to_string(&movie).expect("the movie was saved");
+    assert!(text.starts_with("version 3"));
+    assert!(text.contains("comment nestor play: A-type, start level 19"));
+    assert!(text.lines().filter(|l| l.starts_with('|')).count() > 3000);
+    let _ = std::fs::remove_file(movie);
+}
+
+#[test]
+fn settings_file_errors_name_the_file() {
+    let rom = write("cfg-rom.nes", b"NES");
+    let cfg = write("unknown-key.toml", b"level = 19\nlevle = 3\n");
+    fails_with(&play(&[s(&rom), "--config", s(&cfg)]), &[s(&cfg), "levle"]);
+    let cfg = write("bad-level.toml", b"level = 25\n");
+    fails_with(&play(&[s(&rom), "--config", s(&cfg)]), &[s(&cfg), "level"]);
+    let missing = temp_path("no-such-settings.toml");
+    fails_with(
+        &play(&[s(&rom), "--config", s(&missing)]),
+        &[s(&missing), "cannot read settings file"],
+    );
+}
+
+#[test]
+fn options_override_the_settings_file() {
+    // The file asks for level 25 (invalid); --level 5 wins, so the run gets as far as the ROM.
+    let rom = write("override.nes", b"nope");
+    let cfg = write("override.toml", b"level = 25\nheadless = true\n");
+    let out = play(&[s(&rom), "--config", s(&cfg), "--level", "5"]);
+    fails_with(&out, &[s(&rom), "not an iNES ROM"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("window"));
+}
+
+#[test]
+fn the_shipped_settings_file_parses() {
+    // config/play.toml is all comments: it must parse, then fail only on the ROM.
+    let cfg = concat!(env!("CARGO_MANIFEST_DIR"), "/config/play.toml");
+    let rom = write("shipped.nes", b"");
+    fails_with(
+        &play(&[s(&rom), "--config", cfg, "--headless"]),
+        &[s(&rom), "not an iNES ROM"],
+    );
+}
+
+#[test]
+fn bad_weights_and_addresses_files_are_named() {
+    // Checked after the ROM, so these need a ROM that loads: the allowed MMC1 test cart.
+    let rom = write("w-rom.nes", &mmc1_image());
+    let weights = write("weights.toml", b"lines_cleared = \"x\"\n");
+    fails_with(
+        &play(&[
+            s(&rom),
+            "--headless",
+            "--allow-unknown-rom",
+            "--weights",
+            s(&weights),
+        ]),
+        &[s(&weights)],
+    );
+    let addresses = temp_path("no-addresses.toml");
+    fails_with(
+        &play(&[
+            s(&rom),
+            "--headless",
+            "--allow-unknown-rom",
+            "--addresses",
+            s(&addresses),
+        ]),
+        &[s(&addresses)],
+    );
+}
