@@ -87,24 +87,14 @@ pub enum Action {
     Quit,
 }
 
-/// The viewer's playback state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The viewer's playback state (default: running, paced, normal speed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Controls {
     pub paused: bool,
     /// Fast-forward: no pacing at all.
     pub fast: bool,
     /// Speed factor as a power of two, [`MIN_SPEED_EXP`]..=[`MAX_SPEED_EXP`].
     pub speed_exp: i8,
-}
-
-impl Default for Controls {
-    fn default() -> Self {
-        Controls {
-            paused: false,
-            fast: false,
-            speed_exp: 0,
-        }
-    }
 }
 
 impl Controls {

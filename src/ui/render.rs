@@ -350,7 +350,7 @@ fn draw_field(game: &Game, opts: &DrawOptions, l: &Layout, frame: &mut Frame) {
         }
     }
     if let Some(p) = opts.plan {
-        let t = (c / 8).max(1);
+        let t = (c / 6).max(1);
         for (row, col) in visible_cells(p.x, p.y, p.orientation) {
             let (x, y) = l.cell_origin(row, col);
             frame.outline_rect(x, y, c + 1, c + 1, t, PLAN);

@@ -21,7 +21,7 @@ fn integer_scaling_repeats_each_pixel() {
     src.fill_rect(1, 0, 1, 1, [0, 0, 255]);
     let mut out = Vec::new();
     resample(&src, 4, 2, &mut out);
-    assert_eq!(out, vec![0xFF0000, 0xFF0000, 0x0000FF, 0x0000FF].repeat(2));
+    assert_eq!(out, [0xFF0000, 0xFF0000, 0x0000FF, 0x0000FF].repeat(2));
 }
 
 #[test]
