@@ -1,5 +1,5 @@
 //! Everything that shows a game to a person: nestor's own board picture, the desktop window,
-//! the terminal view. Uses `game`, `search` and `nes`; nothing below depends on it.
+//! the terminal view. May use `game`, `search` and `nes`; none of those depends on it.
 
 pub mod font;
 pub mod pacing;

@@ -1,3 +1,6 @@
+//! Tests of the board picture: pixel checks of cells, pieces, plan outline and digits, the
+//! NES overlay, and a PNG round trip through the `png` decoder.
+
 use super::*;
 use crate::game::piece::Piece;
 use crate::ui::font::draw_text;

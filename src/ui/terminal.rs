@@ -1,9 +1,5 @@
 //! The terminal view: the board, next piece, numbers and planned lock as one ANSI-coloured
 //! `String` (a pure function), and `TerminalView`, which redraws it in place and restores the terminal.
-//!
-//! Ctrl-C: std has no signal handling and no new crate is pulled in for it, so an interrupt
-//! ends the process without running `Drop`; the colours are already reset at the end of every
-//! line, but the cursor stays hidden. `tput cnorm` (or `reset`) shows it again.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -175,7 +171,12 @@ pub fn render_terminal(game: &Game, opts: &TermOptions) -> String {
 }
 
 /// Draws frames in place on a terminal: hides the cursor and clears the screen on start,
-/// redraws from the top-left corner each frame, and shows the cursor again when dropped.
+/// redraws from the top-left corner each frame, and shows the cursor again when dropped
+/// (normal exit, error or panic).
+///
+/// Ctrl-C: std has no signal handling and no new crate is pulled in for it, so an interrupt
+/// ends the process without running `Drop`; the colours are already reset at the end of every
+/// line, but the cursor stays hidden. `tput cnorm` (or `reset`) shows it again.
 pub struct TerminalView<W: Write> {
     out: W,
 }

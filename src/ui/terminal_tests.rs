@@ -1,3 +1,6 @@
+//! Tests of the terminal view: the text picture in plain and colour modes, and the escape
+//! sequences the in-place runner writes and restores.
+
 use super::*;
 use crate::game::Piece;
 

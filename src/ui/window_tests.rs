@@ -1,3 +1,6 @@
+//! Tests of the window layer without a display (sizes, resampling, keys, names), plus one real
+//! window opened under `DISPLAY` or `xvfb-run`, skipped with a message when neither exists.
+
 use std::time::Duration;
 
 use super::*;
