@@ -6,3 +6,4 @@ pub mod movie;
 pub mod nes;
 pub mod search;
 pub mod trace;
+pub mod ui;

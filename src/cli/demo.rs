@@ -1,9 +1,237 @@
-//! `nestor demo`.
+//! `nestor demo`: the planner plays one game in the rules model (no ROM), drawn in the
+//! terminal or in a window, or reported as plain progress lines when stdout is not a terminal.
 
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, Context, Result};
+use nestor::game::Game;
+use nestor::search::selfplay::SelfPlay;
+use nestor::search::{Planner, Standard, Weights};
+use nestor::ui::render::draw_game_into;
+use nestor::ui::{
+    render_terminal, save_png, screenshot_path, DrawOptions, Frame, Pacer, TermOptions,
+    TerminalView, Window,
+};
 
-pub fn run(_args: &crate::DemoArgs) -> Result<ExitCode> {
-    bail!("`nestor demo` is not built yet")
+/// Window pixels per picture pixel.
+const WINDOW_SCALE: usize = 2;
+/// Fastest redraw rate when the game runs unpaced (terminal or window fast-forward).
+const MAX_REDRAW: Duration = Duration::from_micros(16_640);
+
+/// One game in progress: the model, the bot and when to stop.
+struct Demo<'p> {
+    game: Game,
+    bot: SelfPlay<'p, Standard>,
+    max_pieces: Option<u32>,
+}
+
+impl Demo<'_> {
+    /// The piece limit was reached or the curtain is down.
+    fn finished(&self) -> bool {
+        self.max_pieces.is_some_and(|m| self.bot.stats.pieces >= m) || self.game.is_over()
+    }
+
+    fn step(&mut self) {
+        if !self.finished() {
+            self.bot.step(&mut self.game);
+        }
+    }
+
+    fn plan(&self) -> Option<nestor::search::Placement> {
+        self.bot.plan().map(|p| p.lock)
+    }
+}
+
+/// How the game was shown, for the summary.
+enum Ending {
+    Finished,
+    Quit,
+}
+
+pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
+    let weights = match &args.bot.weights {
+        // The weights error already names the file and the cause; print it once, unchained.
+        Some(path) => Weights::load(path).map_err(|e| anyhow!("--weights: {e}"))?,
+        None => Weights::default_set(),
+    };
+    let seed = args.seed.unwrap_or_else(time_seed);
+    let mut planner = Planner::new(Standard::new(weights));
+    let game = Game::seeded(args.level, seed);
+    let bot = SelfPlay::new(&mut planner, &game);
+    let mut demo = Demo {
+        game,
+        bot,
+        max_pieces: args.pieces,
+    };
+    let tty = io::stdout().is_terminal();
+    let mut ending = None;
+    if args.window {
+        match open_window(&demo) {
+            Ok(window) => ending = Some(window_loop(&mut demo, window, args.fast)?),
+            Err(e) => {
+                let instead = if tty { "the terminal" } else { "plain text" };
+                eprintln!("--window: {e}; drawing in {instead} instead");
+            }
+        }
+    }
+    let ending = match ending {
+        Some(e) => e,
+        None if tty => terminal_loop(&mut demo, args.fast)?,
+        None => plain_loop(&mut demo),
+    };
+    print_summary(&demo, seed, args.level, &ending);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A seed from the clock, for runs without `--seed` (printed in the summary).
+fn time_seed() -> u64 {
+    let d = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    d.as_secs().wrapping_mul(1_000_000_007) ^ u64::from(d.subsec_nanos())
+}
+
+fn term_options(demo: &Demo, colour: bool) -> TermOptions {
+    TermOptions {
+        plan: demo.plan(),
+        pieces: Some(demo.bot.stats.pieces),
+        status: String::new(),
+        colour,
+    }
+}
+
+/// Animated terminal view: one redraw per frame at 60.0988 fps, or unpaced with `--fast`
+/// (redrawn at most about 60 times a second so the terminal keeps up).
+fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
+    let colour = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut view = TerminalView::start(io::stdout()).context("cannot write to the terminal")?;
+    let mut pacer = Pacer::new();
+    let mut last_draw: Option<Instant> = None;
+    loop {
+        let done = demo.finished();
+        if !fast || done || last_draw.is_none_or(|t| t.elapsed() >= MAX_REDRAW) {
+            view.draw(&render_terminal(&demo.game, &term_options(demo, colour)))
+                .context("cannot write to the terminal")?;
+            last_draw = Some(Instant::now());
+        }
+        if done {
+            return Ok(Ending::Finished);
+        }
+        demo.step();
+        if !fast {
+            pacer.wait(1.0);
+        }
+    }
+}
+
+/// No terminal (CI, a pipe): no animation, a few progress lines and the final board.
+fn plain_loop(demo: &mut Demo) -> Ending {
+    let every = demo.max_pieces.map_or(100, |m| (m / 4).max(1));
+    let mut reported = 0;
+    while !demo.finished() {
+        demo.step();
+        let s = &demo.bot.stats;
+        if s.pieces >= reported + every {
+            reported = s.pieces;
+            println!(
+                "pieces {:>5}  score {:>7}  lines {:>4}  level {:>2}",
+                s.pieces, s.score, s.lines, s.level
+            );
+        }
+    }
+    print!(
+        "{}",
+        render_terminal(&demo.game, &term_options(demo, false))
+    );
+    Ending::Finished
+}
+
+fn draw_options(demo: &Demo, status: String) -> DrawOptions {
+    DrawOptions {
+        plan: demo.plan(),
+        pieces: Some(demo.bot.stats.pieces),
+        status,
+        ..DrawOptions::default()
+    }
+}
+
+fn open_window(demo: &Demo) -> Result<Window, nestor::ui::WindowError> {
+    let mut frame = Frame::new(0, 0, [0; 3]);
+    draw_game_into(&demo.game, &draw_options(demo, String::new()), &mut frame);
+    Window::open("nestor demo", frame.width, frame.height, WINDOW_SCALE)
+}
+
+/// The window: Space pause, F fast-forward, +/- speed, S screenshot, Esc quits. The final
+/// board stays up until Esc or the window is closed.
+fn window_loop(demo: &mut Demo, mut window: Window, fast: bool) -> Result<Ending> {
+    window.controls_mut().fast = fast;
+    println!("window: Space pause, F fast-forward, +/- speed, S screenshot, Esc quit");
+    let mut frame = Frame::new(0, 0, [0; 3]);
+    let mut idle = Pacer::new();
+    let mut last_present: Option<Instant> = None;
+    let mut announced = false;
+    loop {
+        let controls = *window.controls_mut();
+        let done = demo.finished();
+        if !controls.paused {
+            demo.step();
+        }
+        let due = !controls.fast || last_present.is_none_or(|t| t.elapsed() >= MAX_REDRAW);
+        if due || done || controls.paused {
+            draw_game_into(
+                &demo.game,
+                &draw_options(demo, controls.status()),
+                &mut frame,
+            );
+            window.present(&frame).context("window")?;
+            last_present = Some(Instant::now());
+            // Keys are collected by `present`: poll once per presented frame.
+            let input = window.poll();
+            if input.screenshot {
+                let path = screenshot_path(SystemTime::now());
+                match save_png(&frame, &path) {
+                    Ok(()) => println!("screenshot: {}", path.display()),
+                    Err(e) => eprintln!("screenshot failed: {e}"),
+                }
+            }
+            if input.quit {
+                return Ok(if done { Ending::Finished } else { Ending::Quit });
+            }
+        }
+        if done && !announced {
+            announced = true;
+            println!("game finished: Esc or close the window to exit");
+        }
+        if done || controls.paused {
+            idle.wait(1.0);
+        } else {
+            window.pace();
+        }
+    }
+}
+
+fn print_summary(demo: &Demo, seed: u64, start_level: u8, ending: &Ending) {
+    let s = &demo.bot.stats;
+    let how = match ending {
+        Ending::Quit => "stopped by the user".to_string(),
+        Ending::Finished if s.topped_out => "topped out".to_string(),
+        Ending::Finished => match demo.max_pieces {
+            Some(m) if s.pieces >= m => format!("stopped after {m} pieces"),
+            _ => "finished".to_string(),
+        },
+    };
+    let tetris_rate = f64::from(s.tetrises * 4) / f64::from(s.lines.max(1));
+    println!("demo (seed {seed}, start level {start_level}): {how}");
+    println!("  score        {}", s.score);
+    println!("  lines        {}", s.lines);
+    println!("  level        {}", s.level);
+    println!("  pieces       {}", s.pieces);
+    println!(
+        "  tetris rate  {:.1}% ({} tetrises)",
+        100.0 * tetris_rate,
+        s.tetrises
+    );
+    println!("  frames       {}", s.frames);
 }

@@ -1,0 +1,13 @@
+//! Everything that shows a game to a person: nestor's own board picture, the desktop window,
+//! the terminal view. May use `game`, `search` and `nes`; none of those depends on it.
+
+pub mod font;
+pub mod pacing;
+pub mod render;
+pub mod terminal;
+pub mod window;
+
+pub use pacing::{Action, Controls, Pacer, NES_FPS};
+pub use render::{draw_game, overlay_plan_on_nes, save_png, DrawOptions, Frame, RenderError};
+pub use terminal::{render_terminal, TermOptions, TerminalView};
+pub use window::{screenshot_path, Input, PixelAspect, Window, WindowError};

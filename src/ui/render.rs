@@ -1,0 +1,453 @@
+//! nestor's own picture of a game (no cartridge graphics): an RGBA8 `Frame`, the board with its
+//! grid, blocks, active piece, next piece, numbers and planned lock; PNG output; NES plan overlay.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::game::playfield::{CURTAIN, EMPTY};
+use crate::game::{Game, Orientation, PlayState};
+use crate::search::Placement;
+
+use super::font::{draw_text, text_width, GLYPH_H};
+
+/// An RGB colour.
+pub type Rgb = [u8; 3];
+
+/// Window and panel background.
+pub const BACKGROUND: Rgb = [16, 16, 24];
+/// Empty playfield cell.
+pub const FIELD: Rgb = [0, 0, 0];
+/// Grid lines between cells.
+pub const GRID: Rgb = [34, 34, 48];
+/// The playfield's outer border.
+pub const BORDER: Rgb = [150, 150, 170];
+/// Labels and numbers.
+pub const TEXT: Rgb = [230, 230, 230];
+/// Outline of the planned lock position.
+pub const PLAN: Rgb = [255, 220, 0];
+/// Tile $7B (T, O, I).
+pub const TILE_7B: Rgb = [80, 160, 255];
+/// Tile $7C (Z, L).
+pub const TILE_7C: Rgb = [255, 96, 64];
+/// Tile $7D (J, S).
+pub const TILE_7D: Rgb = [110, 215, 90];
+/// The game-over curtain ($4F).
+pub const CURTAIN_GREY: Rgb = [128, 128, 128];
+/// Any other non-empty byte (never written by the game; shown so it stands out).
+pub const OTHER_TILE: Rgb = [200, 80, 200];
+
+/// Width of the NES picture in pixels.
+pub const NES_WIDTH: usize = 256;
+/// Height of the NES picture in pixels.
+pub const NES_HEIGHT: usize = 240;
+/// Pixel of the top-left corner of playfield cell (row 0, column 0) in the cartridge's picture.
+/// From the game's nametable address for row 0 ($20CC: tile row 6, tile column 12) and 8×8
+/// tiles, assuming the 256×240 buffer starts at scanline 0 with no scroll. Not checked against
+/// a real frame here (no ROM on this machine): verify with a screenshot of `nestor play`.
+pub const NES_FIELD_ORIGIN: (usize, usize) = (96, 48);
+/// Size of one playfield cell in the cartridge's picture.
+pub const NES_CELL: usize = 8;
+
+/// Errors of the picture layer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    #[error("cannot write {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot encode PNG {path}: {source}")]
+    Png {
+        path: PathBuf,
+        source: png::EncodingError,
+    },
+    #[error("expected a {expected_width}x{expected_height} RGBA picture ({} bytes), got {got} bytes", expected_width * expected_height * 4)]
+    WrongSize {
+        expected_width: usize,
+        expected_height: usize,
+        got: usize,
+    },
+}
+
+/// An RGBA8 picture, row-major, 4 bytes per pixel, alpha always 255.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub width: usize,
+    pub height: usize,
+    pub pixels: Vec<u8>,
+}
+
+impl Frame {
+    /// A frame filled with `colour`.
+    pub fn new(width: usize, height: usize, colour: Rgb) -> Frame {
+        let mut f = Frame {
+            width,
+            height,
+            pixels: vec![0; width * height * 4],
+        };
+        f.clear(colour);
+        f
+    }
+
+    /// Wraps RGBA bytes (e.g. the emulator's 256×240 picture).
+    pub fn from_rgba(width: usize, height: usize, pixels: Vec<u8>) -> Result<Frame, RenderError> {
+        if pixels.len() != width * height * 4 {
+            return Err(RenderError::WrongSize {
+                expected_width: width,
+                expected_height: height,
+                got: pixels.len(),
+            });
+        }
+        Ok(Frame {
+            width,
+            height,
+            pixels,
+        })
+    }
+
+    /// Resizes (if needed) and fills with `colour`, keeping the allocation.
+    pub fn reset(&mut self, width: usize, height: usize, colour: Rgb) {
+        self.width = width;
+        self.height = height;
+        self.pixels.resize(width * height * 4, 0);
+        self.clear(colour);
+    }
+
+    /// Fills the whole frame with `colour`.
+    pub fn clear(&mut self, colour: Rgb) {
+        for px in self.pixels.chunks_exact_mut(4) {
+            px.copy_from_slice(&[colour[0], colour[1], colour[2], 255]);
+        }
+    }
+
+    /// The RGBA value at (x, y), or `None` off the frame.
+    pub fn pixel(&self, x: usize, y: usize) -> Option<[u8; 4]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = (y * self.width + x) * 4;
+        Some([
+            self.pixels[i],
+            self.pixels[i + 1],
+            self.pixels[i + 2],
+            self.pixels[i + 3],
+        ])
+    }
+
+    /// The RGB value at (x, y), or `None` off the frame.
+    pub fn rgb(&self, x: usize, y: usize) -> Option<Rgb> {
+        self.pixel(x, y).map(|p| [p[0], p[1], p[2]])
+    }
+
+    /// Fills a rectangle, clipped to the frame.
+    pub fn fill_rect(&mut self, x: usize, y: usize, w: usize, h: usize, colour: Rgb) {
+        fill_rect_raw(
+            &mut self.pixels,
+            self.width,
+            self.height,
+            (x, y, w, h),
+            colour,
+        );
+    }
+
+    /// Draws a `thickness`-pixel outline inside the rectangle, clipped to the frame.
+    pub fn outline_rect(&mut self, x: usize, y: usize, w: usize, h: usize, t: usize, c: Rgb) {
+        outline_rect_raw(
+            &mut self.pixels,
+            self.width,
+            self.height,
+            (x, y, w, h),
+            t,
+            c,
+        );
+    }
+}
+
+fn fill_rect_raw(px: &mut [u8], fw: usize, fh: usize, r: (usize, usize, usize, usize), c: Rgb) {
+    let (x, y, w, h) = r;
+    let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
+    for yy in y.min(y1)..y1 {
+        for xx in x.min(x1)..x1 {
+            let i = (yy * fw + xx) * 4;
+            px[i..i + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
+        }
+    }
+}
+
+fn outline_rect_raw(
+    px: &mut [u8],
+    fw: usize,
+    fh: usize,
+    (x, y, w, h): (usize, usize, usize, usize),
+    t: usize,
+    c: Rgb,
+) {
+    let t = t.min(w).min(h);
+    fill_rect_raw(px, fw, fh, (x, y, w, t), c);
+    fill_rect_raw(px, fw, fh, (x, y + h - t, w, t), c);
+    fill_rect_raw(px, fw, fh, (x, y, t, h), c);
+    fill_rect_raw(px, fw, fh, (x + w - t, y, t, h), c);
+}
+
+/// What to draw besides the game itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawOptions {
+    /// Pixels per playfield cell (at least 4).
+    pub cell: usize,
+    /// Draw grid lines between cells.
+    pub grid: bool,
+    /// Outline this lock position (`--show-plan`).
+    pub plan: Option<Placement>,
+    /// Pieces locked so far, shown under the level when known.
+    pub pieces: Option<u32>,
+    /// A short status line under the numbers ("PAUSE", "FAST", "X2"); empty for none.
+    pub status: String,
+}
+
+impl Default for DrawOptions {
+    fn default() -> Self {
+        DrawOptions {
+            cell: 12,
+            grid: true,
+            plan: None,
+            pieces: None,
+            status: String::new(),
+        }
+    }
+}
+
+/// Where everything goes for a given cell size (all in frame pixels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub cell: usize,
+    /// Top-left corner of cell (0, 0), on the grid line.
+    pub field: (usize, usize),
+    /// Left edge of the side panel.
+    pub panel_x: usize,
+    pub font_scale: usize,
+    pub width: usize,
+    pub height: usize,
+}
+
+impl Layout {
+    pub fn new(cell: usize) -> Layout {
+        let cell = cell.max(4);
+        let margin = cell;
+        let font_scale = (cell / 6).max(1);
+        let panel_w = (5 * cell).max(text_width("0000000", font_scale));
+        let panel_x = margin + 10 * cell + 1 + margin;
+        Layout {
+            cell,
+            field: (margin, margin),
+            panel_x,
+            font_scale,
+            width: panel_x + panel_w + margin,
+            height: 2 * margin + 20 * cell + 1,
+        }
+    }
+
+    /// Top-left pixel (on the grid line) of playfield cell (row, col).
+    pub fn cell_origin(&self, row: usize, col: usize) -> (usize, usize) {
+        (
+            self.field.0 + col * self.cell,
+            self.field.1 + row * self.cell,
+        )
+    }
+
+    /// A pixel inside cell (row, col), away from its edges.
+    pub fn cell_centre(&self, row: usize, col: usize) -> (usize, usize) {
+        let (x, y) = self.cell_origin(row, col);
+        (x + self.cell / 2, y + self.cell / 2)
+    }
+
+    fn line_height(&self) -> usize {
+        (GLYPH_H + 2) * self.font_scale
+    }
+}
+
+/// The colour of a playfield byte, or `None` for an empty cell (any byte ≥ $EF).
+pub fn tile_colour(tile: u8) -> Option<Rgb> {
+    match tile {
+        EMPTY.. => None,
+        0x7B => Some(TILE_7B),
+        0x7C => Some(TILE_7C),
+        0x7D => Some(TILE_7D),
+        CURTAIN => Some(CURTAIN_GREY),
+        _ => Some(OTHER_TILE),
+    }
+}
+
+/// Visible playfield cells (row 0..19, col 0..9) of `orientation` with its pivot at (x, y);
+/// `y` is the cartridge's byte, which wraps below 0 for the hidden rows.
+pub fn visible_cells(
+    x: u8,
+    y: u8,
+    orientation: Orientation,
+) -> impl Iterator<Item = (usize, usize)> {
+    orientation.cells().into_iter().filter_map(move |(dx, dy)| {
+        let row = i16::from(y as i8) + i16::from(dy);
+        let col = i16::from(x) + i16::from(dx);
+        ((0..20).contains(&row) && (0..10).contains(&col)).then_some((row as usize, col as usize))
+    })
+}
+
+/// Draws `game` into a new frame.
+pub fn draw_game(game: &Game, opts: &DrawOptions) -> Frame {
+    let mut frame = Frame::new(0, 0, BACKGROUND);
+    draw_game_into(game, opts, &mut frame);
+    frame
+}
+
+/// Draws `game` into `frame`, resizing it to the layout (reuses its allocation).
+pub fn draw_game_into(game: &Game, opts: &DrawOptions, frame: &mut Frame) {
+    let l = Layout::new(opts.cell);
+    frame.reset(l.width, l.height, BACKGROUND);
+    draw_field(game, opts, &l, frame);
+    draw_panel(game, opts, &l, frame);
+}
+
+fn draw_block(frame: &mut Frame, l: &Layout, (x, y): (usize, usize), colour: Rgb) {
+    frame.fill_rect(x + 1, y + 1, l.cell - 1, l.cell - 1, colour);
+    if l.cell >= 8 {
+        // A small shine, as the cartridge's blocks have.
+        let s = l.cell / 6;
+        frame.fill_rect(x + 1 + s, y + 1 + s, s, s, [255, 255, 255]);
+    }
+}
+
+fn draw_field(game: &Game, opts: &DrawOptions, l: &Layout, frame: &mut Frame) {
+    let c = l.cell;
+    let (fx, fy) = l.field;
+    frame.fill_rect(fx, fy, 10 * c + 1, 20 * c + 1, FIELD);
+    if opts.grid {
+        for k in 1..10 {
+            frame.fill_rect(fx + k * c, fy, 1, 20 * c + 1, GRID);
+        }
+        for k in 1..20 {
+            frame.fill_rect(fx, fy + k * c, 10 * c + 1, 1, GRID);
+        }
+    }
+    frame.outline_rect(fx, fy, 10 * c + 1, 20 * c + 1, 1, BORDER);
+    for row in 0..20 {
+        for col in 0..10 {
+            if let Some(colour) = tile_colour(game.field.get(row as i16, col as i16)) {
+                draw_block(frame, l, l.cell_origin(row, col), colour);
+            }
+        }
+    }
+    if !game.is_over() {
+        if let Some(o) = game.orientation() {
+            for (row, col) in visible_cells(game.active.x, game.active.y, o) {
+                draw_block(
+                    frame,
+                    l,
+                    l.cell_origin(row, col),
+                    tile_colour(o.tile()).unwrap_or(OTHER_TILE),
+                );
+            }
+        }
+    }
+    if let Some(p) = opts.plan {
+        let t = (c / 6).max(1);
+        for (row, col) in visible_cells(p.x, p.y, p.orientation) {
+            let (x, y) = l.cell_origin(row, col);
+            frame.outline_rect(x, y, c + 1, c + 1, t, PLAN);
+        }
+    }
+}
+
+fn draw_panel(game: &Game, opts: &DrawOptions, l: &Layout, frame: &mut Frame) {
+    let (c, fs, lh) = (l.cell, l.font_scale, l.line_height());
+    let x = l.panel_x;
+    let mut y = l.field.1;
+    draw_text(frame, x, y, "NEXT", fs, TEXT);
+    y += lh;
+    let (box_w, box_h) = (5 * c, 3 * c);
+    frame.fill_rect(x, y, box_w, box_h, FIELD);
+    frame.outline_rect(x, y, box_w, box_h, 1, BORDER);
+    if let Some(next) = game.next_piece() {
+        let o = next.spawn();
+        let (x0, x1, y0, y1) = o.extent();
+        let (pw, ph) = ((x1 - x0 + 1) as usize * c, (y1 - y0 + 1) as usize * c);
+        let (ox, oy) = (x + (box_w - pw) / 2, y + (box_h - ph) / 2);
+        let colour = tile_colour(o.tile()).unwrap_or(OTHER_TILE);
+        for (dx, dy) in o.cells() {
+            let px = ox + (dx - x0) as usize * c;
+            let py = oy + (dy - y0) as usize * c;
+            draw_block(frame, l, (px, py), colour);
+        }
+    }
+    y += box_h + c;
+    let mut rows = vec![
+        ("SCORE", format!("{:06}", game.score())),
+        ("LINES", format!("{:03}", game.lines())),
+        ("LEVEL", format!("{:02}", game.level)),
+    ];
+    if let Some(p) = opts.pieces {
+        rows.push(("PCS", p.to_string()));
+    }
+    for (label, value) in rows {
+        draw_text(frame, x, y, label, fs, TEXT);
+        draw_text(frame, x, y + lh, &value, fs, TEXT);
+        y += 2 * lh + c / 2;
+    }
+    if matches!(game.play_state, PlayState::Curtain | PlayState::Ended) {
+        draw_text(frame, x, y, "GAME", fs, PLAN);
+        draw_text(frame, x, y + lh, "OVER", fs, PLAN);
+        y += 2 * lh + c / 2;
+    }
+    if !opts.status.is_empty() {
+        draw_text(frame, x, y, &opts.status, fs, PLAN);
+    }
+}
+
+/// Outlines the planned lock cells on the cartridge's 256×240 RGBA picture (1-pixel outline of
+/// each 8×8 cell at [`NES_FIELD_ORIGIN`], so the tiles beneath stay visible).
+pub fn overlay_plan_on_nes(rgba: &mut [u8], placement: &Placement) -> Result<(), RenderError> {
+    if rgba.len() != NES_WIDTH * NES_HEIGHT * 4 {
+        return Err(RenderError::WrongSize {
+            expected_width: NES_WIDTH,
+            expected_height: NES_HEIGHT,
+            got: rgba.len(),
+        });
+    }
+    let (ox, oy) = NES_FIELD_ORIGIN;
+    for (row, col) in visible_cells(placement.x, placement.y, placement.orientation) {
+        let r = (ox + col * NES_CELL, oy + row * NES_CELL, NES_CELL, NES_CELL);
+        outline_rect_raw(rgba, NES_WIDTH, NES_HEIGHT, r, 1, PLAN);
+    }
+    Ok(())
+}
+
+/// Encodes `frame` as an 8-bit RGBA PNG into `out`.
+pub fn encode_png<W: Write>(frame: &Frame, out: W) -> Result<(), png::EncodingError> {
+    let mut enc = png::Encoder::new(out, frame.width as u32, frame.height as u32);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header()?;
+    writer.write_image_data(&frame.pixels)?;
+    writer.finish()
+}
+
+/// Writes `frame` as a PNG file.
+pub fn save_png(frame: &Frame, path: &Path) -> Result<(), RenderError> {
+    let file = File::create(path).map_err(|source| RenderError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut out = BufWriter::new(file);
+    encode_png(frame, &mut out).map_err(|source| RenderError::Png {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    out.flush().map_err(|source| RenderError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+#[path = "render_tests.rs"]
+mod tests;

@@ -1,0 +1,111 @@
+//! Tests of the terminal view: the text picture in plain and colour modes, and the escape
+//! sequences the in-place runner writes and restores.
+
+use super::*;
+use crate::game::Piece;
+
+fn plain() -> TermOptions {
+    TermOptions::default()
+}
+
+/// The 20 board rows' cell text (between the two `|`), plain mode.
+fn board_rows(text: &str) -> Vec<String> {
+    text.lines()
+        .skip(1)
+        .take(20)
+        .map(|l| l[1..21].to_string())
+        .collect()
+}
+
+#[test]
+fn plain_board_has_twenty_rows_of_ten_double_cells() {
+    let g = Game::seeded(19, 7);
+    let text = render_terminal(&g, &plain());
+    assert_eq!(text.lines().count(), 22);
+    assert!(text.starts_with("+--------------------+  NEXT"));
+    for (i, line) in text.lines().enumerate().skip(1).take(20) {
+        assert_eq!(&line[..1], "|", "line {i}");
+        assert_eq!(&line[21..22], "|", "line {i}");
+    }
+}
+
+#[test]
+fn blocks_active_piece_and_plan_are_marked() {
+    let mut g = Game::seeded(19, 7);
+    for c in 0..9 {
+        g.field.set(19, c, 0x7B);
+    }
+    g.field.set(18, 0, super::CURTAIN);
+    let plan = Placement {
+        x: 4,
+        y: 17,
+        orientation: Piece::O.spawn(),
+    };
+    let opts = TermOptions {
+        plan: Some(plan),
+        ..plain()
+    };
+    let rows = board_rows(&render_terminal(&g, &opts));
+    assert_eq!(rows[19], "################## .");
+    assert!(rows[18].starts_with("::"));
+    let count = |s: &str| rows.iter().map(|r| r.matches(s).count()).sum::<usize>();
+    assert_eq!(count("<>"), 4, "plan cells on empty squares");
+    let active = g
+        .orientation()
+        .map(|o| visible_cells(g.active.x, g.active.y, o).count());
+    assert_eq!(count("##"), 9 + active.unwrap_or(0));
+}
+
+#[test]
+fn numbers_and_next_piece_are_beside_the_board() {
+    let mut g = Game::seeded(19, 7);
+    g.score = [0x56, 0x34, 0x12]; // 123,456
+    g.lines = [0x42, 0x01]; // 142
+    let opts = TermOptions {
+        pieces: Some(77),
+        status: "PAUSED".into(),
+        ..plain()
+    };
+    let text = render_terminal(&g, &opts);
+    assert!(text.contains("SCORE   123456"), "{text}");
+    assert!(text.contains("LINES      142"));
+    assert!(text.contains("LEVEL       19"));
+    assert!(text.contains("PIECES      77"));
+    assert!(text.contains("PAUSED"));
+    let next_cells: usize = text
+        .lines()
+        .skip(1)
+        .take(2)
+        .map(|l| l[22..].matches("##").count())
+        .sum();
+    assert_eq!(next_cells, 4, "the next piece's four cells");
+}
+
+#[test]
+fn colour_mode_uses_tile_colours_and_clears_each_line() {
+    let mut g = Game::seeded(19, 7);
+    g.field.set(19, 0, 0x7C);
+    let opts = TermOptions {
+        colour: true,
+        ..plain()
+    };
+    let text = render_terminal(&g, &opts);
+    assert!(text.contains("\x1b[38;5;16;48;5;202m  "));
+    assert!(text.lines().all(|l| l.ends_with("\x1b[0m\x1b[K")));
+    assert_eq!(text.lines().count(), 22);
+}
+
+#[test]
+fn the_view_hides_redraws_and_restores() {
+    let mut out = Vec::new();
+    {
+        let mut view = TerminalView::start(&mut out).expect("write to a Vec");
+        view.draw("frame one\n").expect("write");
+        view.draw("frame two\n").expect("write");
+    }
+    let s = String::from_utf8(out).expect("utf-8");
+    assert!(s.starts_with(HIDE_CURSOR));
+    assert_eq!(s.matches(HOME).count(), 3, "start plus one per frame");
+    assert!(s.contains(&format!("{HOME}frame two\n")));
+    assert!(s.ends_with(&format!("{RESET}{SHOW_CURSOR}")));
+}
