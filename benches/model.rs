@@ -26,7 +26,11 @@ fn main() {
             .iter()
             .map(|l| PadState::from_letters(l["input"].as_str().expect("input")).expect("letters"))
             .collect();
-        let last_score = trace.frames.last().and_then(|l| l["score"].as_u64()).expect("score");
+        let last_score = trace
+            .frames
+            .last()
+            .and_then(|l| l["score"].as_u64())
+            .expect("score");
         runs.push((start, inputs, last_score));
     }
     let frames: usize = runs.iter().map(|r| r.1.len()).sum();
@@ -39,7 +43,11 @@ fn main() {
             for &i in inputs {
                 black_box(g.step(black_box(i)));
             }
-            assert_eq!(g.score() as u64, *last_score, "model no longer matches the trace");
+            assert_eq!(
+                g.score() as u64,
+                *last_score,
+                "model no longer matches the trace"
+            );
         }
         let ns = t.elapsed().as_nanos() as f64 / frames as f64;
         if pass > 0 {

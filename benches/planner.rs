@@ -33,8 +33,15 @@ fn board(text: &str) -> Board {
 
 fn main() {
     let mut planner = Planner::new(Standard::default());
-    println!("{:<12} {:>5} {:>6} {:>10} {:>10} {:>10} {:>10}", "board", "level", "locks", "p50 ms", "p99 ms", "max ms", "mean ms");
-    for (name, text) in [("empty", EMPTY), ("mid-game", MID_GAME), ("tall-ragged", TALL_RAGGED)] {
+    println!(
+        "{:<12} {:>5} {:>6} {:>10} {:>10} {:>10} {:>10}",
+        "board", "level", "locks", "p50 ms", "p99 ms", "max ms", "mean ms"
+    );
+    for (name, text) in [
+        ("empty", EMPTY),
+        ("mid-game", MID_GAME),
+        ("tall-ragged", TALL_RAGGED),
+    ] {
         let b = board(text);
         for level in [19u8, 29] {
             let mut times = Vec::new();
@@ -65,7 +72,13 @@ fn main() {
             let mean = times.iter().sum::<f64>() / times.len() as f64;
             println!(
                 "{:<12} {:>5} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
-                name, level, candidates / times.len(), pct(0.5), pct(0.99), pct(1.0), mean
+                name,
+                level,
+                candidates / times.len(),
+                pct(0.5),
+                pct(0.99),
+                pct(1.0),
+                mean
             );
         }
     }

@@ -1,10 +1,10 @@
 //! The planner: gravity-aware gamepad-state BFS over the current and next piece, the
 //! evaluation of the boards it reaches, and the plan of buttons it returns.
 
+pub mod batch;
 pub mod bfs;
 pub mod collision;
 pub mod eval;
-pub mod batch;
 pub mod plan;
 pub mod selfplay;
 pub mod weights;

@@ -2,11 +2,14 @@
 //! the terminal view. May use `game`, `search` and `nes`; none of those depends on it.
 
 pub mod font;
+pub mod nes_view;
 pub mod pacing;
+pub mod plot;
 pub mod render;
 pub mod terminal;
 pub mod window;
 
+pub use nes_view::{NesView, ViewEvent};
 pub use pacing::{Action, Controls, Pacer, NES_FPS};
 pub use render::{draw_game, overlay_plan_on_nes, save_png, DrawOptions, Frame, RenderError};
 pub use terminal::{render_terminal, TermOptions, TerminalView};

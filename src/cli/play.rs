@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, NesDeck, Rom, Step, Video};
+use nestor::ui::{NesView, ViewEvent};
+
+/// Window pixels per NES pixel (vertically; 8:7 wider horizontally).
+const WINDOW_SCALE: usize = 3;
 use nestor::search::{Planner, Standard, Weights};
 
 use crate::PlayArgs;
@@ -174,12 +178,6 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         None => (PlayConfig::default(), "--level".into()),
     };
     let settings = Settings::merge(args, file, &file_name)?;
-    if !settings.headless {
-        eprintln!(
-            "note: the game window is not part of this build yet; running headless \
-             (pass --headless to silence this note)"
-        );
-    }
     // Rom errors name the file and the problem (missing, not iNES, truncated, mapper, dump).
     // The message already includes the I/O cause; `anyhow!` keeps it from printing twice.
     let rom = Rom::load(&args.rom, settings.allow_unknown_rom).map_err(|e| anyhow!("{e}"))?;
@@ -191,7 +189,26 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(p) => Weights::load(p)?,
         None => Weights::default_set(),
     };
-    let deck = NesDeck::new(&rom, Video::Headless)
+    let mut view = if settings.headless {
+        None
+    } else {
+        match NesView::open(&format!("nestor: {}", rom.name()), WINDOW_SCALE) {
+            Ok(v) => {
+                eprintln!("window: {}", NesView::KEYS);
+                Some(v)
+            }
+            Err(e) => {
+                eprintln!("no window ({e}); running headless");
+                None
+            }
+        }
+    };
+    let video = if view.is_some() {
+        Video::On
+    } else {
+        Video::Headless
+    };
+    let deck = NesDeck::new(&rom, video)
         .with_context(|| format!("cannot start the emulator on {}", rom.path.display()))?;
     let mut movie = settings
         .record
@@ -240,6 +257,19 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             }
         };
         frames += 1;
+        if let Some(v) = &mut view {
+            let plan = if settings.show_plan {
+                driver.plan().map(|p| p.lock)
+            } else {
+                None
+            };
+            if v.show(driver.console_mut().frame_buffer(), plan.as_ref())? == ViewEvent::Quit {
+                if driver.is_playing() {
+                    games.push(GameSummary::new(driver.game(), false));
+                }
+                break;
+            }
+        }
         if let Step::GameOver { .. } = step {
             games.push(GameSummary::new(driver.game(), true));
             if driver.games_over() >= settings.games {

@@ -1,11 +1,27 @@
-//! PNG plots for `nestor sim --plots DIR`.
+//! PNG plots for `nestor sim --plots DIR`: the score histogram and the lock heat map.
 
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::{Context, Result};
 
 use nestor::search::batch::GameResult;
+use nestor::ui::plot::{lock_heat_map, score_histogram};
+use nestor::ui::save_png;
 
-pub fn write(_dir: &Path, _results: &[GameResult]) -> Result<()> {
-    bail!("--plots is not built yet")
+pub fn write(dir: &Path, results: &[GameResult]) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let scores: Vec<u32> = results.iter().map(|r| r.stats.score).collect();
+    let locks: Vec<(u8, u8)> = results
+        .iter()
+        .flat_map(|r| r.stats.locks.iter().copied())
+        .collect();
+    for (name, frame) in [
+        ("scores.png", score_histogram(&scores)),
+        ("locks.png", lock_heat_map(&locks)),
+    ] {
+        let path = dir.join(name);
+        save_png(&frame, &path)?;
+        eprintln!("plot: {}", path.display());
+    }
+    Ok(())
 }

@@ -12,7 +12,8 @@ use serde_json::json;
 use nestor::game::score::bcd_value;
 use nestor::movie::{ChecksumCheck, Replay};
 use nestor::nes::observe::{RamSnapshot, GAME_MODE_PLAY};
-use nestor::nes::{AddressMap, NesDeck, Rom, Video};
+use nestor::nes::{AddressMap, Console as _, NesDeck, Rom, Video};
+use nestor::ui::{NesView, ViewEvent};
 
 /// `playState` of the game-over curtain.
 const PLAY_STATE_GAME_OVER: u8 = 10;
@@ -64,18 +65,56 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
         args.addresses.as_deref(),
         args.force,
     )?;
-    if !args.headless {
-        // The window lives in src/ui and is not wired in yet; the result is the same.
-        eprintln!("note: the replay window is not available yet; replaying headless");
-    }
-    let mut deck = NesDeck::new(&loaded.rom, Video::Headless)?;
+    let mut view = if args.headless {
+        None
+    } else {
+        match NesView::open(&format!("nestor replay: {}", args.movie.display()), 3) {
+            Ok(v) => {
+                eprintln!("window: {}", NesView::KEYS);
+                Some(v)
+            }
+            Err(e) => {
+                eprintln!("no window ({e}); replaying headless");
+                None
+            }
+        }
+    };
+    let video = if view.is_some() {
+        Video::On
+    } else {
+        Video::Headless
+    };
+    let mut deck = NesDeck::new(&loaded.rom, video)?;
     let mut game_over = false;
-    let end = loaded.replay.run(&mut deck, |f| {
-        let s = RamSnapshot::read(f.ram, &loaded.map);
-        game_over |= s.game_mode == GAME_MODE_PLAY && s.play_state == PLAY_STATE_GAME_OVER;
-        ControlFlow::Continue(())
-    })?;
-    let last = RamSnapshot::read(nestor::nes::Console::ram(&deck), &loaded.map);
+    let frames = match &mut view {
+        None => {
+            loaded
+                .replay
+                .run(&mut deck, |f| {
+                    let s = RamSnapshot::read(f.ram, &loaded.map);
+                    game_over |=
+                        s.game_mode == GAME_MODE_PLAY && s.play_state == PLAY_STATE_GAME_OVER;
+                    ControlFlow::Continue(())
+                })?
+                .frames
+        }
+        Some(view) => {
+            // The window needs the picture, which `Replay::run` keeps inside the console: step
+            // the same pads (the movie was checked when loaded) frame by frame here.
+            let mut n = 0;
+            for pad in loaded.replay.pads() {
+                deck.frame(pad)?;
+                n += 1;
+                let s = RamSnapshot::read(deck.ram(), &loaded.map);
+                game_over |= s.game_mode == GAME_MODE_PLAY && s.play_state == PLAY_STATE_GAME_OVER;
+                if view.show(deck.frame_buffer(), None)? == ViewEvent::Quit {
+                    break;
+                }
+            }
+            n
+        }
+    };
+    let last = RamSnapshot::read(deck.ram(), &loaded.map);
     let (score, lines) = (bcd_value(&last.score_bcd), bcd_value(&last.lines_bcd));
     if args.json {
         let out = json!({
@@ -85,7 +124,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
                 ChecksumCheck::Match => "match",
                 ChecksumCheck::ForcedMismatch => "forced mismatch",
             },
-            "frames": end.frames,
+            "frames": frames,
             "score": score,
             "lines": lines,
             "level": last.level,
@@ -98,7 +137,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
         println!(
             "{}: {} frames replayed; score {score}, lines {lines}, level {}; {}",
             args.movie.display(),
-            end.frames,
+            frames,
             last.level,
             if game_over {
                 "the game was over"

@@ -86,7 +86,10 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
         || Standard::new(weights.clone()),
         |_, r| {
             bar.inc(1);
-            bar.set_message(format!("last: {} points, {} lines", r.stats.score, r.stats.lines));
+            bar.set_message(format!(
+                "last: {} points, {} lines",
+                r.stats.score, r.stats.lines
+            ));
         },
     );
     bar.finish_and_clear();

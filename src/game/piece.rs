@@ -263,7 +263,10 @@ $12 | (-2,0) (-1,0) (0,0) (1,0) | $11 | $11";
             let cells: Vec<(i8, i8)> = cols[1]
                 .split_whitespace()
                 .map(|c| {
-                    let (x, y) = c.trim_matches(|ch| ch == '(' || ch == ')').split_once(',').unwrap();
+                    let (x, y) = c
+                        .trim_matches(|ch| ch == '(' || ch == ')')
+                        .split_once(',')
+                        .unwrap();
                     (x.parse().unwrap(), y.parse().unwrap())
                 })
                 .collect();

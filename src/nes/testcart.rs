@@ -3,9 +3,9 @@
 
 use super::rom::{CHR_BANK, HEADER_LEN, PRG_BANK};
 
-/// Where the program's bytes go: reset at $8000, NMI at $8020 (16 KiB NROM, mirrored at $C000).
+/// Where the program's bytes go: reset at $8000, NMI at $8040 (16 KiB NROM, mirrored at $C000).
 const RESET: u16 = 0x8000;
-const NMI: u16 = 0x8020;
+const NMI: u16 = 0x8040;
 
 /// Reset: `sei; cld; ldx #$FF; txs`, wait two vblanks (`bit $2002; bpl`), enable NMI
 /// (`lda #$80; sta $2000`), then `jmp` to itself forever.
@@ -18,38 +18,45 @@ const RESET_CODE: &[u8] = &[
     0x10, 0xFB, // $8008 bpl $8005
     0x2C, 0x02, 0x20, // $800A bit $2002
     0x10, 0xFB, // $800D bpl $800A
-    0xA9, 0x80, // $800F lda #$80
-    0x8D, 0x00, 0x20, // $8011 sta $2000
-    0x4C, 0x14, 0x80, // $8014 jmp $8014
+    // A light-blue backdrop and background rendering on, so a window shows a picture.
+    0xA9, 0x3F, // $800F lda #$3F
+    0x8D, 0x06, 0x20, // $8011 sta $2006
+    0xA9, 0x00, // $8014 lda #$00
+    0x8D, 0x06, 0x20, // $8016 sta $2006
+    0xA9, 0x21, // $8019 lda #$21
+    0x8D, 0x07, 0x20, // $801B sta $2007
+    0xA9, 0x0A, // $801E lda #$0A
+    0x8D, 0x01, 0x20, // $8020 sta $2001
+    0xA9, 0x80, // $8023 lda #$80
+    0x8D, 0x00, 0x20, // $8025 sta $2000
+    0x4C, 0x28, 0x80, // $8028 jmp $8028
 ];
 
-/// NMI: save A and X, strobe $4016, read 8 bits (A first) rotating each into $F7 so the first
-/// read ends in bit 7, increment the 16-bit counter $B1/$B2, restore, `rti`.
 const NMI_CODE: &[u8] = &[
-    0x48, // $8020 pha
-    0x8A, // $8021 txa
-    0x48, // $8022 pha
-    0xA9, 0x01, // $8023 lda #1
-    0x8D, 0x16, 0x40, // $8025 sta $4016
-    0xA9, 0x00, // $8028 lda #0
-    0x8D, 0x16, 0x40, // $802A sta $4016
-    0xA2, 0x08, // $802D ldx #8
-    0xAD, 0x16, 0x40, // $802F lda $4016
-    0x4A, // $8032 lsr a      (button bit → carry)
-    0x26, 0xF7, // $8033 rol $F7   (carry → bit 0, earlier buttons move up)
-    0xCA, // $8035 dex
-    0xD0, 0xF7, // $8036 bne $802F
-    0xE6, 0xB1, // $8038 inc $B1
-    0xD0, 0x02, // $803A bne $803E
-    0xE6, 0xB2, // $803C inc $B2
-    0x68, // $803E pla
-    0xAA, // $803F tax
-    0x68, // $8040 pla
-    0x40, // $8041 rti
+    0x48, // $8040 pha
+    0x8A, // $8041 txa
+    0x48, // $8042 pha
+    0xA9, 0x01, // $8043 lda #1
+    0x8D, 0x16, 0x40, // $8045 sta $4016
+    0xA9, 0x00, // $8048 lda #0
+    0x8D, 0x16, 0x40, // $804A sta $4016
+    0xA2, 0x08, // $804D ldx #8
+    0xAD, 0x16, 0x40, // $804F lda $4016
+    0x4A, // $8052 lsr a      (button bit → carry)
+    0x26, 0xF7, // $8053 rol $F7   (carry → bit 0, earlier buttons move up)
+    0xCA, // $8055 dex
+    0xD0, 0xF7, // $8056 bne $804F
+    0xE6, 0xB1, // $8058 inc $B1
+    0xD0, 0x02, // $805A bne $805E
+    0xE6, 0xB2, // $805C inc $B2
+    0x68, // $805E pla
+    0xAA, // $805F tax
+    0x68, // $8060 pla
+    0x40, // $8061 rti
 ];
 
 /// Address of the `rti` used as the IRQ vector.
-const RTI: u16 = 0x8041;
+const RTI: u16 = 0x8061;
 
 /// Address of the polled buttons and of the frame counter.
 pub const HELD: u16 = 0xF7;
@@ -96,12 +103,11 @@ mod tests {
         };
         assert_eq!(target(RESET_CODE, RESET, 0x8008), 0x8005);
         assert_eq!(target(RESET_CODE, RESET, 0x800D), 0x800A);
-        assert_eq!(target(NMI_CODE, NMI, 0x8036), 0x802F);
-        assert_eq!(target(NMI_CODE, NMI, 0x803A), 0x803E);
+        assert_eq!(target(NMI_CODE, NMI, 0x8056), 0x804F);
+        assert_eq!(target(NMI_CODE, NMI, 0x805A), 0x805E);
         assert_eq!(NMI_CODE[usize::from(RTI - NMI)], 0x40);
-        assert_eq!(RESET_CODE[0x14..], [0x4C, 0x14, 0x80]);
-        assert_eq!(usize::from(NMI - RESET), 0x20);
-        assert!(RESET_CODE.len() <= 0x20);
+        assert_eq!(RESET_CODE[0x28..], [0x4C, 0x28, 0x80]);
+        assert!(RESET_CODE.len() <= usize::from(NMI - RESET));
     }
 
     #[test]

@@ -202,28 +202,44 @@ mod tests {
             stop_at_29: true,
         };
         let one = run_batch(&config, Standard::default, |_, _| {});
-        let two = run_batch(&BatchConfig { threads: 2, ..config }, Standard::default, |_, _| {});
+        let two = run_batch(
+            &BatchConfig {
+                threads: 2,
+                ..config
+            },
+            Standard::default,
+            |_, _| {},
+        );
         let key = |r: &GameResult| (r.seed, r.stats.score, r.stats.lines, r.stats.locks.clone());
-        assert_eq!(one.iter().map(key).collect::<Vec<_>>(), two.iter().map(key).collect::<Vec<_>>());
-        assert!(one.iter().all(|r| r.stats.pieces == 40 && r.stats.desyncs == 0));
-        assert_ne!(one[0].stats.locks, one[1].stats.locks, "seeds give different games");
+        assert_eq!(
+            one.iter().map(key).collect::<Vec<_>>(),
+            two.iter().map(key).collect::<Vec<_>>()
+        );
+        assert!(one
+            .iter()
+            .all(|r| r.stats.pieces == 40 && r.stats.desyncs == 0));
+        assert_ne!(
+            one[0].stats.locks, one[1].stats.locks,
+            "seeds give different games"
+        );
     }
 
     #[test]
     fn summary_figures() {
-        let mk = |score: u32, at29: Option<u32>, maxed: bool, lines: u32, tetrises: u32| GameResult {
-            index: 0,
-            seed: 0,
-            stats: GameStats {
-                score,
-                score_at_29: at29,
-                maxed_before_29: maxed,
-                lines,
-                tetrises,
-                start_level: 19,
-                ..GameStats::default()
-            },
-        };
+        let mk =
+            |score: u32, at29: Option<u32>, maxed: bool, lines: u32, tetrises: u32| GameResult {
+                index: 0,
+                seed: 0,
+                stats: GameStats {
+                    score,
+                    score_at_29: at29,
+                    maxed_before_29: maxed,
+                    lines,
+                    tetrises,
+                    start_level: 19,
+                    ..GameStats::default()
+                },
+            };
         let s = Summary::of(&[
             mk(999_999, Some(999_999), true, 230, 50),
             mk(500_000, Some(480_000), false, 235, 20),

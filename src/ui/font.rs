@@ -26,8 +26,8 @@ const DIGITS: [Glyph; 10] = [
     [0b111, 0b101, 0b111, 0b001, 0b111], // 9
 ];
 
-/// The letters the labels use (NEXT, SCORE, LINES, LEVEL, PCS, PAUSE, FAST, GAME OVER, …).
-const LETTERS: [(char, Glyph); 21] = [
+/// The letters the labels and plots use (NEXT, SCORE, LINES, LEVEL, PCS, GAMES, ROW, …).
+const LETTERS: [(char, Glyph); 28] = [
     ('A', [0b010, 0b101, 0b111, 0b101, 0b101]),
     ('C', [0b011, 0b100, 0b100, 0b100, 0b011]),
     ('D', [0b110, 0b101, 0b101, 0b101, 0b110]),
@@ -49,6 +49,13 @@ const LETTERS: [(char, Glyph); 21] = [
     ('x', [0b000, 0b101, 0b010, 0b101, 0b000]),
     ('.', [0b000, 0b000, 0b000, 0b000, 0b010]),
     ('/', [0b001, 0b001, 0b010, 0b100, 0b100]),
+    ('B', [0b110, 0b101, 0b110, 0b101, 0b110]),
+    ('H', [0b101, 0b101, 0b111, 0b101, 0b101]),
+    ('K', [0b101, 0b101, 0b110, 0b101, 0b101]),
+    ('W', [0b101, 0b101, 0b111, 0b111, 0b101]),
+    ('Y', [0b101, 0b101, 0b010, 0b010, 0b010]),
+    ('-', [0b000, 0b000, 0b111, 0b000, 0b000]),
+    (':', [0b000, 0b010, 0b000, 0b010, 0b000]),
 ];
 
 /// The glyph for `c` (lower-case letters fall back to capitals); `None` draws a blank.

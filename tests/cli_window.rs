@@ -1,0 +1,81 @@
+//! `nestor play` and `nestor replay` open the window and show the emulator's frames: the
+//! synthetic test cartridge paints a light-blue backdrop, run under Xvfb.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use nestor::game::PadState;
+use nestor::nes::{testcart, Console, NesDeck, Video};
+
+fn xvfb_run() -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("xvfb-run"))
+            .find(|p| p.is_file())
+    })
+}
+
+fn temp_cart(name: &str) -> PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("nestor-window-{}-{name}.nes", std::process::id()));
+    std::fs::write(&path, testcart::mmc1_image()).expect("write the test cartridge");
+    path
+}
+
+#[test]
+fn the_emulator_picture_is_what_the_cartridge_draws() {
+    let mut deck = NesDeck::from_image("testcart", &testcart::nrom_image(), Video::On).unwrap();
+    for _ in 0..10 {
+        deck.frame(PadState::NONE).unwrap();
+    }
+    let fb = deck.frame_buffer();
+    assert_eq!(fb.len(), 256 * 240 * 4);
+    let px = |x: usize, y: usize| &fb[(y * 256 + x) * 4..(y * 256 + x) * 4 + 3];
+    let centre = px(128, 120).to_vec();
+    assert!(
+        centre[2] > centre[0] && centre[2] > 128,
+        "light-blue backdrop, got {centre:?}"
+    );
+    assert_eq!(px(10, 200), &centre[..], "uniform backdrop");
+}
+
+#[test]
+fn play_opens_the_window_and_runs() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("skipped: xvfb-run is not installed (Debian package xvfb)");
+        return;
+    };
+    let cart = temp_cart("play");
+    let out = Command::new(xvfb)
+        .args(["-a", env!("CARGO_BIN_EXE_nestor"), "play"])
+        .arg(&cart)
+        .args(["--allow-unknown-rom", "--frames", "90", "--json"])
+        .output()
+        .expect("run xvfb-run");
+    let _ = std::fs::remove_file(&cart);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "play failed: {stderr}");
+    assert!(
+        stderr.contains("window: Space pause"),
+        "no window opened: {stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+    assert_eq!(json["frames"], 90);
+}
+
+#[test]
+fn without_a_display_play_says_so_and_runs_headless() {
+    let cart = temp_cart("nodisplay");
+    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .arg("play")
+        .arg(&cart)
+        .args(["--allow-unknown-rom", "--frames", "30"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("run nestor");
+    let _ = std::fs::remove_file(&cart);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("running headless"), "{stderr}");
+}
