@@ -1,32 +1,31 @@
-use nestor::game::{Active, Board, PadState, Piece};
-use nestor::search::{Bfs, CollisionMap, MoveSet};
+//! Nodes visited and time of one BFS per piece on the empty board at level 19, with and
+//! without soft drop: `cargo run --release --example bfsstat`.
+
 use std::time::Instant;
 
+use nestor::game::{Active, Board, PadState, Piece};
+use nestor::search::{Bfs, CollisionMap, MoveSet};
+
 fn main() {
-    let b = Board::EMPTY;
+    let board = Board::EMPTY;
     let mut bfs = Bfs::new();
-    for soft in [true, false] {
-        for p in Piece::ALL {
-            let m = CollisionMap::new(&b, p);
+    for soft_drop in [false, true] {
+        for piece in Piece::ALL {
+            let map = CollisionMap::new(&board, piece);
+            let start = Active::spawn(piece.spawn().id(), 0, 0);
+            let runs = 200;
             let t = Instant::now();
-            let n = 200;
             let mut locks = 0;
-            for _ in 0..n {
+            for _ in 0..runs {
                 locks = bfs
-                    .search(
-                        Active::spawn(p.spawn().id(), 0, 0),
-                        PadState::NONE,
-                        2,
-                        &m,
-                        MoveSet { soft_drop: soft },
-                    )
+                    .search(start, PadState::NONE, 2, &map, MoveSet { soft_drop })
                     .len();
             }
             println!(
-                "soft={soft} {p:?}: nodes={} locks={} {:.1} us",
+                "soft drop {soft_drop:5} {piece:?}: {:5} nodes, {:2} locks, {:7.1} µs",
                 bfs.expanded,
                 locks,
-                t.elapsed().as_secs_f64() * 1e6 / n as f64
+                t.elapsed().as_secs_f64() * 1e6 / runs as f64
             );
         }
     }
