@@ -3,11 +3,8 @@
 
 use super::addresses::{AddressMap, RAM_SIZE};
 use super::console::{Console, ConsoleError};
-use super::observe::GAME_MODE_PLAY;
+use super::observe::RamSnapshot;
 use crate::game::{Events, Game, PadState};
-
-/// `renderMode` during play.
-const RENDER_PLAY: u8 = 3;
 
 /// A console that runs the rules model instead of the cartridge.
 #[derive(Clone, Debug)]
@@ -47,55 +44,9 @@ impl ModelConsole {
         &self.ram
     }
 
-    fn put(&mut self, addr: u16, bytes: &[u8]) {
-        let at = usize::from(addr);
-        if let Some(dst) = self.ram.get_mut(at..at + bytes.len()) {
-            dst.copy_from_slice(bytes);
-        }
-    }
-
-    /// Writes every modelled quantity at its address.
+    /// Writes every modelled quantity at its address, as the cartridge keeps it.
     fn lay_out(&mut self) {
-        let g = self.game.clone();
-        let m = self.map.clone();
-        let a = g.active;
-        self.put(m.playfield, &g.field.page);
-        for (addr, v) in [
-            (m.piece_x, a.x),
-            (m.piece_y, a.y),
-            (m.orientation, a.id),
-            (m.level, g.level),
-            (m.fall_timer, a.fall_timer),
-            (m.das, a.das),
-            (m.start_level, g.start_level),
-            (m.play_state, g.play_state as u8),
-            (m.vram_row, g.vram_row),
-            (m.soft_drop, a.ary),
-            (m.hold_down_points, a.hold_down_points),
-            (m.row_y, g.row_y),
-            (m.completed_lines, g.completed_lines),
-            (m.line_index, g.line_index),
-            (m.curtain_row, g.curtain_row),
-            (m.spawn_id, g.picker.spawn_id),
-            (m.spawn_count, g.picker.spawn_count),
-            (m.game_mode_state, g.game_mode_state),
-            (m.render_mode, RENDER_PLAY),
-            (m.next, g.next),
-            (m.game_mode, GAME_MODE_PLAY),
-            (m.game_type, 0),
-            (m.newly, g.newly.bits()),
-            (m.held, g.held.bits()),
-        ] {
-            self.put(addr, &[v]);
-        }
-        self.put(m.completed_rows, &g.completed_rows);
-        self.put(m.lines, &g.lines);
-        self.put(m.score, &g.score);
-        self.put(m.rng, &g.picker.rng.to_be_bytes());
-        self.put(m.frame_counter, &g.frame_counter.to_le_bytes());
-        // At every frame end the working copy equals the player-1 block (nes-tetris.md §2.2).
-        let block = AddressMap::bytes::<32>(&self.ram[..], m.player_block);
-        self.put(m.working_block, &block);
+        RamSnapshot::from_game(&self.game).write(&mut self.ram[..], &self.map);
     }
 }
 
@@ -119,7 +70,6 @@ impl Console for ModelConsole {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nes::observe::RamSnapshot;
     use crate::trace::FrameRecord;
 
     /// Random play that still reaches line clears, top-outs and the $07 quirk: mostly short

@@ -13,6 +13,8 @@ use crate::game::PadState;
 
 /// `gameMode` during play.
 pub const GAME_MODE_PLAY: u8 = 4;
+/// `renderMode` ($BD) during play.
+pub const RENDER_MODE_PLAY: u8 = 3;
 
 /// Every game quantity the host reads, straight from RAM, unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,6 +95,96 @@ impl RamSnapshot {
             active_matches_p1: AddressMap::bytes::<32>(ram, map.working_block)
                 == AddressMap::bytes::<32>(ram, map.player_block),
             page: map.page(ram),
+        }
+    }
+
+    /// What the cartridge's RAM holds for this model state (an A-type game in play).
+    pub fn from_game(g: &Game) -> RamSnapshot {
+        let a = g.active;
+        RamSnapshot {
+            game_mode: GAME_MODE_PLAY,
+            game_mode_state: g.game_mode_state,
+            render_mode: RENDER_MODE_PLAY,
+            game_type: 0,
+            play_state: g.play_state as u8,
+            orientation: a.id,
+            x: a.x,
+            y: a.y,
+            next: g.next,
+            fall_timer: a.fall_timer,
+            das: a.das,
+            soft_drop: a.ary,
+            hold_down_points: a.hold_down_points,
+            level: g.level,
+            start_level: g.start_level,
+            lines_bcd: g.lines,
+            score_bcd: g.score,
+            rng: g.picker.rng,
+            spawn_id: g.picker.spawn_id,
+            spawn_count: g.picker.spawn_count,
+            frame_counter: g.frame_counter,
+            held: g.held.bits(),
+            newly: g.newly.bits(),
+            vram_row: g.vram_row,
+            completed_lines: g.completed_lines,
+            completed_rows: g.completed_rows,
+            line_index: g.line_index,
+            row_y: g.row_y,
+            curtain_row: g.curtain_row,
+            active_matches_p1: true,
+            page: g.field.page,
+        }
+    }
+
+    /// Lays every field out at its address in `ram` (the inverse of [`RamSnapshot::read`]);
+    /// the working copy $40-$5F is written equal to the player block when they match.
+    pub fn write(&self, ram: &mut [u8], map: &AddressMap) {
+        let mut put = |addr: u16, bytes: &[u8]| {
+            let at = usize::from(addr);
+            if let Some(dst) = ram.get_mut(at..at + bytes.len()) {
+                dst.copy_from_slice(bytes);
+            }
+        };
+        put(map.playfield, &self.page);
+        for (addr, v) in [
+            (map.game_mode, self.game_mode),
+            (map.game_mode_state, self.game_mode_state),
+            (map.render_mode, self.render_mode),
+            (map.game_type, self.game_type),
+            (map.play_state, self.play_state),
+            (map.orientation, self.orientation),
+            (map.piece_x, self.x),
+            (map.piece_y, self.y),
+            (map.next, self.next),
+            (map.fall_timer, self.fall_timer),
+            (map.das, self.das),
+            (map.soft_drop, self.soft_drop),
+            (map.hold_down_points, self.hold_down_points),
+            (map.level, self.level),
+            (map.start_level, self.start_level),
+            (map.spawn_id, self.spawn_id),
+            (map.spawn_count, self.spawn_count),
+            (map.held, self.held),
+            (map.newly, self.newly),
+            (map.vram_row, self.vram_row),
+            (map.completed_lines, self.completed_lines),
+            (map.line_index, self.line_index),
+            (map.row_y, self.row_y),
+            (map.curtain_row, self.curtain_row),
+        ] {
+            put(addr, &[v]);
+        }
+        put(map.completed_rows, &self.completed_rows);
+        put(map.lines, &self.lines_bcd);
+        put(map.score, &self.score_bcd);
+        put(map.rng, &self.rng.to_be_bytes());
+        put(map.frame_counter, &self.frame_counter.to_le_bytes());
+        if self.active_matches_p1 {
+            let block = AddressMap::bytes::<32>(ram, map.player_block);
+            let at = usize::from(map.working_block);
+            if let Some(dst) = ram.get_mut(at..at + 32) {
+                dst.copy_from_slice(&block);
+            }
         }
     }
 
