@@ -64,7 +64,7 @@ pub struct DemoArgs {
 #[derive(Args, Debug)]
 pub struct SimArgs {
     /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// Start level (0-29).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
