@@ -13,7 +13,7 @@ pub mod testcart;
 
 pub use addresses::AddressMap;
 pub use console::{Console, ConsoleError};
-pub use deck::{NesDeck, Video};
+pub use deck::{NesDeck, Video, SAMPLE_RATE};
 pub use driver::{Driver, DriverConfig, DriverError, GameCounts, Step};
 pub use menu::{navigate, MenuError, MenuGoal, MenuNav};
 pub use model_console::ModelConsole;

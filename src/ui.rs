@@ -1,6 +1,7 @@
 //! Everything that shows a game to a person: nestor's own board picture, the desktop window,
 //! the terminal view. May use `game`, `search` and `nes`; none of those depends on it.
 
+pub mod audio;
 pub mod font;
 pub mod nes_view;
 pub mod pacing;

@@ -79,3 +79,32 @@ fn without_a_display_play_says_so_and_runs_headless() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("running headless"), "{stderr}");
 }
+
+/// Built with sound: a machine without a sound device (like CI or Xvfb here) plays on silently,
+/// saying why at info level; one with a device names its rate.
+#[cfg(feature = "audio")]
+#[test]
+fn with_the_audio_feature_play_runs_with_or_without_a_sound_device() {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("skipped: xvfb-run is not installed (Debian package xvfb)");
+        return;
+    };
+    let cart = temp_cart("audio");
+    let out = Command::new(xvfb)
+        .args(["-a", env!("CARGO_BIN_EXE_nestor"), "play"])
+        .arg(&cart)
+        .args(["--allow-unknown-rom", "--frames", "120", "--json"])
+        .env("RUST_LOG", "nestor=info")
+        .output()
+        .expect("run xvfb-run");
+    let _ = std::fs::remove_file(&cart);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stderr}");
+    assert!(out.status.success(), "play failed: {stderr}");
+    assert!(
+        stderr.contains("continuing silently") || stderr.contains("sound: "),
+        "no word about sound: {stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+    assert_eq!(json["frames"], 120);
+}

@@ -210,6 +210,13 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     };
     let deck = NesDeck::new(&rom, video)
         .with_context(|| format!("cannot start the emulator on {}", rom.path.display()))?;
+    #[cfg(feature = "audio")]
+    let mut deck = deck;
+    #[cfg(feature = "audio")]
+    if let Some(v) = &mut view {
+        // Mixing only when a device takes the samples; emulation is the same either way.
+        deck.set_audio(v.open_audio());
+    }
     let mut movie = settings
         .record
         .as_ref()
@@ -258,6 +265,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         };
         frames += 1;
         if let Some(v) = &mut view {
+            #[cfg(feature = "audio")]
+            v.queue_audio(driver.console_mut().audio_samples());
             let plan = if settings.show_plan {
                 driver.plan().map(|p| p.lock)
             } else {

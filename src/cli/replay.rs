@@ -85,6 +85,11 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
         Video::Headless
     };
     let mut deck = NesDeck::new(&loaded.rom, video)?;
+    #[cfg(feature = "audio")]
+    if let Some(v) = &mut view {
+        // Mixing only when a device takes the samples; emulation is the same either way.
+        deck.set_audio(v.open_audio());
+    }
     let mut game_over = false;
     let frames = match &mut view {
         None => {
@@ -107,6 +112,8 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
                 n += 1;
                 let s = RamSnapshot::read(deck.ram(), &loaded.map);
                 game_over |= s.game_mode == GAME_MODE_PLAY && s.play_state == PLAY_STATE_GAME_OVER;
+                #[cfg(feature = "audio")]
+                view.queue_audio(deck.audio_samples());
                 if view.show(deck.frame_buffer(), None)? == ViewEvent::Quit {
                     break;
                 }

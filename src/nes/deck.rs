@@ -15,12 +15,16 @@ use crate::game::PadState;
 pub const WIDTH: usize = 256;
 pub const HEIGHT: usize = 240;
 
-/// Whether the PPU draws pixels. Emulation (and so RAM) is identical either way.
+/// tetanes' default output rate for [`NesDeck::audio_samples`], in Hz (left unchanged here).
+pub const SAMPLE_RATE: u32 = 48_000;
+
+/// Whether the PPU draws pixels. Emulation (and so RAM) is identical either way. Audio mixing
+/// is off in both modes until [`NesDeck::set_audio`] turns it on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Video {
     /// Render every frame (for a window or screenshots), crisp `Pixellate` filter.
     On,
-    /// Skip pixel rendering and audio mixing.
+    /// Skip pixel rendering.
     Headless,
 }
 
@@ -49,6 +53,8 @@ pub struct NesDeck {
     deck: ControlDeck,
     frames: u64,
     pad: PadState,
+    /// Kept here because tetanes only has a setter; `set_audio` flips one flag of it.
+    headless: HeadlessMode,
 }
 
 impl std::fmt::Debug for NesDeck {
@@ -69,8 +75,9 @@ impl NesDeck {
     /// Powers on with any image tetanes can run, without identifying it (the synthetic test
     /// cartridge, `--allow-unknown-rom`).
     pub fn from_image(name: &str, bytes: &[u8], video: Video) -> Result<NesDeck, ConsoleError> {
+        // Mixing costs time on every frame and only a sound device wants it: off until asked.
         let headless = match video {
-            Video::On => HeadlessMode::empty(),
+            Video::On => HeadlessMode::NO_AUDIO,
             Video::Headless => HeadlessMode::NO_AUDIO | HeadlessMode::NO_VIDEO,
         };
         let cfg = Config::default()
@@ -90,7 +97,26 @@ impl NesDeck {
             deck,
             frames: 0,
             pad: PadState::NONE,
+            headless,
         })
+    }
+
+    /// Turns audio mixing on or off (off after power-on). The APU runs either way, so RAM and
+    /// timing do not change; only [`NesDeck::audio_samples`] fills or stays empty.
+    pub fn set_audio(&mut self, on: bool) {
+        self.headless.set(HeadlessMode::NO_AUDIO, !on);
+        self.deck.set_headless_mode(self.headless);
+    }
+
+    /// Whether audio mixing is on.
+    pub fn audio(&self) -> bool {
+        !self.headless.contains(HeadlessMode::NO_AUDIO)
+    }
+
+    /// The last frame's sound: mono f32 at [`SAMPLE_RATE`] Hz, about 800 samples (empty while
+    /// audio is off). tetanes clears it at each frame, so push it out before the next one.
+    pub fn audio_samples(&self) -> &[f32] {
+        self.deck.audio_samples()
     }
 
     /// The last frame's picture, 256×240 RGBA8 (blank in `Video::Headless`).
@@ -248,6 +274,39 @@ mod tests {
             assert_eq!(a.ram(), b.ram());
         }
         assert_eq!(b.frame_buffer().len(), WIDTH * HEIGHT * 4);
+    }
+
+    #[test]
+    fn audio_on_or_off_gives_the_same_ram_and_only_on_makes_samples() {
+        let (mut off, mut on) = (cart(), cart());
+        on.set_audio(true);
+        assert!(on.audio() && !off.audio());
+        let mut x = 0x9E37_79B9u32;
+        let mut samples = 0usize;
+        for i in 0..400u32 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let pad = PadState(x as u8);
+            // Toggling mid-run must not disturb emulation either.
+            if i == 300 {
+                off.set_audio(true);
+            }
+            off.frame(pad).unwrap();
+            on.frame(pad).unwrap();
+            assert_eq!(off.ram(), on.ram(), "frame {}", on.frame_number());
+            if i < 300 {
+                assert!(off.audio_samples().is_empty(), "frame {i}");
+            }
+            samples += on.audio_samples().len();
+        }
+        // 48 kHz over 60.0988 frames per second: ~798.7 samples each frame.
+        let per_frame = samples as f64 / 400.0;
+        assert!(
+            (790.0..810.0).contains(&per_frame),
+            "{per_frame} samples per frame"
+        );
+        assert!(!off.audio_samples().is_empty());
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub struct NesView {
     frame: Frame,
     idle: Pacer,
     last_present: Option<Instant>,
+    #[cfg(feature = "audio")]
+    audio: Option<super::audio::AudioOut>,
 }
 
 impl NesView {
@@ -45,7 +47,42 @@ impl NesView {
             frame: Frame::new(256, 240, [0; 3]),
             idle: Pacer::new(),
             last_present: None,
+            #[cfg(feature = "audio")]
+            audio: None,
         })
+    }
+
+    /// Opens the default sound device; returns whether there is sound. Without a device (or on
+    /// any sound error) it logs why at info level, once, and the view stays silent.
+    #[cfg(feature = "audio")]
+    pub fn open_audio(&mut self) -> bool {
+        match super::audio::AudioOut::open() {
+            Ok(a) => self.audio = Some(a),
+            Err(e) => log::info!("no sound ({e}); continuing silently"),
+        }
+        self.audio.is_some()
+    }
+
+    /// Queues the sound of the frame about to be shown (call before [`NesView::show`]): muted
+    /// while paused or fast-forwarding, pitch-shifted at other speeds.
+    #[cfg(feature = "audio")]
+    pub fn queue_audio(&mut self, samples: &[f32]) {
+        let controls = *self.window.controls_mut();
+        if let Some(a) = &mut self.audio {
+            if controls.paused || controls.fast {
+                a.clear();
+            } else {
+                a.push(samples, controls.speed());
+            }
+        }
+    }
+
+    /// Stops the sound at once rather than letting the queued ~0.1 s play out.
+    fn mute(&mut self) {
+        #[cfg(feature = "audio")]
+        if let Some(a) = &mut self.audio {
+            a.clear();
+        }
     }
 
     /// Keys the window understands, for a line on the console.
@@ -72,6 +109,9 @@ impl NesView {
             }
             if self.present_and_poll()? == ViewEvent::Quit {
                 return Ok(ViewEvent::Quit);
+            }
+            if self.window.controls_mut().paused {
+                self.mute();
             }
             while self.window.controls_mut().paused {
                 self.idle.wait(1.0);
