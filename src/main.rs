@@ -180,6 +180,10 @@ pub struct TraceCaptureArgs {
     /// Only these fields (comma-separated; default: all of the schema).
     #[arg(long, value_delimiter = ',')]
     pub fields: Option<Vec<String>>,
+    /// Write every frame from power-on, menus included (default: the first game's gameplay
+    /// frames, framed like the cartridge traces so `trace verify` can check them).
+    #[arg(long)]
+    pub whole_movie: bool,
     /// Replay even if the movie's ROM checksum is not this ROM's.
     #[arg(long)]
     pub force: bool,

@@ -325,3 +325,51 @@ fn cli_errors_name_the_problem() {
     assert!(!out_trace.exists(), "no header-only trace is left behind");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn cli_captures_the_whole_movie_twice_into_equal_traces() {
+    let dir = temp_dir("cli-whole");
+    let (rom, movie) = cli_files(&dir);
+    let pads = Movie::load(&movie).unwrap().gameplay_pads();
+    let mut outs = Vec::new();
+    for name in ["a.jsonl.gz", "b.jsonl"] {
+        let out = dir.join(name);
+        let run = nestor(&os(&[
+            &"trace",
+            &rom,
+            &"--movie",
+            &movie,
+            &"--out",
+            &out,
+            &"--allow-unknown-rom",
+            &"--whole-movie",
+            &"--fields",
+            &"held,frame_counter",
+        ]));
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        outs.push(out);
+    }
+    let diff = nestor(&os(&[&"trace", &"diff", &outs[0], &outs[1]]));
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&diff.stdout)
+    );
+    let trace = read_trace(&outs[0]).unwrap();
+    assert_eq!(trace.frames.len(), FRAMES);
+    // From the first NMI on, $F7 holds the pad of the same frame.
+    let first = trace
+        .frames
+        .iter()
+        .position(|l| l["frame_counter"] != 0)
+        .unwrap();
+    for (line, pad) in trace.frames.iter().zip(&pads).skip(first + 1) {
+        assert_eq!(line["held"], u64::from(pad.bits()), "{line:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

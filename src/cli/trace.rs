@@ -87,7 +87,8 @@ pub fn diff(a: &std::path::Path, b: &std::path::Path, json: bool) -> Result<Exit
 }
 
 /// `nestor trace ROM --movie M --out F`: the first game of the movie, framed as the cartridge
-/// traces are (see `CaptureSpan::FirstGame`), so `nestor trace verify` can check it.
+/// traces are (see `CaptureSpan::FirstGame`), so `nestor trace verify` can check it; or every
+/// frame with `--whole-movie`.
 pub fn capture(args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
     // clap requires these three; the checks only keep a bad parse from panicking.
     let (Some(rom), Some(movie), Some(out)) = (&args.rom, &args.movie, &args.out) else {
@@ -104,7 +105,11 @@ pub fn capture(args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
     )?;
     let capture = TraceCapture::new(
         loaded.map.clone(),
-        CaptureSpan::FirstGame,
+        if args.whole_movie {
+            CaptureSpan::Movie
+        } else {
+            CaptureSpan::FirstGame
+        },
         args.fields.clone(),
     )?;
     let rom_desc = format!(
