@@ -7,6 +7,7 @@ pub mod deck;
 pub mod driver;
 pub mod menu;
 pub mod model_console;
+pub mod modes;
 pub mod observe;
 pub mod rom;
 pub mod testcart;

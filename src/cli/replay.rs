@@ -11,12 +11,9 @@ use serde_json::json;
 
 use nestor::game::score::bcd_value;
 use nestor::movie::{ChecksumCheck, Replay};
-use nestor::nes::observe::{RamSnapshot, GAME_MODE_PLAY};
+use nestor::nes::observe::RamSnapshot;
 use nestor::nes::{AddressMap, Console as _, NesDeck, Rom, Video};
 use nestor::ui::{NesView, ViewEvent};
-
-/// `playState` of the game-over curtain.
-const PLAY_STATE_GAME_OVER: u8 = 10;
 
 /// The cartridge, the RAM map and the checked movie, shared by `replay` and `trace`.
 pub struct Loaded {
@@ -96,9 +93,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
             loaded
                 .replay
                 .run(&mut deck, |f| {
-                    let s = RamSnapshot::read(f.ram, &loaded.map);
-                    game_over |=
-                        s.game_mode == GAME_MODE_PLAY && s.play_state == PLAY_STATE_GAME_OVER;
+                    game_over |= RamSnapshot::read(f.ram, &loaded.map).topped_out();
                     ControlFlow::Continue(())
                 })?
                 .frames
@@ -110,8 +105,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
             for pad in loaded.replay.pads() {
                 deck.frame(pad)?;
                 n += 1;
-                let s = RamSnapshot::read(deck.ram(), &loaded.map);
-                game_over |= s.game_mode == GAME_MODE_PLAY && s.play_state == PLAY_STATE_GAME_OVER;
+                game_over |= RamSnapshot::read(deck.ram(), &loaded.map).topped_out();
                 #[cfg(feature = "audio")]
                 view.queue_audio(deck.audio_samples());
                 if view.show(deck.frame_buffer(), None)? == ViewEvent::Quit {

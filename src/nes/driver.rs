@@ -12,9 +12,7 @@ use crate::game::PadState;
 use crate::search::eval::Evaluator;
 use crate::search::plan::{Plan, Planner, Situation};
 
-/// `gameModeState` ($A7) at the end of a frame of play: 2, or 7 in the $07 quirk (§1.2).
-const GMS_PLAY: u8 = 2;
-const GMS_QUIRK: u8 = 7;
+use super::modes::{GMS_PLAY, GMS_QUIRK};
 /// `ary` bit 7: the first-piece delay that `initGameState` arms (§5.3).
 const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
 

@@ -14,13 +14,11 @@ const SCREEN_SETTLE: u32 = 6;
 /// Released frames between the Start presses that leave a finished game.
 const GAME_OVER_RELEASE: u32 = 2;
 
-/// `gameMode` ($C0) values.
-const LEGAL: u8 = 0;
-const TITLE: u8 = 1;
-const TYPE_MENU: u8 = 2;
-const LEVEL_MENU: u8 = 3;
-const PLAY: u8 = 4;
-const DEMO: u8 = 5;
+use super::modes::{
+    GAME_MODE_DEMO as DEMO, GAME_MODE_LEGAL as LEGAL, GAME_MODE_LEVEL_MENU as LEVEL_MENU,
+    GAME_MODE_PLAY as PLAY, GAME_MODE_TITLE as TITLE, GAME_MODE_TYPE_MENU as TYPE_MENU,
+    RENDER_MODE_ENDING, RENDER_MODE_HIGH_SCORE,
+};
 
 /// Where the navigation should end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,7 +148,11 @@ impl MenuNav {
             MenuGoal::LevelMenu => {
                 let finished = b(map.play_state) == 10;
                 let render = b(map.render_mode);
-                if mode == PLAY && (finished || render == 2 || render == 4) {
+                if mode == PLAY
+                    && (finished
+                        || render == RENDER_MODE_HIGH_SCORE
+                        || render == RENDER_MODE_ENDING)
+                {
                     (PadState::START, GAME_OVER_RELEASE)
                 } else {
                     (PadState::NONE, 0)

@@ -11,10 +11,9 @@ use crate::game::rng::Picker;
 use crate::game::state::{Game, PlayState, Wait};
 use crate::game::PadState;
 
+pub use super::modes::{GAME_MODE_PLAY, RENDER_MODE_PLAY};
 /// `gameMode` during play.
-pub const GAME_MODE_PLAY: u8 = 4;
-/// `renderMode` ($BD) during play.
-pub const RENDER_MODE_PLAY: u8 = 3;
+use super::modes::{GMS_ENDING, GMS_QUIRK};
 
 /// Every game quantity the host reads, straight from RAM, unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,6 +187,11 @@ impl RamSnapshot {
         }
     }
 
+    /// True once the game has topped out (the curtain, `playState` 10, during play).
+    pub fn topped_out(&self) -> bool {
+        self.in_play() && self.play_state == PlayState::Curtain as u8
+    }
+
     /// True during play (`gameMode` 4).
     pub fn in_play(&self) -> bool {
         self.game_mode == GAME_MODE_PLAY
@@ -353,8 +357,8 @@ impl RamSnapshot {
             game_mode_state: self.game_mode_state,
             // Where the main loop is parked shows in $A7 at the frame end (nes-tetris.md §1.2, §7).
             wait: match self.game_mode_state {
-                7 => Wait::QuirkNmi,
-                4 => Wait::Ending,
+                GMS_QUIRK => Wait::QuirkNmi,
+                GMS_ENDING => Wait::Ending,
                 _ => Wait::None,
             },
         })

@@ -8,22 +8,20 @@ use serde_json::{json, Map, Value};
 
 use super::file::{TraceError, TraceWriter};
 use super::record::{FrameRecord, FIELDS};
+use crate::game::PlayState;
 use crate::movie::{Replay, ReplayEnd, ReplayError, ReplayFrame};
 use crate::nes::addresses::AddressMap;
 use crate::nes::console::Console;
-use crate::nes::observe::{RamSnapshot, GAME_MODE_PLAY};
-
-/// `gameModeState` at the end of a frame whose game logic ran (nes-tetris.md §1.2).
-const STATE_PLAYING: u8 = 2;
-/// `gameModeState` at the end of the frame that ran `initGameState` (it waits one NMI).
-const STATE_INIT: u8 = 1;
-/// `renderMode` of the play screen (the high-score entry is 2, the ending 4).
-const RENDER_PLAY: u8 = 3;
+use crate::nes::modes::{
+    GAME_MODE_PLAY, GMS_INIT as STATE_INIT, GMS_PLAY as STATE_PLAYING,
+    RENDER_MODE_PLAY as RENDER_PLAY,
+};
+use crate::nes::observe::RamSnapshot;
 /// `playState` 1: a piece under control.
-const PLAY_STATE_CONTROL: u8 = 1;
+const PLAY_STATE_CONTROL: u8 = PlayState::Control as u8;
 /// `playState` 0 ends the game (handleGameOver); above 10 is not a play state.
-const PLAY_STATE_ENDED: u8 = 0;
-const PLAY_STATE_MAX: u8 = 10;
+const PLAY_STATE_ENDED: u8 = PlayState::Ended as u8;
+const PLAY_STATE_MAX: u8 = PlayState::Curtain as u8;
 
 /// Which frames of the replay become trace lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
