@@ -4,6 +4,7 @@
 pub mod demo;
 pub mod play;
 pub mod plots;
+pub mod progress;
 pub mod replay;
 pub mod sim;
 pub mod trace;

@@ -53,7 +53,8 @@ fn capture(replay: &Replay, out: &Path) {
     )
     .expect("known fields");
     let header = cap.header("testcart", "testcart", "movie.fm2", FRAMES);
-    let (end, lines) = capture_to_file(replay, &mut deck, cap, out, &header).expect("capture");
+    let (end, lines) =
+        capture_to_file(replay, &mut deck, cap, out, &header, |_| {}).expect("capture");
     assert_eq!((end.frames, lines), (FRAMES, FRAMES as u64));
 }
 

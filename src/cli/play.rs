@@ -1,13 +1,11 @@
 //! `nestor play ROM`: the bot plays the real cartridge in tetanes-core through the driver,
 //! headless for now, with a settings file, an FM2 recording, a progress line and a summary.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 use nestor::movie::Movie;
@@ -229,7 +227,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             level: settings.level,
         },
     )?;
-    let progress = progress_bar();
+    let progress = super::progress::spinner();
     let started = Instant::now();
     let mut games = Vec::new();
     let mut frames = 0u64;
@@ -335,19 +333,6 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         print_summary(&summary);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A spinner on stderr, hidden when stderr is not a terminal (logs, pipes, tests).
-fn progress_bar() -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
 }
 
 fn print_summary(s: &Summary) {

@@ -90,13 +90,17 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
     let mut game_over = false;
     let frames = match &mut view {
         None => {
-            loaded
+            let bar = super::progress::bar(loaded.replay.pads().len() as u64, "frames");
+            let end = loaded
                 .replay
                 .run(&mut deck, |f| {
+                    bar.inc(1);
                     game_over |= RamSnapshot::read(f.ram, &loaded.map).topped_out();
                     ControlFlow::Continue(())
                 })?
-                .frames
+                .frames;
+            bar.finish_and_clear();
+            end
         }
         Some(view) => {
             // The window needs the picture, which `Replay::run` keeps inside the console: step

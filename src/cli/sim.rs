@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use nestor::search::batch::{run_batch, BatchConfig, GameResult, Summary};
 use nestor::search::selfplay::Limits;
@@ -73,13 +72,7 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
         },
         stop_at_29: true,
     };
-    let bar = ProgressBar::new(args.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games, ETA {eta} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = super::progress::bar(args.games as u64, "games");
     let started = Instant::now();
     let results = run_batch(
         &config,

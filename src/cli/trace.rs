@@ -133,8 +133,12 @@ pub fn capture(args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
         loaded.replay.movie().gameplay_frames().len(),
     );
     let mut deck = NesDeck::new(&loaded.rom, Video::Headless)?;
-    let (end, lines) = capture_to_file(&loaded.replay, &mut deck, capture, out, &header)
-        .with_context(|| format!("capturing {}", out.display()))?;
+    let bar = super::progress::bar(loaded.replay.pads().len() as u64, "frames");
+    let (end, lines) = capture_to_file(&loaded.replay, &mut deck, capture, out, &header, |_| {
+        bar.inc(1)
+    })
+    .with_context(|| format!("capturing {}", out.display()))?;
+    bar.finish_and_clear();
     println!(
         "{}: {lines} frame lines ({} of {} movie frames replayed)",
         out.display(),

@@ -204,19 +204,23 @@ pub fn capture_to_file<C: Console + ?Sized>(
     mut capture: TraceCapture,
     out: &Path,
     header: &Value,
+    mut on_frame: impl FnMut(&ReplayFrame<'_>),
 ) -> Result<(ReplayEnd, u64), CaptureError> {
     let mut writer = TraceWriter::create(out, header)?;
     let mut failed = None;
-    let end = replay.run(console, |frame| match capture.line(frame) {
-        ControlFlow::Continue(Some(line)) => match writer.write_line(&line) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                failed = Some(e);
-                ControlFlow::Break(())
-            }
-        },
-        ControlFlow::Continue(None) => ControlFlow::Continue(()),
-        ControlFlow::Break(()) => ControlFlow::Break(()),
+    let end = replay.run(console, |frame| {
+        on_frame(frame);
+        match capture.line(frame) {
+            ControlFlow::Continue(Some(line)) => match writer.write_line(&line) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    failed = Some(e);
+                    ControlFlow::Break(())
+                }
+            },
+            ControlFlow::Continue(None) => ControlFlow::Continue(()),
+            ControlFlow::Break(()) => ControlFlow::Break(()),
+        }
     })?;
     if let Some(e) = failed {
         return Err(e.into());
