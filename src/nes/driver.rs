@@ -322,15 +322,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             .now
             .to_game()
             .map_err(|source| DriverError::Snapshot { frame, source })?;
-        let situation = Situation {
-            board: game.board(),
-            active: game.active,
-            prev: game.held,
-            level: game.level,
-            lines: game.lines,
-            next: game.next_piece(),
-        };
-        match self.planner.plan(&situation) {
+        match self.planner.plan(&Situation::of(&game)) {
             Some(plan) => {
                 self.following = Some(Following {
                     plan,

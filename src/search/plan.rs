@@ -7,6 +7,7 @@ use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::{add_line, drop_speed};
+use crate::game::state::Game;
 
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
@@ -26,6 +27,20 @@ pub struct Situation {
     pub lines: [u8; 2],
     /// The next piece, if known.
     pub next: Option<Piece>,
+}
+
+impl Situation {
+    /// What the planner sees of `game` at the end of its current frame.
+    pub fn of(game: &Game) -> Situation {
+        Situation {
+            board: game.board(),
+            active: game.active,
+            prev: game.held,
+            level: game.level,
+            lines: game.lines,
+            next: game.next_piece(),
+        }
+    }
 }
 
 /// The chosen placement and how to get there.

@@ -38,18 +38,6 @@ pub struct Limits {
     pub max_frames: Option<u64>,
 }
 
-/// The situation the planner sees at the end of the current frame.
-pub fn situation(game: &Game) -> Situation {
-    Situation {
-        board: game.board(),
-        active: game.active,
-        prev: game.held,
-        level: game.level,
-        lines: game.lines,
-        next: game.next_piece(),
-    }
-}
-
 /// Drives a `Game` with the planner. `on_frame` sees every frame (for drawing).
 pub struct SelfPlay<'p, E: Evaluator> {
     pub planner: &'p mut Planner<E>,
@@ -85,7 +73,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             return PadState::NONE;
         }
         if self.plan.is_none() {
-            self.plan = self.planner.plan(&situation(game));
+            self.plan = self.planner.plan(&Situation::of(game));
             self.cursor = 0;
         }
         self.plan
