@@ -1,5 +1,6 @@
-//! `nestor demo`: the planner plays one game in the rules model (no ROM), drawn in the
-//! terminal or in a window, or reported as plain progress lines when stdout is not a terminal.
+//! `nestor demo`: the bot plays one game in the rules model (no ROM), through the same driver
+//! as `nestor play` on a model-backed console, drawn in the terminal or a window, or reported
+//! as plain progress lines when stdout is not a terminal.
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
@@ -7,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Context, Result};
 use nestor::game::Game;
-use nestor::search::selfplay::SelfPlay;
+use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, Step};
 use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::render::draw_game_into;
 use nestor::ui::{
@@ -20,27 +21,40 @@ const WINDOW_SCALE: usize = 2;
 /// Fastest redraw rate when the game runs unpaced (terminal or window fast-forward).
 const MAX_REDRAW: Duration = Duration::from_micros(16_640);
 
-/// One game in progress: the model, the bot and when to stop.
-struct Demo<'p> {
-    game: Game,
-    bot: SelfPlay<'p, Standard>,
+/// One game in progress: the driver on the model console, and when to stop.
+struct Demo {
+    driver: Driver<ModelConsole, Standard>,
     max_pieces: Option<u32>,
+    frames: u64,
+    topped_out: bool,
 }
 
-impl Demo<'_> {
-    /// The piece limit was reached or the curtain is down.
-    fn finished(&self) -> bool {
-        self.max_pieces.is_some_and(|m| self.bot.stats.pieces >= m) || self.game.is_over()
+impl Demo {
+    fn game(&self) -> &Game {
+        self.driver.console().game()
     }
 
-    fn step(&mut self) {
+    fn stats(&self) -> &GameCounts {
+        self.driver.game()
+    }
+
+    /// The piece limit was reached or the curtain is down.
+    fn finished(&self) -> bool {
+        self.max_pieces.is_some_and(|m| self.stats().pieces >= m) || self.game().is_over()
+    }
+
+    fn step(&mut self) -> Result<()> {
         if !self.finished() {
-            self.bot.step(&mut self.game);
+            if let Step::GameOver { .. } = self.driver.step()? {
+                self.topped_out = true;
+            }
+            self.frames += 1;
         }
+        Ok(())
     }
 
     fn plan(&self) -> Option<nestor::search::Placement> {
-        self.bot.plan().map(|p| p.lock)
+        self.driver.plan().map(|p| p.lock)
     }
 }
 
@@ -57,13 +71,18 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
         None => Weights::default_set(),
     };
     let seed = args.seed.unwrap_or_else(time_seed);
-    let mut planner = Planner::new(Standard::new(weights));
-    let game = Game::seeded(args.level, seed);
-    let bot = SelfPlay::new(&mut planner, &game);
+    let console = ModelConsole::new(Game::seeded(args.level, seed), AddressMap::default());
+    let driver = Driver::new(
+        console,
+        AddressMap::default(),
+        Planner::new(Standard::new(weights)),
+        DriverConfig { level: args.level },
+    )?;
     let mut demo = Demo {
-        game,
-        bot,
+        driver,
         max_pieces: args.pieces,
+        frames: 0,
+        topped_out: false,
     };
     let tty = io::stdout().is_terminal();
     let mut ending = None;
@@ -79,7 +98,7 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
     let ending = match ending {
         Some(e) => e,
         None if tty => terminal_loop(&mut demo, args.fast)?,
-        None => plain_loop(&mut demo),
+        None => plain_loop(&mut demo)?,
     };
     print_summary(&demo, seed, args.level, &ending);
     Ok(ExitCode::SUCCESS)
@@ -96,7 +115,7 @@ fn time_seed() -> u64 {
 fn term_options(demo: &Demo, colour: bool) -> TermOptions {
     TermOptions {
         plan: demo.plan(),
-        pieces: Some(demo.bot.stats.pieces),
+        pieces: Some(demo.stats().pieces),
         status: String::new(),
         colour,
     }
@@ -112,14 +131,14 @@ fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
     loop {
         let done = demo.finished();
         if !fast || done || last_draw.is_none_or(|t| t.elapsed() >= MAX_REDRAW) {
-            view.draw(&render_terminal(&demo.game, &term_options(demo, colour)))
+            view.draw(&render_terminal(demo.game(), &term_options(demo, colour)))
                 .context("cannot write to the terminal")?;
             last_draw = Some(Instant::now());
         }
         if done {
             return Ok(Ending::Finished);
         }
-        demo.step();
+        demo.step()?;
         if !fast {
             pacer.wait(1.0);
         }
@@ -127,12 +146,12 @@ fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
 }
 
 /// No terminal (CI, a pipe): no animation, a few progress lines and the final board.
-fn plain_loop(demo: &mut Demo) -> Ending {
+fn plain_loop(demo: &mut Demo) -> Result<Ending> {
     let every = demo.max_pieces.map_or(100, |m| (m / 4).max(1));
     let mut reported = 0;
     while !demo.finished() {
-        demo.step();
-        let s = &demo.bot.stats;
+        demo.step()?;
+        let s = demo.stats();
         if s.pieces >= reported + every {
             reported = s.pieces;
             println!(
@@ -143,15 +162,15 @@ fn plain_loop(demo: &mut Demo) -> Ending {
     }
     print!(
         "{}",
-        render_terminal(&demo.game, &term_options(demo, false))
+        render_terminal(demo.game(), &term_options(demo, false))
     );
-    Ending::Finished
+    Ok(Ending::Finished)
 }
 
 fn draw_options(demo: &Demo, status: String) -> DrawOptions {
     DrawOptions {
         plan: demo.plan(),
-        pieces: Some(demo.bot.stats.pieces),
+        pieces: Some(demo.stats().pieces),
         status,
         ..DrawOptions::default()
     }
@@ -159,7 +178,7 @@ fn draw_options(demo: &Demo, status: String) -> DrawOptions {
 
 fn open_window(demo: &Demo) -> Result<Window, nestor::ui::WindowError> {
     let mut frame = Frame::new(0, 0, [0; 3]);
-    draw_game_into(&demo.game, &draw_options(demo, String::new()), &mut frame);
+    draw_game_into(demo.game(), &draw_options(demo, String::new()), &mut frame);
     Window::open("nestor demo", frame.width, frame.height, WINDOW_SCALE)
 }
 
@@ -176,12 +195,12 @@ fn window_loop(demo: &mut Demo, mut window: Window, fast: bool) -> Result<Ending
         let controls = *window.controls_mut();
         let done = demo.finished();
         if !controls.paused {
-            demo.step();
+            demo.step()?;
         }
         let due = !controls.fast || last_present.is_none_or(|t| t.elapsed() >= MAX_REDRAW);
         if due || done || controls.paused {
             draw_game_into(
-                &demo.game,
+                demo.game(),
                 &draw_options(demo, controls.status()),
                 &mut frame,
             );
@@ -213,10 +232,10 @@ fn window_loop(demo: &mut Demo, mut window: Window, fast: bool) -> Result<Ending
 }
 
 fn print_summary(demo: &Demo, seed: u64, start_level: u8, ending: &Ending) {
-    let s = &demo.bot.stats;
+    let s = demo.stats();
     let how = match ending {
         Ending::Quit => "stopped by the user".to_string(),
-        Ending::Finished if s.topped_out => "topped out".to_string(),
+        Ending::Finished if demo.topped_out => "topped out".to_string(),
         Ending::Finished => match demo.max_pieces {
             Some(m) if s.pieces >= m => format!("stopped after {m} pieces"),
             _ => "finished".to_string(),
@@ -233,5 +252,8 @@ fn print_summary(demo: &Demo, seed: u64, start_level: u8, ending: &Ending) {
         100.0 * tetris_rate,
         s.tetrises
     );
-    println!("  frames       {}", s.frames);
+    println!("  frames       {}", demo.frames);
+    if s.desyncs > 0 {
+        println!("  desyncs      {}", s.desyncs);
+    }
 }
