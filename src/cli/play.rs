@@ -9,7 +9,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use nestor::movie::Movie;
-use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, NesDeck, Rom, Step, Video};
+use nestor::nes::{
+    AddressMap, Console as _, Driver, DriverConfig, GameCounts, NesDeck, Rom, Step, Video,
+};
 use nestor::ui::{NesView, ViewEvent};
 
 /// Window pixels per NES pixel (vertically; 8:7 wider horizontally).
@@ -240,10 +242,14 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             }
             break;
         }
+        let ran_before = driver.console().frame_number();
         let step = driver.step();
         if let Some(m) = &mut movie {
-            // Recorded before any error so the movie shows the frame that failed.
-            m.push(driver.last_pad());
+            // Recorded before any error so the movie shows the frame that failed, but only
+            // when the frame really ran (an error can come before the emulator does).
+            if driver.console().frame_number() != ran_before {
+                m.push(driver.last_pad());
+            }
         }
         let step = match step {
             Ok(s) => s,

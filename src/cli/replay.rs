@@ -54,6 +54,26 @@ pub fn load(
     })
 }
 
+/// Games that topped out during the replay, and the last one's score, lines and level as they
+/// stood on the frame its curtain started.
+#[derive(Default)]
+struct TopOuts {
+    games: u32,
+    last: Option<(u32, u32, u8)>,
+    was: bool,
+}
+
+impl TopOuts {
+    fn see(&mut self, s: &RamSnapshot) {
+        let now = s.topped_out();
+        if now && !self.was {
+            self.games += 1;
+            self.last = Some((bcd_value(&s.score_bcd), bcd_value(&s.lines_bcd), s.level));
+        }
+        self.was = now;
+    }
+}
+
 pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
     let loaded = load(
         &args.rom,
@@ -87,7 +107,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
         // Mixing only when a device takes the samples; emulation is the same either way.
         deck.set_audio(v.open_audio());
     }
-    let mut game_over = false;
+    let mut topouts = TopOuts::default();
     let frames = match &mut view {
         None => {
             let bar = super::progress::bar(loaded.replay.pads().len() as u64, "frames");
@@ -95,7 +115,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
                 .replay
                 .run(&mut deck, |f| {
                     bar.inc(1);
-                    game_over |= RamSnapshot::read(f.ram, &loaded.map).topped_out();
+                    topouts.see(&RamSnapshot::read(f.ram, &loaded.map));
                     ControlFlow::Continue(())
                 })?
                 .frames;
@@ -109,7 +129,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
             for pad in loaded.replay.pads() {
                 deck.frame(pad)?;
                 n += 1;
-                game_over |= RamSnapshot::read(deck.ram(), &loaded.map).topped_out();
+                topouts.see(&RamSnapshot::read(deck.ram(), &loaded.map));
                 #[cfg(feature = "audio")]
                 view.queue_audio(deck.audio_samples());
                 if view.show(deck.frame_buffer(), None)? == ViewEvent::Quit {
@@ -120,7 +140,17 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
         }
     };
     let last = RamSnapshot::read(deck.ram(), &loaded.map);
-    let (score, lines) = (bcd_value(&last.score_bcd), bcd_value(&last.lines_bcd));
+    // After a top-out RAM may show the ending's count-up or the next game: report the game as
+    // it stood when its curtain started.
+    let (score, lines, level) = match topouts.last {
+        Some(t) => t,
+        None => (
+            bcd_value(&last.score_bcd),
+            bcd_value(&last.lines_bcd),
+            last.level,
+        ),
+    };
+    let game_over = topouts.games > 0;
     if args.json {
         let out = json!({
             "rom": loaded.rom.path.display().to_string(),
@@ -132,24 +162,49 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
             "frames": frames,
             "score": score,
             "lines": lines,
-            "level": last.level,
+            "level": level,
             "game_over": game_over,
+            "games_over": topouts.games,
             "game_mode": last.game_mode,
             "play_state": last.play_state,
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         println!(
-            "{}: {} frames replayed; score {score}, lines {lines}, level {}; {}",
+            "{}: {} frames replayed; score {score}, lines {lines}, level {level}; {}",
             args.movie.display(),
             frames,
-            last.level,
-            if game_over {
-                "the game was over"
-            } else {
-                "the game was not over"
+            match topouts.games {
+                0 => "the game was not over".to_string(),
+                1 => "the game was over (as it stood at the top-out)".to_string(),
+                n => format!("{n} games ended; the last as it stood at its top-out"),
             }
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestor::game::{Game, PlayState};
+
+    #[test]
+    fn top_outs_are_counted_once_with_the_score_at_the_curtain() {
+        let mut g = Game::seeded(19, 1);
+        g.score = [0x00, 0x50, 0x01]; // 15,000
+        let mut t = TopOuts::default();
+        t.see(&RamSnapshot::from_game(&g));
+        assert_eq!(t.games, 0);
+        g.play_state = PlayState::Curtain;
+        t.see(&RamSnapshot::from_game(&g));
+        g.score = [0, 0, 0]; // e.g. the ending counting the score up again
+        t.see(&RamSnapshot::from_game(&g));
+        assert_eq!((t.games, t.last), (1, Some((15_000, 0, 19))));
+        g.play_state = PlayState::Control;
+        t.see(&RamSnapshot::from_game(&g));
+        g.play_state = PlayState::Curtain;
+        t.see(&RamSnapshot::from_game(&g));
+        assert_eq!(t.games, 2);
+    }
 }

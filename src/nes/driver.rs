@@ -15,6 +15,8 @@ use crate::search::plan::{Plan, Planner, Situation};
 use super::modes::{GMS_PLAY, GMS_QUIRK};
 /// `ary` bit 7: the first-piece delay that `initGameState` arms (§5.3).
 const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
+/// Frames the play screen may take to load after the menus (the cartridge needs about 5).
+const START_LIMIT: u32 = 300;
 
 /// What one frame did. The pad pressed in it is `Driver::last_pad`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +51,13 @@ pub enum DriverError {
     Console(#[from] ConsoleError),
     #[error("menu navigation failed: {0}")]
     Menu(#[from] MenuError),
+    /// The menus started a game but RAM never showed it ready to play (a B-type game, a
+    /// wrong address map or cartridge).
+    #[error(
+        "the game did not become playable within {frames} frames of leaving the menus{}",
+        if problems.is_empty() { String::new() } else { format!(": {}", problems.join("; ")) }
+    )]
+    NotStarting { frames: u32, problems: Vec<String> },
     /// RAM during play does not describe a game: a wrong address map or a wrong cartridge.
     #[error("at frame {frame}: {source}")]
     Snapshot {
@@ -84,8 +93,9 @@ impl GameCounts {
 #[derive(Clone, Debug)]
 enum Mode {
     Menu(MenuNav),
-    /// `gameMode` 4 reached; waiting for `initGameState` to finish (the screen loads).
-    Starting,
+    /// `gameMode` 4 reached; waiting for `initGameState` to finish (the screen loads), for
+    /// this many frames so far.
+    Starting(u32),
     Playing,
 }
 
@@ -234,7 +244,14 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.now = RamSnapshot::read(self.console.ram(), &self.map);
         match self.mode {
             Mode::Menu(_) => Ok(Step::Menu),
-            Mode::Starting => {
+            Mode::Starting(ref mut frames) => {
+                *frames += 1;
+                if *frames > START_LIMIT {
+                    return Err(DriverError::NotStarting {
+                        frames: *frames,
+                        problems: self.now.problems().iter().map(|b| b.to_string()).collect(),
+                    });
+                }
                 self.start_if_ready()?;
                 Ok(Step::Menu)
             }
@@ -257,7 +274,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                     self.mode = Mode::Menu(MenuNav::start_game(self.config.level)?);
                 }
                 MenuGoal::StartGame { .. } => {
-                    self.mode = Mode::Starting;
+                    self.mode = Mode::Starting(0);
                     self.start_if_ready()?;
                 }
             }
@@ -266,7 +283,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
 
     /// Leaves `Starting` for `Playing` once the new game is ready, and plans its first piece.
     fn start_if_ready(&mut self) -> Result<(), DriverError> {
-        if matches!(self.mode, Mode::Starting) && self.game_is_ready() {
+        if matches!(self.mode, Mode::Starting(_)) && self.game_is_ready() {
             self.mode = Mode::Playing;
             self.game = GameCounts {
                 level: self.now.level,
@@ -377,6 +394,30 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 }
             }
             if state != PlayState::Control as u8 {
+                // RAM keeps the piece where it locked, so a lock that comes earlier than
+                // planned can still match the expected position: it must also be the plan's
+                // last frame and its lock.
+                if let Some(f) = &self.following {
+                    let l = f.plan.lock;
+                    if f.cursor != f.plan.inputs.len() || observed != (l.x, l.y, l.orientation.id())
+                    {
+                        log::warn!(
+                            "desync at frame {frame}: locked at {observed:?} after {} of {} \
+                             planned frames (plan made at frame {})",
+                            f.cursor,
+                            f.plan.inputs.len(),
+                            f.planned_at
+                        );
+                        step = Step::Desync {
+                            frame,
+                            expected: f.plan.expected.get(f.cursor).copied(),
+                            observed,
+                            planned_at: f.planned_at,
+                        };
+                        self.game.desyncs += 1;
+                        self.total.desyncs += 1;
+                    }
+                }
                 self.following = None;
                 self.stuck = false;
                 self.game.pieces += 1;

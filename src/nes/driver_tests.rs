@@ -281,3 +281,73 @@ fn injected_faults_are_caught_on_the_frame_and_re_planned() {
     );
     eprintln!("faults {faults}, desyncs {desyncs}, caught in the frame {prompt}");
 }
+
+/// RAM keeps the piece where it locked, so a lock one frame early (here: a fall timer nudged
+/// so the resting piece's drop is tried a frame before the plan's lock frame) shows the
+/// expected position; it must still count as a desync.
+#[test]
+fn a_lock_earlier_than_planned_is_a_desync() {
+    let mut d = driver(model(5));
+    let mut nudged = 0;
+    let mut caught = 0;
+    for _ in 0..20_000 {
+        if let (Some(plan), Some(at)) = (d.plan(), d.planned_at()) {
+            let elapsed = d.console().frame_number() - at;
+            let len = plan.inputs.len() as u64;
+            // The next frame is the plan's second-to-last: the piece already rests there.
+            if len >= 4 && elapsed + 2 == len && nudged == caught {
+                let speed = d.console().game().drop_speed();
+                d.console_mut().game_mut().active.fall_timer = speed - 1;
+                nudged += 1;
+            }
+        }
+        match d.step().unwrap() {
+            Step::Desync { .. } => caught += 1,
+            Step::GameOver { .. } => break,
+            _ => {}
+        }
+        if nudged >= 20 {
+            break;
+        }
+    }
+    assert!(nudged >= 20, "{nudged} nudges");
+    assert_eq!(caught, nudged, "every early lock is reported");
+}
+
+/// A console whose menus accept the game but whose game never becomes playable (as a B-type
+/// game or a wrong RAM map would look): the driver gives up with a clear error, not a hang.
+#[test]
+fn a_game_that_never_becomes_playable_is_an_error() {
+    struct NeverReady(Vec<u8>, u64);
+    impl Console for NeverReady {
+        fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
+            self.1 += 1;
+            if pad.intersects(PadState::START) {
+                self.0[0xC0] = 4; // gameMode: play, but gameModeState stays 0
+            }
+            Ok(())
+        }
+        fn ram(&self) -> &[u8] {
+            &self.0
+        }
+        fn frame_number(&self) -> u64 {
+            self.1
+        }
+    }
+    let mut ram = vec![0u8; 0x800];
+    ram[0xC0] = 3; // level menu
+    ram[0x67] = 9; // cursor on 9: A held, then Start gives 19
+    let console = NeverReady(ram, 0);
+    let mut d = Driver::new(
+        console,
+        AddressMap::default(),
+        Planner::new(Standard::default()),
+        DriverConfig { level: 9 },
+    )
+    .unwrap();
+    let err = (0..1000)
+        .find_map(|_| d.step().err())
+        .expect("the driver gives up");
+    assert!(matches!(err, DriverError::NotStarting { .. }), "{err}");
+    assert!(err.to_string().contains("did not become playable"), "{err}");
+}

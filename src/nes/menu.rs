@@ -112,7 +112,9 @@ impl MenuNav {
         let mode = b(map.game_mode);
         match self.goal {
             MenuGoal::StartGame { level } if mode == PLAY => {
-                let got = b(map.level);
+                // `startLevel` is final (the +10 included) on the frame the game is accepted;
+                // `levelNumber` is only copied from it after the play screen has loaded.
+                let got = b(map.start_level);
                 return if got == level {
                     Ok(None)
                 } else {

@@ -18,6 +18,8 @@ struct FakeMenus {
     held: u8,
     /// Start pressed while a game was being played (it would pause the real game).
     paused: bool,
+    /// `levelNumber` as `initGameState` sets it once the play screen has loaded.
+    pending_level: Option<u8>,
 }
 
 impl FakeMenus {
@@ -29,6 +31,7 @@ impl FakeMenus {
             load: 0,
             held: 0,
             paused: false,
+            pending_level: None,
         }
     }
 
@@ -52,6 +55,11 @@ impl Console for FakeMenus {
         if self.load > 0 {
             // NMIs are off during a screen load: no poll, the press is lost.
             self.load -= 1;
+            if self.load == 0 {
+                if let Some(level) = self.pending_level.take() {
+                    self.set(self.map.level, level);
+                }
+            }
             return Ok(());
         }
         let m = self.map.clone();
@@ -75,8 +83,10 @@ impl Console for FakeMenus {
             (LEVEL_MENU, 0x08) if sl >= 5 => self.set(m.start_level, sl - 5),
             (LEVEL_MENU, 0x10) => {
                 let level = if self.held == 0x90 { sl + 10 } else { sl };
+                // The cartridge sets `startLevel` at once and `levelNumber` only after the
+                // play screen loads: until then $64 holds the last game's level (or 0).
                 self.set(m.start_level, level);
-                self.set(m.level, level);
+                self.pending_level = Some(level);
                 self.set(m.play_state, 1);
                 self.screen(PLAY);
             }
@@ -114,6 +124,8 @@ fn every_start_level_is_reached_from_power_on() {
         let n = navigate(&mut c, &map, nav, |p| pads.push(p)).unwrap();
         assert_eq!(n, pads.len() as u64);
         assert_eq!(c.get(map.game_mode), PLAY, "level {level}");
+        assert_eq!(c.get(map.start_level), level);
+        settle(&mut c);
         assert_eq!(c.get(map.level), level);
         assert_eq!(c.get(map.game_type), 0);
         assert!(n < 400, "level {level}: {n} frames");
@@ -127,6 +139,13 @@ fn every_start_level_is_reached_from_power_on() {
     }
 }
 
+/// Idle frames until the play screen has loaded (the fake sets `levelNumber` then).
+fn settle(c: &mut FakeMenus) {
+    for _ in 0..8 {
+        c.frame(PadState::NONE).unwrap();
+    }
+}
+
 #[test]
 fn cursor_left_on_nine_after_a_game_is_moved() {
     let mut c = FakeMenus::power_on();
@@ -134,6 +153,8 @@ fn cursor_left_on_nine_after_a_game_is_moved() {
     c.set(map.game_mode, LEVEL_MENU);
     c.set(map.start_level, 9);
     navigate(&mut c, &map, MenuNav::start_game(3).unwrap(), |_| {}).unwrap();
+    assert_eq!(c.get(map.start_level), 3);
+    settle(&mut c);
     assert_eq!(c.get(map.level), 3);
 }
 
@@ -154,7 +175,10 @@ fn back_to_the_level_menu_stops_there_and_starts_nothing() {
     }
     assert_eq!(starts_in_menu, 0);
     // And from there the next game starts at 19.
+    c.set(map.level, 23); // the last game's level stays in $64 until the screen loads
     navigate(&mut c, &map, MenuNav::start_game(19).unwrap(), |_| {}).unwrap();
+    assert_eq!(c.get(map.start_level), 19);
+    settle(&mut c);
     assert_eq!(c.get(map.level), 19);
     assert!(!c.paused);
 }
@@ -198,7 +222,8 @@ fn a_game_at_the_wrong_level_is_an_error() {
     let mut ram = vec![0u8; 0x800];
     let map = AddressMap::default();
     ram[usize::from(map.game_mode)] = PLAY;
-    ram[usize::from(map.level)] = 9;
+    ram[usize::from(map.start_level)] = 9; // the +10 press was lost
+    ram[usize::from(map.level)] = 19; // $64 is not what the menu chose (it is set later)
     let e = MenuNav::start_game(19)
         .unwrap()
         .next_pad(&ram, &map)
@@ -224,7 +249,15 @@ fn real_rom_boots_to_a_level_19_game() {
     let frames = navigate(&mut deck, &map, nav, |_| {}).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("level-19 game running after {frames} frames");
     assert_eq!(deck.ram()[0xC0], 4);
-    assert_eq!(deck.ram()[0x64], 19);
+    assert_eq!(deck.ram()[0x67], 19, "startLevel");
+    // `levelNumber` is copied from `startLevel` once the play screen has loaded.
+    for _ in 0..30 {
+        if deck.ram()[0xA7] == 2 {
+            break;
+        }
+        deck.frame(PadState::NONE).unwrap();
+    }
+    assert_eq!(deck.ram()[0x64], 19, "levelNumber");
     // RAM reads are exact: the frame counter advances by one per frame.
     let fc = |d: &NesDeck| u16::from_le_bytes([d.ram()[0xB1], d.ram()[0xB2]]);
     for _ in 0..10 {

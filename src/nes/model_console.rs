@@ -34,6 +34,11 @@ impl ModelConsole {
         &self.game
     }
 
+    /// The model itself, to inject faults into its state (tests); RAM follows at the next frame.
+    pub fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
     /// What the last frame did.
     pub fn events(&self) -> Events {
         self.events

@@ -220,6 +220,12 @@ pub struct SnapshotError {
     pub bad: Vec<BadField>,
 }
 
+impl fmt::Display for BadField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} = {:#04x} {}", self.field, self.value, self.reason)
+    }
+}
+
 impl fmt::Display for SnapshotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -229,7 +235,7 @@ impl fmt::Display for SnapshotError {
         )?;
         for (i, b) in self.bad.iter().enumerate() {
             let sep = if i == 0 { " " } else { "; " };
-            write!(f, "{sep}{} = {:#04x} {}", b.field, b.value, b.reason)?;
+            write!(f, "{sep}{b}")?;
         }
         Ok(())
     }

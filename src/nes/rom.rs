@@ -418,7 +418,10 @@ mod tests {
             hex(&rom.prg_chr_md5),
             hex(&rom.prg_chr_sha1)
         );
-        assert_eq!(rom.file_md5, TETRIS_U.file_md5, "not the usual iNES header");
+        if rom.file_md5 != TETRIS_U.file_md5 {
+            // A re-headered dump (e.g. NES 2.0) is the same game: the PRG+CHR hashes decide.
+            eprintln!("note: not the usual iNES header; identified by its PRG+CHR hashes");
+        }
         assert_eq!(rom.prg_chr_md5, TETRIS_U.prg_chr_md5);
         assert_eq!(rom.prg_chr_sha1, TETRIS_U.prg_chr_sha1);
     }
