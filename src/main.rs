@@ -1,4 +1,5 @@
-//! The `nestor` command line: subcommands only; the work lives in the library and `cli/`.
+//! The `nestor` command line: the clap definitions of every subcommand and its options;
+//! the work lives in the library and in `cli/`, one file per command group.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

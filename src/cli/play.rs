@@ -1,5 +1,5 @@
-//! `nestor play ROM`: the bot plays the real cartridge in tetanes-core through the driver,
-//! headless for now, with a settings file, an FM2 recording, a progress line and a summary.
+//! `nestor play ROM`: the bot plays the real cartridge in tetanes-core through the driver, in
+//! a window or headless, with a settings file, an FM2 recording, progress and a summary.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,4 +1,5 @@
-//! PNG plots for `nestor sim --plots DIR`: the score histogram and the lock heat map.
+//! PNG plots for `nestor sim --plots DIR`: the score histogram and the lock heat map, drawn
+//! by `ui::plot` and written as `scores.png` and `locks.png`.
 
 use std::path::Path;
 

@@ -1,3 +1,6 @@
+//! Tests of the play-state machine: entry delay per lock-row band, line-clear delay per
+//! frame-counter phase, the row check, game over and the curtain, the $07 quirk, seeding.
+
 use super::*;
 use crate::game::piece;
 use crate::game::playfield::EMPTY;
