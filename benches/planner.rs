@@ -1,5 +1,5 @@
 //! One full two-piece decision (BFS of the current piece, a BFS of the next piece for every
-//! lock, evaluation of every pair) on named boards at levels 19 and 29.
+//! lock, evaluation of every pair) on named boards at levels 19, 29, 9 and 0.
 //!
 //! Run: `cargo bench --bench planner` (one core). Prints p50/p99/max per board after a
 //! warm-up, and asserts each board's candidate count so a broken search cannot post a time.
@@ -43,7 +43,7 @@ fn main() {
         ("tall-ragged", TALL_RAGGED),
     ] {
         let b = board(text);
-        for level in [19u8, 29] {
+        for level in [19u8, 29, 9, 0] {
             let mut times = Vec::new();
             let mut candidates = 0;
             for round in 0..8 {

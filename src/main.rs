@@ -217,7 +217,21 @@ pub enum TraceCommand {
     },
 }
 
+/// Output piped into `head` and the like: end quietly when the reader goes away, as other
+/// command-line tools do, instead of panicking on the failed write.
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn default_sigpipe() {}
+
 fn main() -> ExitCode {
+    default_sigpipe();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let result = match cli.command {

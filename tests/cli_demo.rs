@@ -84,3 +84,27 @@ fn window_without_a_display_falls_back() {
         Some(5)
     );
 }
+
+/// `nestor … | head -1`: when the reader goes away the program ends quietly (SIGPIPE), it does
+/// not panic on the failed write.
+#[test]
+fn a_closed_pipe_ends_the_demo_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(["demo", "--fast", "--pieces", "400", "--seed", "3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run nestor");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut first = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("a first line");
+    // The reader is dropped here: the pipe closes while nestor still has lines to print.
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(first.starts_with("pieces"), "{first}");
+}

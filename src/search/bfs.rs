@@ -191,6 +191,22 @@ impl Bfs {
         }
     }
 
+    /// True when `n` was reached by pressing nothing from a node with nothing held at the same
+    /// spot (soft drop off) and its own frame will not drop: every tap from it then leads where
+    /// the same tap from its parent led, with a larger fall timer, which the waiting rule of
+    /// [`Bfs::dominated`] prunes anyway. Skipping those taps saves the frame steps.
+    #[inline(always)]
+    fn waited_in_place(&self, n: &Node, speed: u8) -> bool {
+        if n.parent == u32::MAX || n.input != PadState::NONE || n.state.ary != 0 {
+            return false;
+        }
+        let p = &self.nodes[n.parent as usize];
+        p.prev == PadState::NONE
+            && p.state.ary == 0
+            && (p.state.x, p.state.y, p.state.id) == (n.state.x, n.state.y, n.state.id)
+            && n.state.fall_timer.saturating_add(1) < speed
+    }
+
     #[inline(always)]
     fn visit(&mut self, k: &Key, epoch: u32) {
         self.visited[k.full] = epoch;
@@ -231,10 +247,16 @@ impl Bfs {
         let mut i = 0;
         while i < self.nodes.len() {
             let n = self.nodes[i];
+            let waited = self.waited_in_place(&n, speed);
             for &c in &CANDIDATES {
                 let held = PadState(c);
                 // Taps only: a button held last frame must be released before it is pressed again.
                 if held.0 & 0xC3 & n.prev.0 != 0 {
+                    continue;
+                }
+                // After a plain wait, a tap on this no-drop frame only repeats, one fall-timer
+                // step later, what the same tap from the previous frame reached (dominated).
+                if waited && held.0 & 0xC3 != 0 && held.0 & 0x04 == 0 {
                     continue;
                 }
                 if held.0 & 0x04 != 0 && !moves.soft_drop {
