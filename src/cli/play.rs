@@ -221,6 +221,10 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         .record
         .as_ref()
         .map(|_| Movie::new_recording(rom.name(), rom.prg_chr_md5, settings.comments(&rom)));
+    if let (Some(m), Some(path)) = (&movie, &settings.record) {
+        // An unwritable --record path fails now, not after the game.
+        m.save(path)?;
+    }
     let mut driver = Driver::new(
         deck,
         map,

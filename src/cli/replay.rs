@@ -36,7 +36,8 @@ pub fn load(
         Some(p) => AddressMap::load(p)?,
         None => AddressMap::default(),
     };
-    let replay = Replay::load(movie)?;
+    // Some replay errors (PAL, save-state, mid-movie reset) do not carry the file name.
+    let replay = Replay::load(movie).with_context(|| movie.display().to_string())?;
     let checksum = replay
         .check_rom(&rom.prg_chr_md5, force)
         .with_context(|| format!("{}", movie.display()))?;

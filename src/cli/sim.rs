@@ -60,7 +60,15 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let weights = load_weights(args.bot.weights.as_deref())?;
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, args.games as usize);
+    // Fail on an unwritable output before the batch, not after it.
+    if let Some(path) = &args.out {
+        File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    }
+    if let Some(dir) = &args.plots {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let config = BatchConfig {
         games: args.games,
         level: args.level,
@@ -70,7 +78,8 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
             max_pieces: args.pieces,
             max_frames: None,
         },
-        stop_at_29: true,
+        // The figures stop at level 29; a game that starts there plays to its top-out.
+        stop_at_29: args.level < 29,
     };
     let bar = super::progress::bar(args.games as u64, "games");
     let started = Instant::now();

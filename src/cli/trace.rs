@@ -71,19 +71,22 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     })
 }
 
-/// `nestor trace diff A B`: exit 0 when equal, 1 when they differ.
+/// `nestor trace diff A B`: exit 0 when equal, 1 when they differ, 2 when one cannot be read.
 pub fn diff(a: &std::path::Path, b: &std::path::Path, json: bool) -> Result<ExitCode> {
-    let report = nestor::trace::diff::run_diff(a, b)?;
+    let report = match nestor::trace::diff::run_diff(a, b) {
+        Ok(r) => r,
+        Err(e) => {
+            // Not "different" (1): the traces could not be compared at all.
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     if json {
         println!("{}", report.to_json());
     } else {
         println!("{}", report.to_text());
     }
-    Ok(if report.is_equal() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(ExitCode::from(report.exit_code() as u8))
 }
 
 /// `nestor trace ROM --movie M --out F`: the first game of the movie, framed as the cartridge

@@ -57,7 +57,8 @@ impl Playfield {
 
     /// Removes `row` (0..19): rows above move down one, row 0 becomes empty; rows −1/−2 stay.
     pub fn remove_row(&mut self, row: u8) {
-        let end = row as usize * 10;
+        // Rows past 21 only come from nonsense states (a poked y); stay inside the page.
+        let end = (row as usize * 10).min(256 - 10);
         self.page.copy_within(0..end, 10);
         self.page[0..10].fill(EMPTY);
     }
@@ -159,6 +160,14 @@ mod tests {
         assert_eq!(p.get(0, 0), EMPTY, "row 0 refilled");
         assert_eq!(p.get(1, 0), 0x7C, "row 0 moved down");
         assert!(!p.row_complete(5));
+    }
+
+    #[test]
+    fn removing_a_nonsense_row_stays_inside_the_page() {
+        let mut p = Playfield::new();
+        p.set(3, 3, 0x7B);
+        p.remove_row(200);
+        assert_eq!(p.get(4, 3), 0x7B);
     }
 
     #[test]

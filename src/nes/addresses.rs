@@ -181,7 +181,7 @@ impl AddressMap {
     pub fn parse(text: &str, file: &str) -> Result<AddressMap, Error> {
         let table: Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax {
             file: file.into(),
-            message: e.message().to_string(),
+            message: e.to_string(),
         })?;
         let err_key = |key: String| Error::UnknownKey {
             file: file.into(),

@@ -285,6 +285,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     fn start_if_ready(&mut self) -> Result<(), DriverError> {
         if matches!(self.mode, Mode::Starting(_)) && self.game_is_ready() {
             self.mode = Mode::Playing;
+            self.stuck = false;
             self.game = GameCounts {
                 level: self.now.level,
                 ..GameCounts::default()

@@ -295,6 +295,9 @@ impl RamSnapshot {
                 self.orientation.into(),
                 "is hidden while the piece is controlled",
             );
+        }
+        // The lock and the row check still use the piece's position.
+        if (1..=3).contains(&self.play_state) {
             check(self.x <= 9, "x", self.x.into(), "is off the board (0-9)");
             check(self.y <= 19, "y", self.y.into(), "is off the board (0-19)");
         }

@@ -60,7 +60,8 @@ pub struct Plan {
     pub candidates: usize,
 }
 
-/// Planner state reused from one decision to the next (no allocation per search).
+/// Planner state reused from one decision to the next: the BFS arrays are allocated once; a
+/// decision allocates only the plan it returns.
 pub struct Planner<E: Evaluator> {
     pub evaluator: E,
     pub moves: MoveSet,
@@ -129,7 +130,8 @@ impl<E: Evaluator> Planner<E> {
         (a, prev, false)
     }
 
-    /// Plans the current piece. `None` only when the piece cannot move at all (no orientation).
+    /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
+    /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
         let orientation = Orientation::new(s.active.id)?;
         let piece = orientation.piece();

@@ -1,5 +1,5 @@
 //! The bot playing the rules model by itself, frame by frame: plan at each spawn, press the
-//! plan's buttons, check the model follows it. Used by `nestor sim`, the demo and the tests.
+//! plan's buttons, check the model follows it. The lean loop behind `nestor sim` and tests.
 
 use crate::game::pad::PadState;
 use crate::game::state::{Events, Game, PlayState};
@@ -38,11 +38,14 @@ pub struct Limits {
     pub max_frames: Option<u64>,
 }
 
-/// Drives a `Game` with the planner. `on_frame` sees every frame (for drawing).
+/// Drives a `Game` with the planner, one `step` per frame.
 pub struct SelfPlay<'p, E: Evaluator> {
     pub planner: &'p mut Planner<E>,
     plan: Option<Plan>,
     cursor: usize,
+    /// The planner found nothing for this piece: wait for the next one instead of
+    /// searching again every frame.
+    stuck: bool,
     pub stats: GameStats,
     /// End [`SelfPlay::run`] when level 29 is reached.
     pub stop_at_29: bool,
@@ -54,6 +57,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             planner,
             plan: None,
             cursor: 0,
+            stuck: false,
             stats: GameStats {
                 start_level: game.start_level,
                 ..GameStats::default()
@@ -72,8 +76,9 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         if game.play_state != PlayState::Control {
             return PadState::NONE;
         }
-        if self.plan.is_none() {
+        if self.plan.is_none() && !self.stuck {
             self.plan = self.planner.plan(&Situation::of(game));
+            self.stuck = self.plan.is_none();
             self.cursor = 0;
         }
         self.plan
@@ -109,6 +114,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             self.stats.pieces += 1;
             self.stats.locks.push((y, x));
             self.plan = None;
+            self.stuck = false;
         }
         if ev.cleared == 4 {
             self.stats.tetrises += 1;

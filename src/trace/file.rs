@@ -31,9 +31,11 @@ impl Trace {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TraceError {
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot {action}: {source}")]
     Io {
         path: PathBuf,
+        /// "read" or "write".
+        action: &'static str,
         #[source]
         source: std::io::Error,
     },
@@ -50,6 +52,15 @@ pub enum TraceError {
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TraceError + '_ {
     move |source| TraceError::Io {
         path: path.to_path_buf(),
+        action: "read",
+        source,
+    }
+}
+
+fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> TraceError + '_ {
+    move |source| TraceError::Io {
+        path: path.to_path_buf(),
+        action: "write",
         source,
     }
 }
@@ -112,7 +123,7 @@ pub struct TraceWriter {
 
 impl TraceWriter {
     pub fn create(path: &Path, header: &Value) -> Result<TraceWriter, TraceError> {
-        let file = BufWriter::new(File::create(path).map_err(io_error(path))?);
+        let file = BufWriter::new(File::create(path).map_err(write_error(path))?);
         let out: Box<dyn Write> = if path.extension().is_some_and(|e| e == "gz") {
             Box::new(GzEncoder::new(file, flate2::Compression::default()))
         } else {
@@ -130,12 +141,12 @@ impl TraceWriter {
 
     pub fn write_line(&mut self, line: &Map<String, Value>) -> Result<(), TraceError> {
         let text = serde_json::to_string(line).expect("a JSON map always serialises");
-        writeln!(self.out, "{text}").map_err(io_error(&self.path))
+        writeln!(self.out, "{text}").map_err(write_error(&self.path))
     }
 
     /// Flushes and closes (finishing the gzip stream).
     pub fn finish(mut self) -> Result<(), TraceError> {
-        self.out.flush().map_err(io_error(&self.path))?;
+        self.out.flush().map_err(write_error(&self.path))?;
         drop(self.out);
         Ok(())
     }

@@ -131,7 +131,7 @@ impl NesView {
         if input.screenshot {
             let path = screenshot_path(SystemTime::now());
             match save_png(&self.frame, &path) {
-                Ok(()) => println!("screenshot: {}", path.display()),
+                Ok(()) => eprintln!("screenshot: {}", path.display()),
                 Err(e) => eprintln!("screenshot failed: {e}"),
             }
         }
