@@ -9,13 +9,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use nestor::movie::Movie;
-use nestor::nes::{
-    AddressMap, Console as _, Driver, DriverConfig, GameCounts, NesDeck, Rom, Step, Video,
-};
-use nestor::ui::{NesView, ViewEvent};
+use nestor::nes::{AddressMap, Console as _, Driver, DriverConfig, GameCounts, NesDeck, Rom, Step};
+use nestor::ui::ViewEvent;
 
-/// Window pixels per NES pixel (vertically; 8:7 wider horizontally).
-const WINDOW_SCALE: usize = 3;
 use nestor::search::{Planner, Standard, Weights};
 
 use crate::PlayArgs;
@@ -189,25 +185,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(p) => Weights::load(p)?,
         None => Weights::default_set(),
     };
-    let mut view = if settings.headless {
-        None
-    } else {
-        match NesView::open(&format!("nestor: {}", rom.name()), WINDOW_SCALE) {
-            Ok(v) => {
-                eprintln!("window: {}", NesView::KEYS);
-                Some(v)
-            }
-            Err(e) => {
-                eprintln!("no window ({e}); running headless");
-                None
-            }
-        }
-    };
-    let video = if view.is_some() {
-        Video::On
-    } else {
-        Video::Headless
-    };
+    let (mut view, video) = super::open_view(settings.headless, &format!("nestor: {}", rom.name()));
     let deck = NesDeck::new(&rom, video)
         .with_context(|| format!("cannot start the emulator on {}", rom.path.display()))?;
     #[cfg(feature = "audio")]

@@ -12,8 +12,8 @@ use serde_json::json;
 use nestor::game::score::bcd_value;
 use nestor::movie::{ChecksumCheck, Replay};
 use nestor::nes::observe::RamSnapshot;
-use nestor::nes::{AddressMap, Console as _, NesDeck, Rom, Video};
-use nestor::ui::{NesView, ViewEvent};
+use nestor::nes::{AddressMap, Console as _, NesDeck, Rom};
+use nestor::ui::ViewEvent;
 
 /// The cartridge, the RAM map and the checked movie, shared by `replay` and `trace`.
 pub struct Loaded {
@@ -83,25 +83,10 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
         args.addresses.as_deref(),
         args.force,
     )?;
-    let mut view = if args.headless {
-        None
-    } else {
-        match NesView::open(&format!("nestor replay: {}", args.movie.display()), 3) {
-            Ok(v) => {
-                eprintln!("window: {}", NesView::KEYS);
-                Some(v)
-            }
-            Err(e) => {
-                eprintln!("no window ({e}); replaying headless");
-                None
-            }
-        }
-    };
-    let video = if view.is_some() {
-        Video::On
-    } else {
-        Video::Headless
-    };
+    let (mut view, video) = super::open_view(
+        args.headless,
+        &format!("nestor replay: {}", args.movie.display()),
+    );
     let mut deck = NesDeck::new(&loaded.rom, video)?;
     #[cfg(feature = "audio")]
     if let Some(v) = &mut view {
