@@ -2,6 +2,7 @@
 //! they parse nothing themselves (main.rs holds the clap definitions) and report with anyhow.
 
 pub mod demo;
+pub mod interrupt;
 pub mod play;
 pub mod plots;
 pub mod progress;
