@@ -10,6 +10,7 @@ pub mod model_console;
 pub mod modes;
 pub mod observe;
 pub mod rom;
+pub mod settings;
 pub mod testcart;
 
 pub use addresses::AddressMap;

@@ -1,57 +1,21 @@
 //! `nestor play ROM`: the bot plays the real cartridge in tetanes-core through the driver, in
 //! a window or headless, with a settings file, an FM2 recording, progress and a summary.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use nestor::movie::Movie;
+use nestor::nes::settings::PlaySettings;
 use nestor::nes::{AddressMap, Console as _, Driver, DriverConfig, GameCounts, NesDeck, Rom, Step};
 use nestor::ui::ViewEvent;
 
 use nestor::search::{Planner, Standard, Weights};
 
 use crate::PlayArgs;
-
-/// The settings file: the same keys as the options (snake_case); options override it.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlayConfig {
-    level: Option<u8>,
-    games: Option<u32>,
-    pieces: Option<u32>,
-    frames: Option<u64>,
-    headless: Option<bool>,
-    weights: Option<PathBuf>,
-    show_plan: Option<bool>,
-    record: Option<PathBuf>,
-    json: Option<bool>,
-    allow_unknown_rom: Option<bool>,
-    addresses: Option<PathBuf>,
-}
-
-impl PlayConfig {
-    fn load(path: &Path) -> Result<PlayConfig> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read settings file {}", path.display()))?;
-        let mut c: PlayConfig = toml::from_str(&text)
-            .with_context(|| format!("bad settings file {}", path.display()))?;
-        // Paths in the file are relative to the file, not to the working directory.
-        let dir = path.parent().unwrap_or(Path::new(""));
-        for p in [&mut c.weights, &mut c.record, &mut c.addresses]
-            .into_iter()
-            .flatten()
-        {
-            if p.is_relative() {
-                *p = dir.join(&*p);
-            }
-        }
-        Ok(c)
-    }
-}
 
 /// Every setting, after the file and the options are merged.
 #[derive(Debug, Serialize)]
@@ -70,7 +34,7 @@ struct Settings {
 }
 
 impl Settings {
-    fn merge(args: &PlayArgs, file: PlayConfig, file_name: &str) -> Result<Settings> {
+    fn merge(args: &PlayArgs, file: PlaySettings, file_name: &str) -> Result<Settings> {
         let level = args.level.or(file.level).unwrap_or(19);
         if level > 19 {
             bail!("{file_name}: `level` = {level}: an A-type game starts at level 0-19");
@@ -170,8 +134,8 @@ struct Summary {
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let (file, file_name) = match &args.config {
-        Some(p) => (PlayConfig::load(p)?, p.display().to_string()),
-        None => (PlayConfig::default(), "--level".into()),
+        Some(p) => (PlaySettings::load(p)?, p.display().to_string()),
+        None => (PlaySettings::default(), "--level".into()),
     };
     let settings = Settings::merge(args, file, &file_name)?;
     // Rom errors name the file and the problem (missing, not iNES, truncated, mapper, dump).

@@ -239,3 +239,8 @@ mod tests {
         assert_eq!(drop_speed(255), 1);
     }
 }
+
+/// The level whose transition the cartridge may not survive: from 154 to 155 the work after a
+/// line clear runs long enough for the NMI to corrupt the game's jump vector (the traces'
+/// README: the earliest known crash). Batch play stops a game there and counts it as reaching it.
+pub const CRASH_LEVEL: u8 = 155;
