@@ -8,6 +8,7 @@ use super::piece::{Orientation, Piece, HIDDEN_ID};
 use super::playfield::{Playfield, CURTAIN, EMPTY};
 use super::rng::{self, Picker};
 use super::score::{self, drop_speed, minus};
+use super::timing::{self, NmiWork};
 
 /// `playState` ($68).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,6 +80,9 @@ pub struct Events {
     pub topped_out: bool,
     /// The game logic ran this frame (false on NMI-only frames).
     pub logic: bool,
+    /// This frame's logic ran past the next NMI: the next frame runs only the NMI (a lag
+    /// frame, from about level 145 after a line clear; see [`timing`]).
+    pub lag: bool,
 }
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
@@ -131,6 +135,9 @@ pub enum Wait {
     QuirkNmi,
     /// Score ≥ 30,000 and the curtain is down: the ending runs (not modelled past its wait).
     Ending,
+    /// The last frame's logic missed the NMI (a lag frame): the next NMI is followed by the
+    /// game logic again.
+    Lag,
 }
 
 /// Block-tile → byte for boards given as text (`1` $7B, `2` $7C, `3` $7D, other filled $7B).
@@ -237,12 +244,17 @@ impl Game {
     /// parked) the game logic, states 2-8.
     pub fn step(&mut self, input: PadState) -> Events {
         let mut ev = Events::default();
-        self.nmi(input);
+        let nmi = self.nmi(input);
         match self.wait {
             Wait::QuirkNmi => {
                 // States 7 and 8 run after the extra NMI; 8 sets $A7 back to 2.
                 self.wait = Wait::None;
                 self.game_mode_state = 2;
+                return ev;
+            }
+            Wait::Lag => {
+                // The late logic reached its wait after this NMI set the flag it then cleared.
+                self.wait = Wait::None;
                 return ev;
             }
             Wait::Ending => return ev,
@@ -252,9 +264,14 @@ impl Game {
         // State 2.
         self.active.fall_timer = self.active.fall_timer.wrapping_add(1);
         // State 4: the play-state handler.
-        self.run_play_state(&mut ev);
+        self.run_play_state(&mut ev, nmi);
         if self.wait == Wait::Ending {
             self.game_mode_state = 4;
+            return ev;
+        }
+        if ev.lag {
+            self.wait = Wait::Lag;
+            self.game_mode_state = 2;
             return ev;
         }
         // After state 6 the main loop waits for an extra NMI when held is exactly $07.
@@ -267,11 +284,22 @@ impl Game {
         ev
     }
 
-    /// The NMI: playfield copy or line-clear animation, frame counter, RNG, controller poll.
-    fn nmi(&mut self, input: PadState) {
+    /// The NMI: playfield copy or line-clear animation, frame counter, RNG, controller poll;
+    /// returns what it did, for the cycle count of a long frame.
+    fn nmi(&mut self, input: PadState) -> NmiWork {
+        let rng = self.picker.rng;
+        let mut work = NmiWork {
+            rng_bit: ((rng >> 8) ^ rng) & 2 != 0,
+            ..NmiWork::default()
+        };
+        if self.completed_lines == 4 && self.frame_counter & 3 == 0 {
+            work.tetris_flash = Some(self.frame_counter & 7 == 0);
+        }
         if self.play_state == PlayState::LineClear {
+            work.line_clear = true;
             // The animation acts when the counter, before this NMI's increment, is ≡ 0 mod 4.
             if self.frame_counter & 3 == 0 {
+                work.rows = self.completed_rows.iter().filter(|&&r| r != 0).count() as u8;
                 self.row_y = self.row_y.wrapping_add(1);
                 if !minus(self.row_y, 5) {
                     self.play_state = PlayState::Score;
@@ -284,18 +312,22 @@ impl Game {
                     break;
                 }
                 self.vram_row = self.vram_row.wrapping_add(1);
+                work.rows += 1;
                 if !minus(self.vram_row, 20) {
                     self.vram_row = 0x20;
+                    work.copy_done = true;
                 }
             }
         }
+
         self.frame_counter = self.frame_counter.wrapping_add(1);
         self.picker.rng = rng::step(self.picker.rng);
         self.newly = input.newly_from(self.held);
         self.held = input;
+        work
     }
 
-    fn run_play_state(&mut self, ev: &mut Events) {
+    fn run_play_state(&mut self, ev: &mut Events, nmi: NmiWork) {
         match self.play_state {
             PlayState::Control => {
                 let speed = drop_speed(self.level);
@@ -311,7 +343,7 @@ impl Game {
             PlayState::Lock => self.lock(ev),
             PlayState::RowCheck => self.check_row(),
             PlayState::LineClear | PlayState::Noop | PlayState::Ended => {}
-            PlayState::Score => self.update_lines_and_score(ev),
+            PlayState::Score => self.update_lines_and_score(ev, nmi),
             PlayState::GoalCheck | PlayState::Garbage | PlayState::Increment => {
                 self.play_state = self.play_state.next();
             }
@@ -380,17 +412,29 @@ impl Game {
         };
     }
 
-    fn update_lines_and_score(&mut self, ev: &mut Events) {
+    /// `playState_updateLinesAndStatistics`, with its CPU cycles: the one routine whose cost
+    /// grows with the level, so the only place a frame can overrun the next NMI.
+    fn update_lines_and_score(&mut self, ev: &mut Events, nmi: NmiWork) {
         let cleared = self.completed_lines;
+        let first_block = (0..10u8).find(|&c| self.field.get(5, c as i16) != EMPTY);
+        let mut cycles = timing::music_speed_cycles(first_block);
+        if cleared == 0 {
+            cycles += timing::LINES_NONE;
+        } else {
+            cycles += timing::LINES_SETUP + timing::LINE_LOOP * cleared as u32 - 1;
+        }
         for _ in 0..cleared {
-            ev.level_up |= score::add_line(&mut self.lines, &mut self.level);
+            let (up, c) = score::add_line_timed(&mut self.lines, &mut self.level);
+            ev.level_up |= up;
+            cycles += c;
         }
         ev.cleared = cleared;
-        score::add_soft_drop_points(&mut self.score, self.active.hold_down_points);
+        cycles += score::add_soft_drop_points(&mut self.score, self.active.hold_down_points);
         self.active.hold_down_points = 0;
-        score::add_clear_points(&mut self.score, cleared, self.level);
+        cycles += score::add_clear_points(&mut self.score, cleared, self.level);
         self.completed_lines = 0;
         self.play_state = PlayState::GoalCheck;
+        ev.lag = timing::lags(timing::frame_cycles(nmi, cycles));
     }
 
     fn spawn(&mut self, ev: &mut Events) {
