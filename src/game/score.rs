@@ -259,6 +259,59 @@ mod tests {
     }
 
     #[test]
+    fn hundreds_byte_counts_in_binary_and_levels_rise_past_99() {
+        // 999 → 1000: the ones/tens byte wraps and `inc lines+1` makes the hundreds byte $0A
+        // (l99-levelup-100: lines_bcd "0A00"); packed, $0A0 / 16 = 160 > 99: level 100.
+        let mut lines = [0x99, 0x09];
+        let mut level = 99u8;
+        assert!(add_line(&mut lines, &mut level));
+        assert_eq!((lines, level), ([0x00, 0x0A], 100));
+        assert_eq!(bcd_value(&lines), 1000);
+        // Level 30 → 31 at 310 and 60 → 61 at 610, as in the traces.
+        let (mut l30, mut v30) = ([0x09, 0x03], 30u8);
+        assert!(add_line(&mut l30, &mut v30));
+        assert_eq!(v30, 31);
+        let (mut l60, mut v60) = ([0x09, 0x06], 60u8);
+        assert!(add_line(&mut l60, &mut v60));
+        assert_eq!(v60, 61);
+    }
+
+    #[test]
+    fn no_level_up_at_1380_from_level_137() {
+        // $1380 packed is $138: the compare reads its low byte, $38 = 56 < 137.
+        let mut lines = [0x79, 0x13];
+        let mut level = 137u8;
+        let (up, cycles) = add_line_timed(&mut lines, &mut level);
+        assert!(!up);
+        assert_eq!((lines, level), ([0x80, 0x13], 137));
+        // Tens fix-up (31) plus the level check without a level-up (71).
+        assert_eq!(cycles, 31 + 71);
+    }
+
+    #[test]
+    fn soft_drop_points_do_not_depend_on_the_level() {
+        // At 29+ the same binary add: 95 + 14 hold-down points → 108 → fixed up to 100.
+        let mut s = bcd_bytes::<3>(95);
+        add_soft_drop_points(&mut s, 14);
+        add_clear_points(&mut s, 0, 29);
+        assert_eq!(bcd_value(&s), 100);
+        let mut capped = [0x99; 3];
+        add_soft_drop_points(&mut capped, 14);
+        add_clear_points(&mut capped, 0, 154);
+        assert_eq!(capped, [0x99; 3], "the cap holds after soft-drop points");
+    }
+
+    #[test]
+    fn clear_points_cycles_follow_the_path_taken() {
+        // At the cap a single takes every fix-up: 136 cycles per pass; a double skips the
+        // byte-0 carry (125); no line skips all of them (83). Set-up and end: 16 + 24 − 1.
+        for (lines, per) in [(1u8, 136u32), (2, 125), (0, 83)] {
+            let mut s = [0x99; 3];
+            assert_eq!(add_clear_points(&mut s, lines, 154), 39 + 155 * per);
+        }
+    }
+
+    #[test]
     fn gravity_table() {
         assert_eq!(drop_speed(0), 48);
         assert_eq!(drop_speed(9), 6);

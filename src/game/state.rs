@@ -83,6 +83,9 @@ pub struct Events {
     /// This frame's logic ran past the next NMI: the next frame runs only the NMI (a lag
     /// frame, from about level 145 after a line clear; see [`timing`]).
     pub lag: bool,
+    /// Counted CPU cycles of the frame, from its NMI to the point where a late NMI is lost,
+    /// audio allowance included, on frames that run play state 5 (0 on the others).
+    pub cycles: u32,
 }
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
@@ -434,7 +437,8 @@ impl Game {
         cycles += score::add_clear_points(&mut self.score, cleared, self.level);
         self.completed_lines = 0;
         self.play_state = PlayState::GoalCheck;
-        ev.lag = timing::lags(timing::frame_cycles(nmi, cycles));
+        ev.cycles = timing::frame_cycles(nmi, cycles);
+        ev.lag = timing::lags(ev.cycles);
     }
 
     fn spawn(&mut self, ev: &mut Events) {
