@@ -159,6 +159,11 @@ pub fn add_clear_points(score: &mut [u8; 3], lines: u8, level: u8) -> u32 {
     cycles
 }
 
+/// The level whose transition the cartridge may not survive: from 154 to 155 the work after a
+/// line clear runs long enough for the NMI to corrupt the game's jump vector (the traces'
+/// README: the earliest known crash). Batch play stops a game there and counts it as reaching it.
+pub const CRASH_LEVEL: u8 = 155;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,8 +329,3 @@ mod tests {
         assert_eq!(drop_speed(255), 1);
     }
 }
-
-/// The level whose transition the cartridge may not survive: from 154 to 155 the work after a
-/// line clear runs long enough for the NMI to corrupt the game's jump vector (the traces'
-/// README: the earliest known crash). Batch play stops a game there and counts it as reaching it.
-pub const CRASH_LEVEL: u8 = 155;
