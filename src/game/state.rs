@@ -143,6 +143,15 @@ pub enum Wait {
     Lag,
 }
 
+/// The bytes the NMI's cycle count depends on, as they were before it ran.
+#[derive(Clone, Copy)]
+struct NmiPre {
+    rng: u16,
+    frame_counter: u16,
+    vram_row: u8,
+    line_clear: bool,
+}
+
 /// Block-tile → byte for boards given as text (`1` $7B, `2` $7C, `3` $7D, other filled $7B).
 pub fn tile_from_char(c: char) -> u8 {
     match c {
@@ -247,7 +256,13 @@ impl Game {
     /// parked) the game logic, states 2-8.
     pub fn step(&mut self, input: PadState) -> Events {
         let mut ev = Events::default();
-        let nmi = self.nmi(input);
+        let pre = NmiPre {
+            rng: self.picker.rng,
+            frame_counter: self.frame_counter,
+            vram_row: self.vram_row,
+            line_clear: self.play_state == PlayState::LineClear,
+        };
+        self.nmi(input);
         match self.wait {
             Wait::QuirkNmi => {
                 // States 7 and 8 run after the extra NMI; 8 sets $A7 back to 2.
@@ -267,7 +282,7 @@ impl Game {
         // State 2.
         self.active.fall_timer = self.active.fall_timer.wrapping_add(1);
         // State 4: the play-state handler.
-        self.run_play_state(&mut ev, nmi);
+        self.run_play_state(&mut ev, pre);
         if self.wait == Wait::Ending {
             self.game_mode_state = 4;
             return ev;
@@ -287,22 +302,11 @@ impl Game {
         ev
     }
 
-    /// The NMI: playfield copy or line-clear animation, frame counter, RNG, controller poll;
-    /// returns what it did, for the cycle count of a long frame.
-    fn nmi(&mut self, input: PadState) -> NmiWork {
-        let rng = self.picker.rng;
-        let mut work = NmiWork {
-            rng_bit: ((rng >> 8) ^ rng) & 2 != 0,
-            ..NmiWork::default()
-        };
-        if self.completed_lines == 4 && self.frame_counter & 3 == 0 {
-            work.tetris_flash = Some(self.frame_counter & 7 == 0);
-        }
+    /// The NMI: playfield copy or line-clear animation, frame counter, RNG, controller poll.
+    fn nmi(&mut self, input: PadState) {
         if self.play_state == PlayState::LineClear {
-            work.line_clear = true;
             // The animation acts when the counter, before this NMI's increment, is ≡ 0 mod 4.
             if self.frame_counter & 3 == 0 {
-                work.rows = self.completed_rows.iter().filter(|&&r| r != 0).count() as u8;
                 self.row_y = self.row_y.wrapping_add(1);
                 if !minus(self.row_y, 5) {
                     self.play_state = PlayState::Score;
@@ -315,22 +319,50 @@ impl Game {
                     break;
                 }
                 self.vram_row = self.vram_row.wrapping_add(1);
-                work.rows += 1;
                 if !minus(self.vram_row, 20) {
                     self.vram_row = 0x20;
-                    work.copy_done = true;
                 }
             }
         }
-
         self.frame_counter = self.frame_counter.wrapping_add(1);
         self.picker.rng = rng::step(self.picker.rng);
         self.newly = input.newly_from(self.held);
         self.held = input;
+    }
+
+    /// What the NMI that just ran did, as far as its cycle count depends on it, worked out from
+    /// the state it started from (`pre`) only on the frames that need it (play state 5).
+    fn nmi_work(&self, pre: NmiPre) -> NmiWork {
+        let mut work = NmiWork {
+            rng_bit: ((pre.rng >> 8) ^ pre.rng) & 2 != 0,
+            line_clear: pre.line_clear,
+            ..NmiWork::default()
+        };
+        if self.completed_lines == 4 && pre.frame_counter & 3 == 0 {
+            work.tetris_flash = Some(pre.frame_counter & 7 == 0);
+        }
+        if pre.line_clear {
+            if pre.frame_counter & 3 == 0 {
+                work.rows = self.completed_rows.iter().filter(|&&r| r != 0).count() as u8;
+            }
+        } else {
+            let mut v = pre.vram_row;
+            for _ in 0..4 {
+                if !minus(v, 21) {
+                    break;
+                }
+                v = v.wrapping_add(1);
+                work.rows += 1;
+                if !minus(v, 20) {
+                    v = 0x20;
+                    work.copy_done = true;
+                }
+            }
+        }
         work
     }
 
-    fn run_play_state(&mut self, ev: &mut Events, nmi: NmiWork) {
+    fn run_play_state(&mut self, ev: &mut Events, pre: NmiPre) {
         match self.play_state {
             PlayState::Control => {
                 let speed = drop_speed(self.level);
@@ -346,7 +378,7 @@ impl Game {
             PlayState::Lock => self.lock(ev),
             PlayState::RowCheck => self.check_row(),
             PlayState::LineClear | PlayState::Noop | PlayState::Ended => {}
-            PlayState::Score => self.update_lines_and_score(ev, nmi),
+            PlayState::Score => self.update_lines_and_score(ev, pre),
             PlayState::GoalCheck | PlayState::Garbage | PlayState::Increment => {
                 self.play_state = self.play_state.next();
             }
@@ -417,7 +449,7 @@ impl Game {
 
     /// `playState_updateLinesAndStatistics`, with its CPU cycles: the one routine whose cost
     /// grows with the level, so the only place a frame can overrun the next NMI.
-    fn update_lines_and_score(&mut self, ev: &mut Events, nmi: NmiWork) {
+    fn update_lines_and_score(&mut self, ev: &mut Events, pre: NmiPre) {
         let cleared = self.completed_lines;
         let first_block = (0..10u8).find(|&c| self.field.get(5, c as i16) != EMPTY);
         let mut cycles = timing::music_speed_cycles(first_block);
@@ -437,7 +469,7 @@ impl Game {
         cycles += score::add_clear_points(&mut self.score, cleared, self.level);
         self.completed_lines = 0;
         self.play_state = PlayState::GoalCheck;
-        ev.cycles = timing::frame_cycles(nmi, cycles);
+        ev.cycles = timing::frame_cycles(self.nmi_work(pre), cycles);
         ev.lag = timing::lags(ev.cycles);
     }
 
