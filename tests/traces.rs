@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use nestor::game::pad::PadState;
+use nestor::movie::Movie;
 use nestor::trace::file::read_trace;
 use nestor::trace::record::game_from_line;
 use nestor::trace::verify_trace;
@@ -121,5 +122,27 @@ fn lag_frames_are_exactly_those_of_the_cartridge() {
         "l29-speed-levelup-score-cap.jsonl.gz",
     ] {
         assert_eq!(lag_frames(name), Vec::<u64>::new(), "{name}");
+    }
+}
+
+#[test]
+fn nestor_game_movie_holds_the_traced_inputs() {
+    // The movie replays the traced game from power-on: trace frame f (NMIs since power-on,
+    // 1-based) used the movie's gameplay frame f − 1, the FCEUX lead frame skipped.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/traces");
+    let movie = Movie::load(&dir.join("nestor-l19-game.fm2")).unwrap_or_else(|e| panic!("{e}"));
+    let pads = movie.gameplay_pads();
+    let trace = read_trace(&dir.join("nestor-l19-game.jsonl.gz")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        trace
+            .header
+            .as_ref()
+            .and_then(|h| h["movie_frames"].as_u64()),
+        Some(pads.len() as u64)
+    );
+    for line in &trace.frames {
+        let frame = line["frame"].as_u64().unwrap() as usize;
+        let input = PadState::from_letters(line["input"].as_str().unwrap()).unwrap();
+        assert_eq!(pads[frame - 1], input, "trace frame {frame}");
     }
 }
