@@ -3,6 +3,7 @@
 
 pub mod demo;
 pub mod interrupt;
+pub mod output;
 pub mod play;
 pub mod plots;
 pub mod progress;

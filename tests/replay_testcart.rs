@@ -54,13 +54,17 @@ fn capture(replay: &Replay, out: &Path) {
     .expect("known fields");
     let header = cap.header("testcart", "testcart", "movie.fm2", FRAMES);
     let (end, lines) =
-        capture_to_file(replay, &mut deck, cap, out, &header, |_| {}).expect("capture");
+        capture_to_file(replay, &mut deck, cap, out, &header, |_| {
+            std::ops::ControlFlow::Continue(())
+        })
+        .expect("capture");
     assert_eq!((end.frames, lines), (FRAMES, FRAMES as u64));
 }
 
 #[test]
 fn recorded_movie_replays_into_identical_traces_holding_its_pads() {
-    let dir = temp_dir("cart-replay");
+    let tmp = temp_dir("cart-replay");
+    let dir = tmp.path();
     let path = dir.join("movie.fm2");
     let movie = recorded_movie(0x5EED);
     assert_eq!(
@@ -101,7 +105,6 @@ fn recorded_movie_replays_into_identical_traces_holding_its_pads() {
         }
     }
     assert!(counted > FRAMES - 10, "the NMI ran on {counted} frames");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -162,7 +165,8 @@ fn os(args: &[&dyn AsRef<OsStr>]) -> Vec<OsString> {
 
 #[test]
 fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
-    let dir = temp_dir("cli-replay");
+    let tmp = temp_dir("cli-replay");
+    let dir = tmp.path();
     let (rom, movie) = cli_files(&dir);
     let ok = nestor(&os(&[
         &"replay",
@@ -218,12 +222,12 @@ fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
         String::from_utf8_lossy(&forced.stderr)
     );
     assert!(String::from_utf8_lossy(&forced.stderr).contains("warning"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn cli_errors_name_the_problem() {
-    let dir = temp_dir("cli-errors");
+    let tmp = temp_dir("cli-errors");
+    let dir = tmp.path();
     let (rom, movie) = cli_files(&dir);
     let text = std::fs::read_to_string(&movie).unwrap();
     // Break the 10th input line (the 5th pad's field loses a byte).
@@ -324,12 +328,12 @@ fn cli_errors_name_the_problem() {
         }
     }
     assert!(!out_trace.exists(), "no header-only trace is left behind");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn cli_captures_the_whole_movie_twice_into_equal_traces() {
-    let dir = temp_dir("cli-whole");
+    let tmp = temp_dir("cli-whole");
+    let dir = tmp.path();
     let (rom, movie) = cli_files(&dir);
     let pads = Movie::load(&movie).unwrap().gameplay_pads();
     let mut outs = Vec::new();
@@ -372,5 +376,4 @@ fn cli_captures_the_whole_movie_twice_into_equal_traces() {
     for (line, pad) in trace.frames.iter().zip(&pads).skip(first + 1) {
         assert_eq!(line["held"], u64::from(pad.bits()), "{line:?}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -36,8 +36,8 @@ pub fn load(
         Some(p) => AddressMap::load(p)?,
         None => AddressMap::default(),
     };
-    // Some replay errors (PAL, save-state, mid-movie reset) do not carry the file name.
-    let replay = Replay::load(movie).with_context(|| movie.display().to_string())?;
+    // Every error of `Replay::load` names the file already.
+    let replay = Replay::load(movie)?;
     let checksum = replay
         .check_rom(&rom.prg_chr_md5, force)
         .with_context(|| format!("{}", movie.display()))?;

@@ -115,22 +115,42 @@ pub fn read_trace(path: &Path) -> Result<Trace, TraceError> {
     Ok(trace)
 }
 
-/// Writes trace lines to a file, gzip-compressed when the name ends in `.gz`.
+/// Where a trace's bytes go: a buffered file, gzip-compressed or not.
+enum Sink {
+    Plain(BufWriter<File>),
+    Gzip(GzEncoder<BufWriter<File>>),
+}
+
+/// Writes trace lines to a file, gzip-compressed when the name ends in `.gz`. The lines go to
+/// a temporary file in the same folder, renamed to the trace's name by `finish`: a run that
+/// fails or stops early without `finish` leaves nothing half-written (and no old file lost).
 pub struct TraceWriter {
-    out: Box<dyn Write>,
+    out: Sink,
+    tmp: tempfile::TempPath,
     path: PathBuf,
 }
 
 impl TraceWriter {
     pub fn create(path: &Path, header: &Value) -> Result<TraceWriter, TraceError> {
-        let file = BufWriter::new(File::create(path).map_err(write_error(path))?);
-        let out: Box<dyn Write> = if path.extension().is_some_and(|e| e == "gz") {
-            Box::new(GzEncoder::new(file, flate2::Compression::default()))
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let (file, tmp) = tempfile::Builder::new()
+            .prefix(".nestor-")
+            .suffix(".trace.part")
+            .tempfile_in(dir)
+            .map_err(write_error(path))?
+            .into_parts();
+        let file = BufWriter::new(file);
+        let out = if path.extension().is_some_and(|e| e == "gz") {
+            Sink::Gzip(GzEncoder::new(file, flate2::Compression::default()))
         } else {
-            Box::new(file)
+            Sink::Plain(file)
         };
         let mut w = TraceWriter {
             out,
+            tmp,
             path: path.to_path_buf(),
         };
         let mut h = Map::new();
@@ -141,13 +161,27 @@ impl TraceWriter {
 
     pub fn write_line(&mut self, line: &Map<String, Value>) -> Result<(), TraceError> {
         let text = serde_json::to_string(line).expect("a JSON map always serialises");
-        writeln!(self.out, "{text}").map_err(write_error(&self.path))
+        let out: &mut dyn Write = match &mut self.out {
+            Sink::Plain(w) => w,
+            Sink::Gzip(w) => w,
+        };
+        writeln!(out, "{text}").map_err(write_error(&self.path))
     }
 
-    /// Flushes and closes (finishing the gzip stream).
-    pub fn finish(mut self) -> Result<(), TraceError> {
-        self.out.flush().map_err(write_error(&self.path))?;
-        drop(self.out);
+    /// Finishes the gzip stream, flushes to the disk and renames the file to its name; every
+    /// failure (a full disk, say) is reported, none is lost in a destructor.
+    pub fn finish(self) -> Result<(), TraceError> {
+        let buffered = match self.out {
+            Sink::Plain(w) => w,
+            Sink::Gzip(w) => w.finish().map_err(write_error(&self.path))?,
+        };
+        let file = buffered
+            .into_inner()
+            .map_err(|e| write_error(&self.path)(e.into_error()))?;
+        file.sync_all().map_err(write_error(&self.path))?;
+        self.tmp
+            .persist(&self.path)
+            .map_err(|e| write_error(&self.path)(e.error))?;
         Ok(())
     }
 }
