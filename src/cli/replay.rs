@@ -31,7 +31,7 @@ pub fn load(
     addresses: Option<&Path>,
     force: bool,
 ) -> Result<Loaded> {
-    let rom = Rom::load(rom, allow_unknown_rom)?;
+    let rom = super::load_rom(rom, allow_unknown_rom)?;
     let map = match addresses {
         Some(p) => AddressMap::load(p)?,
         None => AddressMap::default(),

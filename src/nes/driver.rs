@@ -482,7 +482,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 if expected == Some(observed) {
                     f.cursor += 1;
                 } else {
-                    log::warn!(
+                    log::info!(
                         "desync at frame {frame}: expected {expected:?}, observed {observed:?} \
                          (plan made at frame {}); re-planning",
                         f.planned_at
@@ -506,7 +506,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                     let l = f.plan.lock;
                     if f.cursor != f.plan.inputs.len() || observed != (l.x, l.y, l.orientation.id())
                     {
-                        log::warn!(
+                        log::info!(
                             "desync at frame {frame}: locked at {observed:?} after {} of {} \
                              planned frames (plan made at frame {})",
                             f.cursor,
