@@ -186,6 +186,20 @@ fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
     assert_eq!(v["frames"], FRAMES as u64);
     assert_eq!(v["game_over"], false);
     assert_eq!(v["checksum"], "match");
+    let part = nestor(&os(&[
+        &"replay",
+        &rom,
+        &movie,
+        &"--allow-unknown-rom",
+        &"--headless",
+        &"--frames",
+        &"25",
+    ]));
+    let text = String::from_utf8_lossy(&part.stdout);
+    assert!(
+        text.contains(&format!("25 of {FRAMES} frames replayed")),
+        "{text}"
+    );
 
     let mut m = Movie::load(&movie).unwrap();
     m.header.rom_checksum = [0x22; 16];
@@ -326,6 +340,20 @@ fn cli_errors_name_the_problem() {
         for w in wanted {
             assert!(stderr.contains(&w), "{args:?}: `{w}` not in: {stderr}");
         }
+    }
+    // Each error names its movie once, not once per layer.
+    let empty = dir.join("empty.fm2");
+    std::fs::write(&empty, "").unwrap();
+    for (m, wanted) in [
+        (&empty, "not an FM2 movie"),
+        (&bad, "7 bytes"),
+        (&reset, "soft reset"),
+    ] {
+        let out = nestor(&os(&[&"replay", &rom, m, &"--allow-unknown-rom", &"--headless"]));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let name = m.file_name().unwrap().to_str().unwrap();
+        assert_eq!(stderr.matches(name).count(), 1, "{stderr}");
+        assert!(stderr.contains(wanted), "{stderr}");
     }
     assert!(!out_trace.exists(), "no header-only trace is left behind");
 }
