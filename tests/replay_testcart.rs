@@ -405,3 +405,65 @@ fn cli_captures_the_whole_movie_twice_into_equal_traces() {
         assert_eq!(line["held"], u64::from(pad.bits()), "{line:?}");
     }
 }
+
+/// Ctrl-C during `trace` keeps a complete trace of the frames replayed so far: the gzip stream
+/// is finished, every line parses, and nothing else is left in the folder.
+#[cfg(unix)]
+#[test]
+fn interrupting_trace_keeps_a_complete_trace() {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let tmp = temp_dir("cli-trace-int");
+    let dir = tmp.path();
+    let (rom, movie) = cli_files(dir);
+    // A movie long enough to be still replaying when the signal comes (about an hour).
+    let mut long = Movie::load(&movie).unwrap();
+    let pads = long.frames.clone();
+    while long.frames.len() < 200_000 {
+        long.frames.extend_from_slice(&pads[1..]);
+    }
+    let long_path = dir.join("long.fm2");
+    long.save(&long_path).unwrap();
+    let out = dir.join("t.jsonl.gz");
+    let child = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .arg("trace")
+        .arg(&rom)
+        .arg("--movie")
+        .arg(&long_path)
+        .arg("--out")
+        .arg(&out)
+        .args(["--allow-unknown-rom", "--whole-movie"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run nestor");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: a plain kill(2) on the child's pid, which has not been waited for yet.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(
+        done.status.code(),
+        Some(130),
+        "{stdout} {}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert!(stdout.contains("interrupted"), "{stdout}");
+    let trace = read_trace(&out).expect("a complete, readable trace");
+    let n = trace.frames.len();
+    assert!(n > 10 && n < 199_999, "{n} lines");
+    assert!(stdout.contains(&format!("{n} frame lines")), "{stdout}");
+    // The frames are consecutive from power-on.
+    for (i, line) in trace.frames.iter().enumerate() {
+        assert_eq!(line["frame"], i as u64 + 1);
+    }
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["cart.nes", "long.fm2", "movie.fm2", "t.jsonl.gz"]);
+}
