@@ -4,6 +4,16 @@
 use std::io::Read;
 use std::path::Path;
 
+/// The largest settings or address-map file read (they are a few KiB).
+pub const MAX_TOML_BYTES: u64 = 1 << 20;
+
+/// Reads a small text file (TOML) with the `MAX_TOML_BYTES` bound; bytes that are not UTF-8
+/// are an `InvalidData` error, as with `std::fs::read_to_string`.
+pub fn read_toml_text(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_at_most(path, MAX_TOML_BYTES)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
 /// Reads all of `path` if it holds at most `limit` bytes. A longer file (or an endless stream)
 /// is an `InvalidData` error saying so, after reading `limit + 1` bytes.
 pub fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
