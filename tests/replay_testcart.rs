@@ -467,3 +467,33 @@ fn interrupting_trace_keeps_a_complete_trace() {
     names.sort();
     assert_eq!(names, ["cart.nes", "long.fm2", "movie.fm2", "t.jsonl.gz"]);
 }
+
+#[test]
+fn verify_says_why_a_trace_cannot_be_checked_naming_the_file_once() {
+    let tmp = temp_dir("cli-verify");
+    let dir = tmp.path();
+    let (rom, movie) = cli_files(dir);
+    let whole = dir.join("whole.jsonl");
+    let out = nestor(&os(&[
+        &"trace",
+        &rom,
+        &"--movie",
+        &movie,
+        &"--out",
+        &whole,
+        &"--allow-unknown-rom",
+        &"--whole-movie",
+    ]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let corrupt = dir.join("corrupt.jsonl");
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[2] = "{not json";
+    std::fs::write(&corrupt, lines.join("\n")).unwrap();
+    let out = nestor(&os(&[&"trace", &"verify", &whole, &corrupt]));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("whole.jsonl: ERROR: made with --whole-movie"), "{stdout}");
+    assert!(stdout.contains("corrupt.jsonl: ERROR: line 3: not JSON"), "{stdout}");
+    assert_eq!(stdout.matches("corrupt.jsonl").count(), 1, "{stdout}");
+}

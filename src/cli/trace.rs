@@ -11,6 +11,7 @@ use nestor::nes::rom::hex;
 use nestor::nes::{NesDeck, Video};
 use nestor::trace::{
     capture_to_file, check_fields, verify_trace, CaptureError, CaptureSpan, TraceCapture,
+    TraceError,
 };
 
 use super::interrupt::Interrupt;
@@ -28,12 +29,12 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
                 fields_checked: 0,
                 divergence: None,
                 unknown_fields: vec![],
-                error: Some(e.to_string()),
+                error: Some(without_file(&e)),
             },
         };
         if !json {
             match (&report.error, &report.divergence) {
-                (Some(e), _) => println!("{}: ERROR {e}", report.file),
+                (Some(e), _) => println!("{}: ERROR: {e}", report.file),
                 (None, Some(d)) => println!(
                     "{}: {} frames checked, DIVERGES at t={} (frame {}) field `{}`: cartridge {}, model {}",
                     report.file, report.frames_checked, d.t, d.frame, d.field, d.expected, d.actual
@@ -74,6 +75,16 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// A read error without the file name, which the report line already starts with.
+fn without_file(e: &TraceError) -> String {
+    match e {
+        TraceError::Io { action, source, .. } => format!("cannot {action}: {source}"),
+        TraceError::Line { line, reason, .. } => format!("line {line}: {reason}"),
+        TraceError::Empty { .. } => "no frame lines".into(),
+        e => e.to_string(),
+    }
 }
 
 /// `nestor trace diff A B`: exit 0 when equal, 1 when they differ, 2 when one cannot be read.
