@@ -103,8 +103,8 @@ pub struct PlayArgs {
     /// Run without a window, as fast as the emulator goes.
     #[arg(long)]
     pub headless: bool,
-    /// Start level (0-19).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=19))]
+    /// Start level (0-19) [default: 19].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=29))]
     pub level: Option<u8>,
     /// Games to play (back to the level menu after each game over) [default: 1].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]

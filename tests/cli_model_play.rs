@@ -209,3 +209,29 @@ fn clap_refuses_zero_games_and_endless_files_are_refused_quickly() {
         assert!(started.elapsed() < Duration::from_secs(10));
     }
 }
+
+#[test]
+fn a_two_game_summary_labels_each_game_and_the_totals() {
+    let out = nestor(&["play", "--model-console", "4", "--games", "2", "--level", "29"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let game = |n: u32| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("game {n}: ")))
+            .unwrap_or_else(|| panic!("no game {n} line: {text}"))
+    };
+    // Started at 29: every line is after the transition, and the line says so.
+    for n in [1, 2] {
+        assert!(game(n).contains(" after level 29)") && game(n).ends_with("topped out"), "{text}");
+    }
+    assert!(text.contains("total over 2 games: pieces "), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("score ")), "no unlabelled line: {text}");
+}
+
+#[test]
+fn show_plan_headless_is_not_silently_ignored() {
+    let out = nestor(&["play", "--model-console", "1", "--pieces", "3", "--show-plan"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--show-plan") && err.contains("headless"), "{err}");
+}
