@@ -420,6 +420,34 @@ mod tests {
     }
 
     #[test]
+    fn a_known_prg_chr_in_another_file_is_flagged_and_files_are_named_without_folders() {
+        let mut rom = Rom::from_bytes("dir/u.nes", testcart::mmc1_image(), true).unwrap();
+        assert!(!rom.header_differs(), "an unknown dump");
+        assert_eq!(rom.file_name(), "u.nes");
+        // The known PRG+CHR under another whole-file hash (a changed header, extra bytes).
+        rom.prg_chr_md5 = TETRIS_U.prg_chr_md5;
+        assert!(rom.header_differs());
+        rom.file_md5 = TETRIS_U.file_md5;
+        assert!(!rom.header_differs(), "the usual file");
+    }
+
+    #[test]
+    fn an_endless_or_huge_file_is_refused_after_the_limit() {
+        #[cfg(unix)]
+        {
+            let e = Rom::load("/dev/zero", true).unwrap_err().to_string();
+            assert!(e.contains("/dev/zero") && e.contains("larger than 1 MiB"), "{e}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.nes");
+        let mut img = testcart::mmc1_image();
+        img.resize(MAX_ROM_BYTES as usize + 1, 0);
+        std::fs::write(&big, img).unwrap();
+        let e = Rom::load(&big, true).unwrap_err().to_string();
+        assert!(e.contains("big.nes") && e.contains("larger than"), "{e}");
+    }
+
+    #[test]
     fn hashes_match_a_direct_computation() {
         let img = testcart::mmc1_image();
         let rom = Rom::from_bytes("u.nes", img.clone(), true).unwrap();
