@@ -17,7 +17,10 @@ use nestor::ui::NesView;
 
 /// Reads a ROM; when its PRG+CHR is the known dump's but the file differs (another header,
 /// trailing bytes), says so: what identifies the cartridge is PRG+CHR, not the whole file.
-pub fn load_rom(path: &std::path::Path, allow_unknown: bool) -> Result<Rom, nestor::nes::rom::Error> {
+pub fn load_rom(
+    path: &std::path::Path,
+    allow_unknown: bool,
+) -> Result<Rom, nestor::nes::rom::Error> {
     let rom = Rom::load(path, allow_unknown)?;
     if rom.header_differs() {
         eprintln!(

@@ -147,7 +147,9 @@ pub struct PlayArgs {
 fn fault_rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
-        _ => Err(format!("`{text}` is not a share of frames from 0 to 1 (e.g. 0.01)")),
+        _ => Err(format!(
+            "`{text}` is not a share of frames from 0 to 1 (e.g. 0.01)"
+        )),
     }
 }
 

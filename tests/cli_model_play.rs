@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use nestor::game::Game;
 use nestor::game::score::bcd_value;
+use nestor::game::Game;
 use nestor::movie::Replay;
 use nestor::nes::testcart::mmc1_image;
 use nestor::nes::{AddressMap, ModelConsole, RamSnapshot};
@@ -94,7 +94,11 @@ fn a_finished_model_game_replays_to_its_summary() {
         "--record",
         s(&movie),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["games"][0]["end"], "topped_out", "{summary}");
     let (score, lines) = replay_on_model(&movie, 19, 11);
@@ -118,7 +122,11 @@ fn injected_faults_are_counted_and_play_goes_on() {
         "0.02",
         "--json",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let t = &v["totals"];
     assert_eq!(t["pieces"], 300, "{v}");
@@ -141,7 +149,10 @@ fn an_unwritable_record_path_fails_before_the_run() {
     let out = nestor(&["play", "--model-console", "1", "--record", s(&bad)]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("cannot write there") && err.contains("m.fm2"), "{err}");
+    assert!(
+        err.contains("cannot write there") && err.contains("m.fm2"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty(), "nothing ran");
     assert!(started.elapsed() < Duration::from_secs(5));
 }
@@ -172,14 +183,7 @@ fn outputs_that_are_inputs_are_refused_and_left_untouched() {
                 microphone 0\nport0 1\nport1 0\nport2 0\nFDS 0\nNewPPU 0\n|0|........|||\n";
     std::fs::write(&movie, text).unwrap();
     for (out_path, role) in [(&movie, "is the movie"), (&rom, "is the ROM")] {
-        let out = nestor(&[
-            "trace",
-            s(&rom),
-            "--movie",
-            s(&movie),
-            "--out",
-            s(out_path),
-        ]);
+        let out = nestor(&["trace", s(&rom), "--movie", s(&movie), "--out", s(out_path)]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(err.contains(role), "{err}");
@@ -198,7 +202,10 @@ fn clap_refuses_zero_games_and_endless_files_are_refused_quickly() {
         let out = nestor(&["play", "/dev/zero", "--headless"]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
-        assert!(err.contains("/dev/zero") && err.contains("larger than"), "{err}");
+        assert!(
+            err.contains("/dev/zero") && err.contains("larger than"),
+            "{err}"
+        );
         let dir = tempfile::tempdir().unwrap();
         let rom = dir.path().join("rom.nes");
         std::fs::write(&rom, mmc1_image()).unwrap();
@@ -212,9 +219,21 @@ fn clap_refuses_zero_games_and_endless_files_are_refused_quickly() {
 
 #[test]
 fn a_two_game_summary_labels_each_game_and_the_totals() {
-    let out = nestor(&["play", "--model-console", "4", "--games", "2", "--level", "29"]);
+    let out = nestor(&[
+        "play",
+        "--model-console",
+        "4",
+        "--games",
+        "2",
+        "--level",
+        "29",
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let game = |n: u32| {
         text.lines()
             .find(|l| l.starts_with(&format!("game {n}: ")))
@@ -222,16 +241,32 @@ fn a_two_game_summary_labels_each_game_and_the_totals() {
     };
     // Started at 29: every line is after the transition, and the line says so.
     for n in [1, 2] {
-        assert!(game(n).contains(" after level 29)") && game(n).ends_with("topped out"), "{text}");
+        assert!(
+            game(n).contains(" after level 29)") && game(n).ends_with("topped out"),
+            "{text}"
+        );
     }
     assert!(text.contains("total over 2 games: pieces "), "{text}");
-    assert!(!text.lines().any(|l| l.starts_with("score ")), "no unlabelled line: {text}");
+    assert!(
+        !text.lines().any(|l| l.starts_with("score ")),
+        "no unlabelled line: {text}"
+    );
 }
 
 #[test]
 fn show_plan_headless_is_not_silently_ignored() {
-    let out = nestor(&["play", "--model-console", "1", "--pieces", "3", "--show-plan"]);
+    let out = nestor(&[
+        "play",
+        "--model-console",
+        "1",
+        "--pieces",
+        "3",
+        "--show-plan",
+    ]);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--show-plan") && err.contains("headless"), "{err}");
+    assert!(
+        err.contains("--show-plan") && err.contains("headless"),
+        "{err}"
+    );
 }

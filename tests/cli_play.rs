@@ -114,7 +114,10 @@ fn an_allowed_cartridge_that_is_not_tetris_fails_in_the_menus_and_keeps_the_movi
     // The movie names the ROM file, not the folder it was in.
     let text = std::fs::read_to_string(&movie).expect("the movie was saved");
     assert!(text.contains("comment rom mmc1-allowed.nes ("), "{text}");
-    assert!(!text.contains(&*tmp.path().to_string_lossy()), "no absolute path");
+    assert!(
+        !text.contains(&*tmp.path().to_string_lossy()),
+        "no absolute path"
+    );
     let text = std::fs::read_to_string(&movie).expect("the movie was saved");
     assert!(text.starts_with("version 3"));
     assert!(text.contains("comment nestor play: A-type, start level 19"));

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use common::{assert_same_ram, fceux_ram, fceux_tools, nestor, random_pads, temp_dir};
 use nestor::game::PadState;
 use nestor::movie::{Movie, Recorder, Replay};
-use nestor::nes::testcart::{self, COUNTER, HELD};
 use nestor::nes::rom::rom_for_tests;
+use nestor::nes::testcart::{self, COUNTER, HELD};
 use nestor::nes::{navigate, AddressMap, Console, MenuNav, NesDeck, Rom, Video};
 use nestor::trace::read_trace;
 
@@ -53,7 +53,7 @@ fn fceux_and_nestor_agree_on_the_test_cart_every_frame() {
     let path = dir.join("movie.fm2");
     movie.save(&path).unwrap();
 
-    let theirs = fceux_ram(&rom, &path, &dir).unwrap_or_else(|e| panic!("{e}"));
+    let theirs = fceux_ram(&rom, &path, dir).unwrap_or_else(|e| panic!("{e}"));
     let replay = Replay::load(&path).unwrap();
     let mut deck = NesDeck::from_image("testcart", &image, Video::Headless).unwrap();
     let ours = nestor_ram(&replay, &mut deck);
@@ -133,7 +133,7 @@ fn fceux_and_nestor_agree_on_a_real_game() {
     let movie = SOURCE(&rom);
     let path = dir.join("game.fm2");
     movie.save(&path).unwrap();
-    let theirs = fceux_ram(&rom.path, &path, &dir).unwrap_or_else(|e| panic!("{e}"));
+    let theirs = fceux_ram(&rom.path, &path, dir).unwrap_or_else(|e| panic!("{e}"));
     let replay = Replay::load(&path).unwrap();
     replay.check_rom(&rom.prg_chr_md5, false).unwrap();
     let ours = nestor_ram(&replay, &mut NesDeck::new(&rom, Video::Headless).unwrap());

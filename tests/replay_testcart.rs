@@ -53,11 +53,10 @@ fn capture(replay: &Replay, out: &Path) {
     )
     .expect("known fields");
     let header = cap.header("testcart", "testcart", "movie.fm2", FRAMES);
-    let (end, lines) =
-        capture_to_file(replay, &mut deck, cap, out, &header, |_| {
-            std::ops::ControlFlow::Continue(())
-        })
-        .expect("capture");
+    let (end, lines) = capture_to_file(replay, &mut deck, cap, out, &header, |_| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .expect("capture");
     assert_eq!((end.frames, lines), (FRAMES, FRAMES as u64));
 }
 
@@ -167,7 +166,7 @@ fn os(args: &[&dyn AsRef<OsStr>]) -> Vec<OsString> {
 fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
     let tmp = temp_dir("cli-replay");
     let dir = tmp.path();
-    let (rom, movie) = cli_files(&dir);
+    let (rom, movie) = cli_files(dir);
     let ok = nestor(&os(&[
         &"replay",
         &rom,
@@ -242,7 +241,7 @@ fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
 fn cli_errors_name_the_problem() {
     let tmp = temp_dir("cli-errors");
     let dir = tmp.path();
-    let (rom, movie) = cli_files(&dir);
+    let (rom, movie) = cli_files(dir);
     let text = std::fs::read_to_string(&movie).unwrap();
     // Break the 10th input line (the 5th pad's field loses a byte).
     let header_lines = text.lines().take_while(|l| !l.starts_with('|')).count();
@@ -349,7 +348,13 @@ fn cli_errors_name_the_problem() {
         (&bad, "7 bytes"),
         (&reset, "soft reset"),
     ] {
-        let out = nestor(&os(&[&"replay", &rom, m, &"--allow-unknown-rom", &"--headless"]));
+        let out = nestor(&os(&[
+            &"replay",
+            &rom,
+            m,
+            &"--allow-unknown-rom",
+            &"--headless",
+        ]));
         let stderr = String::from_utf8_lossy(&out.stderr);
         let name = m.file_name().unwrap().to_str().unwrap();
         assert_eq!(stderr.matches(name).count(), 1, "{stderr}");
@@ -362,7 +367,7 @@ fn cli_errors_name_the_problem() {
 fn cli_captures_the_whole_movie_twice_into_equal_traces() {
     let tmp = temp_dir("cli-whole");
     let dir = tmp.path();
-    let (rom, movie) = cli_files(&dir);
+    let (rom, movie) = cli_files(dir);
     let pads = Movie::load(&movie).unwrap().gameplay_pads();
     let mut outs = Vec::new();
     for name in ["a.jsonl.gz", "b.jsonl"] {
@@ -484,7 +489,11 @@ fn verify_says_why_a_trace_cannot_be_checked_naming_the_file_once() {
         &"--allow-unknown-rom",
         &"--whole-movie",
     ]));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let corrupt = dir.join("corrupt.jsonl");
     let text = std::fs::read_to_string(&whole).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
@@ -493,7 +502,13 @@ fn verify_says_why_a_trace_cannot_be_checked_naming_the_file_once() {
     let out = nestor(&os(&[&"trace", &"verify", &whole, &corrupt]));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("whole.jsonl: ERROR: made with --whole-movie"), "{stdout}");
-    assert!(stdout.contains("corrupt.jsonl: ERROR: line 3: not JSON"), "{stdout}");
+    assert!(
+        stdout.contains("whole.jsonl: ERROR: made with --whole-movie"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("corrupt.jsonl: ERROR: line 3: not JSON"),
+        "{stdout}"
+    );
     assert_eq!(stdout.matches("corrupt.jsonl").count(), 1, "{stdout}");
 }

@@ -12,8 +12,8 @@ use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, St
 use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::render::draw_game_into;
 use nestor::ui::{
-    render_terminal, save_png, screenshot_path, too_small, DrawOptions, Frame, Pacer,
-    TermOptions, TerminalView, Window,
+    render_terminal, save_png, screenshot_path, too_small, DrawOptions, Frame, Pacer, TermOptions,
+    TerminalView, Window,
 };
 
 use super::interrupt::Interrupt;

@@ -29,6 +29,14 @@ pub fn check_output(flag: &str, out: &Path, inputs: &[Input<'_>]) -> Result<()> 
         bail!("{flag} {} is a folder, not a file", out.display());
     }
     if let Ok(meta) = std::fs::metadata(out) {
+        // A device or a pipe (`/dev/full`, `/dev/null`, a FIFO) would be replaced by the
+        // writers' rename, not written to.
+        if !meta.is_file() {
+            bail!(
+                "{flag} {} is not a regular file: refusing to replace it",
+                out.display()
+            );
+        }
         if meta.permissions().readonly() {
             bail!(
                 "{flag} {} is read-only: refusing to replace it",
@@ -92,6 +100,11 @@ mod tests {
         std::fs::set_permissions(&ro, perm).unwrap();
         let e = check_output("--record", &ro, &[]).unwrap_err();
         assert!(e.to_string().contains("read-only"), "{e}");
+        #[cfg(unix)]
+        {
+            let e = check_output("--out", Path::new("/dev/null"), &[]).unwrap_err();
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
         // Nothing is left behind by the check.
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "{left:?}");

@@ -48,7 +48,11 @@ impl Settings {
         // The menus offer 0-19; the model console (tests) starts any level up to 29.
         let top = if args.model_console.is_some() { 29 } else { 19 };
         if level > top {
-            let from = if args.level.is_some() { "--level" } else { file_name };
+            let from = if args.level.is_some() {
+                "--level"
+            } else {
+                file_name
+            };
             bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
         }
         let games = args.games.or(file.games).unwrap_or(1);
@@ -190,10 +194,9 @@ fn play_rom<E: Evaluator>(
         rom.file_name(),
         rom.known.unwrap_or("unknown dump, --allow-unknown-rom")
     );
-    let mut movie = settings
-        .record
-        .as_ref()
-        .map(|_| Movie::new_recording(rom.name(), rom.prg_chr_md5, settings.comments(&rom_comment)));
+    let mut movie = settings.record.as_ref().map(|_| {
+        Movie::new_recording(rom.name(), rom.prg_chr_md5, settings.comments(&rom_comment))
+    });
     let mut driver = Driver::new(
         FaultyPad::new(deck, rate, FAULT_SEED),
         map,
@@ -239,7 +242,13 @@ fn play_rom<E: Evaluator>(
         }
     }
     let faults = driver.console().faults();
-    finish(run, faults, &settings, movie, rom.path.display().to_string())
+    finish(
+        run,
+        faults,
+        &settings,
+        movie,
+        rom.path.display().to_string(),
+    )
 }
 
 /// The rules model through the same driver: no ROM, no menus; each game is a fresh seeded

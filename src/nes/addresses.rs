@@ -428,12 +428,18 @@ mod tests {
         let e = AddressMap::parse(&replace("empty_tile = 0xEF", "empty_tile = 0x1EF"), "c")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("0x01ef") && e.contains("a tile value is one byte"), "{e}");
+        assert!(
+            e.contains("0x01ef") && e.contains("a tile value is one byte"),
+            "{e}"
+        );
         assert!(!e.contains("$0000-$07FF"), "{e}");
         let e = AddressMap::parse(&replace("piece_x = 0x60", "piece_x = -5"), "c")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("`ram.piece_x` = -5 is out of range: an address"), "{e}");
+        assert!(
+            e.contains("`ram.piece_x` = -5 is out of range: an address"),
+            "{e}"
+        );
         // The last byte of a multi-byte field may be $07FF.
         assert!(AddressMap::parse(&replace("score = 0x73", "score = 0x7FD"), "c").is_ok());
     }

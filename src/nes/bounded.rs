@@ -56,6 +56,9 @@ mod tests {
         assert_eq!(read_at_most(&p, 2048).unwrap().len(), 2048);
         let e = read_at_most(&p, 2047).unwrap_err();
         assert!(e.to_string().contains("2047 bytes"), "{e}");
-        assert!(read_at_most(&p, 1024).unwrap_err().to_string().contains("1 KiB"));
+        assert!(read_at_most(&p, 1024)
+            .unwrap_err()
+            .to_string()
+            .contains("1 KiB"));
     }
 }

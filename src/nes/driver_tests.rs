@@ -374,7 +374,10 @@ fn a_frozen_game_is_reported_within_a_second_with_what_it_showed() {
                     (1500..=1500 + u64::from(FREEZE_FRAMES)).contains(frame),
                     "{frame}"
                 );
-                assert_eq!((*level, *lines, *score), (game.level, game.lines(), game.score()));
+                assert_eq!(
+                    (*level, *lines, *score),
+                    (game.level, game.lines(), game.score())
+                );
                 let expected = if counter_runs {
                     "only the frame counter moves"
                 } else {

@@ -44,7 +44,11 @@ impl<C: Console> FaultyPad<C> {
     pub fn new(inner: C, rate: f64, seed: u64) -> FaultyPad<C> {
         FaultyPad {
             inner,
-            rate: if rate.is_nan() { 0.0 } else { rate.clamp(0.0, 1.0) },
+            rate: if rate.is_nan() {
+                0.0
+            } else {
+                rate.clamp(0.0, 1.0)
+            },
             // xorshift needs a non-zero state; mix the seed so seeds 0, 1, 2 differ widely.
             rng: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
             delayed: None,

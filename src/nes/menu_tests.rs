@@ -6,7 +6,6 @@ use super::*;
 use crate::game::Game;
 use crate::nes::deck::{NesDeck, Video};
 use crate::nes::observe::RamSnapshot;
-use crate::nes::rom::Rom;
 use crate::trace::FrameRecord;
 
 /// The menus as nes-tetris.md §10 describes them, and a game that only knows "topped out".
@@ -230,7 +229,6 @@ fn a_game_at_the_wrong_level_is_an_error() {
         .unwrap_err();
     assert!(matches!(e, MenuError::WrongLevel { wanted: 19, got: 9 }));
 }
-
 
 /// Needs the real cartridge.
 #[test]

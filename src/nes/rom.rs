@@ -34,7 +34,9 @@ pub const ROM_ENV: &str = "NESTOR_ROM";
 pub fn rom_for_tests() -> Rom {
     let path = std::env::var_os(ROM_ENV)
         .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| panic!("{ROM_ENV} is not set: the path to your own Tetris (U) [!] .nes"));
+        .unwrap_or_else(|| {
+            panic!("{ROM_ENV} is not set: the path to your own Tetris (U) [!] .nes")
+        });
     Rom::load(&path, false).unwrap_or_else(|e| panic!("{ROM_ENV}: {e}"))
 }
 
@@ -436,7 +438,10 @@ mod tests {
         #[cfg(unix)]
         {
             let e = Rom::load("/dev/zero", true).unwrap_err().to_string();
-            assert!(e.contains("/dev/zero") && e.contains("larger than 1 MiB"), "{e}");
+            assert!(
+                e.contains("/dev/zero") && e.contains("larger than 1 MiB"),
+                "{e}"
+            );
         }
         let dir = tempfile::tempdir().unwrap();
         let big = dir.path().join("big.nes");

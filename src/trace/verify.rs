@@ -6,8 +6,8 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::file::{read_trace, Trace, TraceError};
 use super::capture::CaptureSpan;
+use super::file::{read_trace, Trace, TraceError};
 use super::record::{game_from_line, FrameRecord, FIELDS, START_FIELDS};
 use crate::game::pad::PadState;
 
@@ -184,7 +184,10 @@ mod tests {
             line.remove("das");
         }
         let e = verify_frames("f", &t).error.expect("refused");
-        assert!(e.contains("lacks 2 of the fields verify needs (das, rng)"), "{e}");
+        assert!(
+            e.contains("lacks 2 of the fields verify needs (das, rng)"),
+            "{e}"
+        );
         assert!(e.contains("without --fields"), "{e}");
         let mut t = fixture();
         t.header = Some(serde_json::json!({"span": "movie"}));

@@ -100,7 +100,8 @@ fn the_view_hides_redraws_only_changed_lines_and_restores() {
     let mut out = Vec::new();
     {
         let mut view = TerminalView::start(&mut out).expect("write to a Vec");
-        view.draw("line one\nline two\nline three\n").expect("write");
+        view.draw("line one\nline two\nline three\n")
+            .expect("write");
         view.draw("line one\nline 2\nline three\n").expect("write");
         view.draw("line one\nline 2\nline three\n").expect("write");
         view.draw("line one\n").expect("write");
@@ -123,8 +124,18 @@ fn a_whole_game_writes_a_small_part_of_full_redraws() {
     {
         let mut view = TerminalView::start(&mut out).expect("write");
         for i in 0..3000u32 {
-            game.step(if i % 7 == 0 { crate::game::PadState::LEFT } else { crate::game::PadState::NONE });
-            let text = render_terminal(&game, &TermOptions { colour: true, ..plain() });
+            game.step(if i % 7 == 0 {
+                crate::game::PadState::LEFT
+            } else {
+                crate::game::PadState::NONE
+            });
+            let text = render_terminal(
+                &game,
+                &TermOptions {
+                    colour: true,
+                    ..plain()
+                },
+            );
             full += text.len();
             view.draw(&text).expect("write");
         }
