@@ -379,7 +379,7 @@ fn a_frozen_game_is_reported_within_a_second_with_what_it_showed() {
                     (game.level, game.lines(), game.score())
                 );
                 let expected = if counter_runs {
-                    "only the frame counter moves"
+                    "game loop stopped"
                 } else {
                     "frame counter stopped"
                 };

@@ -4,13 +4,15 @@
 use super::observe::RamSnapshot;
 
 /// Play frames that RAM may look frozen before the driver calls it a crash: one second of
-/// emulated time. In a live game the frame counter moves every frame (the NMI), and the RNG
-/// and the piece or animation state move with the main loop; a lag frame (level 145 and up)
-/// holds the main loop's work back for one frame only.
+/// emulated time. In a live game the NMI moves the frame counter and the RNG and reads the
+/// controller every frame, and the main loop moves the piece or animation state (the fall
+/// timer alone counts every frame under control); a lag frame (level 145 and up) or the $07
+/// half-speed quirk hold the main loop's work back for one frame at a time only.
 pub const FREEZE_FRAMES: u32 = 60;
 
-/// Consecutive play frames with the frame counter unchanged, with nothing but the counter
-/// and the controller bytes changed, and with RAM not describing a game.
+/// Consecutive play frames with the frame counter unchanged, with nothing changed but what
+/// the NMI changes (the counter, the RNG, the controller bytes: the main loop is stuck), and
+/// with RAM not describing a game.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct FreezeWatch {
     counter: u32,
@@ -24,6 +26,7 @@ impl FreezeWatch {
     pub(crate) fn see(&mut self, before: &RamSnapshot, now: &RamSnapshot) -> Option<String> {
         let mut same = before.clone();
         same.frame_counter = now.frame_counter;
+        same.rng = now.rng;
         same.held = now.held;
         same.newly = now.newly;
         let bump = |n: u32, stuck: bool| if stuck { n + 1 } else { 0 };
@@ -34,7 +37,7 @@ impl FreezeWatch {
         if self.counter >= FREEZE_FRAMES {
             Some("the frame counter stopped".into())
         } else if self.state >= FREEZE_FRAMES {
-            Some("RAM stopped changing (only the frame counter moves)".into())
+            Some("the game loop stopped (only the NMI's frame counter and RNG move)".into())
         } else if self.nonsense >= FREEZE_FRAMES {
             let p: Vec<String> = problems.iter().map(|b| b.to_string()).collect();
             Some(format!("RAM no longer describes a game ({})", p.join("; ")))
@@ -68,17 +71,19 @@ mod tests {
             assert_eq!(w.see(&frozen, &frozen), None);
         }
         assert!(w.see(&frozen, &frozen).unwrap().contains("frame counter"));
-        // Only the counter moves.
+        // Only the NMI's work goes on.
         let mut w = FreezeWatch::default();
         let mut seen = None;
         for i in 1..=FREEZE_FRAMES as u16 {
             let (mut a, mut b) = (live(5), live(5));
             a.frame_counter = i - 1;
             b.frame_counter = i;
+            a.rng = i.wrapping_mul(7919);
+            b.rng = a.rng ^ 0x0200;
             seen = w.see(&a, &b);
             assert!(seen.is_none() || i == FREEZE_FRAMES as u16);
         }
-        assert!(seen.unwrap().contains("only the frame counter"));
+        assert!(seen.unwrap().contains("game loop stopped"));
         // Nonsense in RAM while the counter runs.
         let mut w = FreezeWatch::default();
         let mut seen = None;
