@@ -140,7 +140,10 @@ fn a_whole_game_writes_a_small_part_of_full_redraws() {
             view.draw(&text).expect("write");
         }
     }
-    eprintln!("{} bytes written for {full} bytes of full redraws", out.len());
+    eprintln!(
+        "{} bytes written for {full} bytes of full redraws",
+        out.len()
+    );
     assert!(out.len() * 20 < full, "{} of {full} bytes", out.len());
 }
 
