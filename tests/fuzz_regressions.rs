@@ -83,7 +83,10 @@ fn every_kept_fuzz_input_is_handled_without_a_panic() {
             let data = fs::read(&path).expect("a readable kept input");
             count += 1;
             match run(target, *entry, &path, &data) {
-                Ok(outcome) => failures.extend(check(target, &path, &outcome).err()),
+                Ok(outcome) => {
+                    eprintln!("{target} {}: {outcome:?}", path.display());
+                    failures.extend(check(target, &path, &outcome).err());
+                }
                 Err(e) => failures.push(e),
             }
         }
