@@ -7,7 +7,7 @@ use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use fuzz_entries::{Outcome, LABEL, TARGETS};
+use fuzz_entries::{Entry, Outcome, LABEL, TARGETS};
 
 const KEPT: &str = "tests/fixtures/fuzz";
 
@@ -32,12 +32,7 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Runs one input, turning a panic into a message naming the input.
-fn run(
-    target: &str,
-    entry: fn(&[u8]) -> Outcome,
-    path: &Path,
-    data: &[u8],
-) -> Result<Outcome, String> {
+fn run(target: &str, entry: Entry, path: &Path, data: &[u8]) -> Result<Outcome, String> {
     catch_unwind(AssertUnwindSafe(|| entry(data))).map_err(|panic| {
         let what = panic
             .downcast_ref::<String>()

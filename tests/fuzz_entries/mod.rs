@@ -33,8 +33,11 @@ impl Outcome {
     }
 }
 
+/// A target's entry point: the fuzz input in, what nestor made of it out.
+pub type Entry = fn(&[u8]) -> Outcome;
+
 /// The targets, by the name of their fuzz target and corpus directory.
-pub const TARGETS: &[(&str, fn(&[u8]) -> Outcome)] = &[
+pub const TARGETS: &[(&str, Entry)] = &[
     ("fm2_parse", fm2_parse),
     ("trace_read", trace_read),
     ("trace_verify", trace_verify),
