@@ -155,3 +155,26 @@ fn fuzzed_trace_decodes_edits_and_inputs() {
     let trace = fuzz_entries::fuzzed_trace(&[1, 15, 3, 200]);
     assert_eq!(trace.frames[0]["level"], 200);
 }
+
+/// The overflow the `trace_verify` target found panics only where overflow checks are on
+/// (`cargo test`, not `--release`); this pins the fix in every profile: counters at u64::MAX
+/// stay there instead of wrapping to 0.
+#[test]
+fn verify_keeps_t_and_frame_at_u64_max() {
+    let mut first: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(fuzz_entries::BASE_LINE).expect("the base line is JSON");
+    first.insert("t".into(), u64::MAX.into());
+    first.insert("frame".into(), u64::MAX.into());
+    let mut next = serde_json::Map::new();
+    next.insert("input".into(), "........".into());
+    next.insert("t".into(), u64::MAX.into());
+    next.insert("frame".into(), u64::MAX.into());
+    let trace = nestor::trace::Trace {
+        header: None,
+        frames: vec![first, next],
+    };
+    let report = nestor::trace::verify::verify_frames(LABEL, &trace);
+    assert_eq!(report.error, None);
+    assert_eq!(report.divergence, None);
+    assert_eq!((report.frames_checked, report.fields_checked), (1, 3));
+}
