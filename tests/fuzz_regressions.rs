@@ -69,26 +69,33 @@ fn check(target: &str, path: &Path, outcome: &Outcome) -> Result<(), String> {
     }
 }
 
+/// Each kept input runs through its own target, which must give the outcome its name
+/// promises, and through every other target too (a movie fed to the ROM check, ...), which
+/// must not panic.
 #[test]
 fn every_kept_fuzz_input_is_handled_without_a_panic() {
     let mut failures = Vec::new();
     let mut count = 0;
-    for (target, entry) in TARGETS {
-        for path in files_in(&Path::new(KEPT).join(target)) {
+    for (home, _) in TARGETS {
+        for path in files_in(&Path::new(KEPT).join(home)) {
             let data = fs::read(&path).expect("a readable kept input");
             count += 1;
-            match run(target, *entry, &path, &data) {
-                Ok(outcome) => {
-                    eprintln!("{target} {}: {outcome:?}", path.display());
-                    failures.extend(check(target, &path, &outcome).err());
+            for (target, entry) in TARGETS {
+                match run(target, *entry, &path, &data) {
+                    Ok(outcome) if target == home => {
+                        eprintln!("{target} {}: {outcome:?}", path.display());
+                        failures.extend(check(target, &path, &outcome).err());
+                    }
+                    Ok(_) => {}
+                    Err(e) => failures.push(e),
                 }
-                Err(e) => failures.push(e),
             }
         }
     }
+    assert!(count > 0, "no kept inputs under {KEPT}");
     assert!(
         failures.is_empty(),
-        "{} of {count} kept inputs failed:\n{}",
+        "{} failures over {count} kept inputs:\n{}",
         failures.len(),
         failures.join("\n")
     );
