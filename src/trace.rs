@@ -9,6 +9,6 @@ pub mod verify;
 
 pub use capture::{capture_to_file, check_fields, CaptureError, CaptureSpan, TraceCapture};
 pub use diff::{diff_traces, run_diff, DiffReport, Difference};
-pub use file::{read_trace, Trace, TraceError};
+pub use file::{read_trace, read_trace_bytes, Trace, TraceError};
 pub use record::FrameRecord;
 pub use verify::{verify_trace, Divergence, VerifyReport};

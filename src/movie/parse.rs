@@ -239,9 +239,13 @@ pub(super) fn parse_movie(text: &str) -> Result<Movie, Error> {
     // The controller ports, once the input log has begun (the header is then complete).
     let mut log_ports: Option<[PortDevice; 2]> = None;
     let mut frames = Vec::new();
-    for (index, raw) in text.split('\n').enumerate() {
-        let line = index + 1;
-        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+    // FCEUX ends a line at CR as well as at LF (a CRLF is a line end and a blank line);
+    // line numbers count LFs, as editors do.
+    let lines = text
+        .split('\n')
+        .enumerate()
+        .flat_map(|(index, raw)| raw.split('\r').map(move |part| (index + 1, part)));
+    for (line, raw) in lines {
         // FCEUX skips leading blanks and blank lines.
         let body = raw.trim_start_matches([' ', '\t']);
         let indent = raw.len() - body.len();

@@ -196,6 +196,21 @@ fn crlf_blank_lines_and_indent_are_accepted() {
 }
 
 #[test]
+fn a_lone_cr_ends_a_line_as_in_fceux() {
+    // Found by the fm2_parse fuzz target: a CR inside a subtitle was kept on reading but
+    // written as a space, so a movie changed on a write and re-read.
+    let text = recording().to_fm2_string().replace(
+        "comment level 19\n",
+        "comment level\r19 x\rsubtitle 7 go\r\n",
+    );
+    let movie = Movie::parse(&text).unwrap();
+    assert_eq!(movie.header.comments[1], "level");
+    assert_eq!(movie.header.extra, [("19".to_string(), "x".to_string())]);
+    assert_eq!(movie.header.subtitles[0].text, "go");
+    assert_eq!(Movie::parse(&movie.to_fm2_string()).unwrap(), movie);
+}
+
+#[test]
 fn load_and_save_name_the_file() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();

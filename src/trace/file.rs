@@ -129,7 +129,20 @@ pub fn open_maybe_gzip(path: &Path) -> Result<Box<dyn BufRead>, TraceError> {
 
 /// Reads a whole trace.
 pub fn read_trace(path: &Path) -> Result<Trace, TraceError> {
-    let reader = open_maybe_gzip(path)?;
+    read_trace_from(open_maybe_gzip(path)?, path)
+}
+
+/// Reads a trace held in memory, plain or gzip like a file; `path` only labels the errors.
+pub fn read_trace_bytes(bytes: &[u8], path: &Path) -> Result<Trace, TraceError> {
+    if bytes.starts_with(&[0x1F, 0x8B]) {
+        read_trace_from(BufReader::new(MultiGzDecoder::new(bytes)), path)
+    } else {
+        read_trace_from(bytes, path)
+    }
+}
+
+/// Reads a trace from already-decompressed JSON lines; `path` only labels the errors.
+fn read_trace_from(reader: impl BufRead, path: &Path) -> Result<Trace, TraceError> {
     let mut trace = Trace::default();
     for (i, line) in reader.lines().enumerate() {
         let line = line.map_err(io_error(path))?;

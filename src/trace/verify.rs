@@ -89,8 +89,9 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
     let t0 = first.get("t").and_then(Value::as_u64).unwrap_or(0);
     let frame0 = first.get("frame").and_then(Value::as_u64).unwrap_or(0);
     for (i, line) in trace.frames.iter().enumerate().skip(1) {
-        let t = t0 + i as u64;
-        let frame = frame0 + i as u64;
+        // A fuzzed or corrupt first line can carry t or frame near u64::MAX.
+        let t = t0.saturating_add(i as u64);
+        let frame = frame0.saturating_add(i as u64);
         let Some(input) = line_input(line) else {
             report.error = Some(format!("line t={t}: no readable `input` or `held`"));
             return report;
