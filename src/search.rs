@@ -6,6 +6,8 @@ pub mod bfs;
 pub mod collision;
 pub mod eval;
 pub mod plan;
+pub mod reach;
+pub mod reference;
 pub mod selfplay;
 pub mod weights;
 

@@ -12,6 +12,7 @@ use crate::game::state::Game;
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
 use super::eval::{Evaluator, PairOutcome, Placement};
+use super::reach::Reach;
 
 /// What the planner needs to know: the state at the end of the last frame.
 #[derive(Clone, Copy, Debug)]
@@ -69,10 +70,11 @@ pub struct Planner<E: Evaluator> {
     second: Bfs,
     map1: CollisionMap,
     map2: CollisionMap,
+    reach: Reach,
     firsts: Vec<Lock>,
 }
 
-fn placement(l: &Lock) -> Placement {
+pub(crate) fn placement(l: &Lock) -> Placement {
     Placement {
         x: l.x,
         y: l.y,
@@ -81,7 +83,7 @@ fn placement(l: &Lock) -> Placement {
 }
 
 /// The level after `cleared` more lines, by the cartridge's own rule.
-fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
+pub(crate) fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
     let (mut level, mut lines) = (level, lines);
     for _ in 0..cleared {
         add_line(&mut lines, &mut level);
@@ -98,13 +100,14 @@ impl<E: Evaluator> Planner<E> {
             second: Bfs::new(),
             map1: CollisionMap::default(),
             map2: CollisionMap::default(),
+            reach: Reach::new(),
             firsts: Vec::with_capacity(256),
         }
     }
 
     /// Frames that end the first-piece delay (a Down press, after a release if Down is held);
     /// they are part of the plan. Returns the state after them.
-    fn end_first_piece_delay(
+    pub(crate) fn end_first_piece_delay(
         s: &Situation,
         map: &CollisionMap,
         inputs: &mut Vec<PadState>,
@@ -187,27 +190,40 @@ impl<E: Evaluator> Planner<E> {
                 continue;
             };
             let level1 = level_after(s.level, s.lines, lines1);
-            self.map2.build(&board1, next);
             let spawn = Active::spawn(next.spawn().id(), 0, 0);
-            let seconds = self.second.search(
-                spawn,
-                PadState::NONE,
-                drop_speed(level1),
-                &self.map2,
-                self.moves,
-            );
-            for l2 in seconds {
+            let speed2 = drop_speed(level1);
+            let mut pair = |x: u8, y: u8, orientation: Orientation| {
                 let mut board2 = board1;
-                let lines2 = board2.lock(l2.x, l2.y, l2.orientation());
+                let lines2 = board2.lock(x, y, orientation);
                 let outcome = PairOutcome {
                     first: p1,
-                    second: placement(l2),
+                    second: Placement { x, y, orientation },
                     lines_first: lines1,
                     lines_second: lines2,
                     board: &board2,
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, Some(outcome.second));
+                }
+            };
+            // Only the next piece's lock set matters (the pair's first-lock order, which breaks
+            // ties, comes from the first search), so the path-free search serves.
+            let fast = if self.moves.soft_drop {
+                None
+            } else {
+                self.reach.search(&board1, spawn, PadState::NONE, speed2)
+            };
+            if let Some(seconds) = fast {
+                for l2 in seconds {
+                    pair(l2.x, l2.y, l2.orientation());
+                }
+            } else {
+                self.map2.build(&board1, next);
+                let seconds =
+                    self.second
+                        .search(spawn, PadState::NONE, speed2, &self.map2, self.moves);
+                for l2 in seconds {
+                    pair(l2.x, l2.y, l2.orientation());
                 }
             }
         }
