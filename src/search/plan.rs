@@ -133,6 +133,38 @@ impl<E: Evaluator> Planner<E> {
         (a, prev, false)
     }
 
+    /// The next piece's first lock, in `Bfs`'s order, that gives the pair with first lock
+    /// `firsts[i]` the value `value`: the old planner's choice among equal pairs.
+    fn first_in_bfs_order(
+        &mut self,
+        s: &Situation,
+        i: usize,
+        next: Piece,
+        value: f64,
+    ) -> Option<Placement> {
+        let l1 = self.firsts[i];
+        let mut board1 = s.board;
+        let lines1 = board1.lock(l1.x, l1.y, l1.orientation());
+        let speed2 = drop_speed(level_after(s.level, s.lines, lines1));
+        self.map2.build(&board1, next);
+        let spawn = Active::spawn(next.spawn().id(), 0, 0);
+        let seconds = self
+            .second
+            .search(spawn, PadState::NONE, speed2, &self.map2, self.moves);
+        seconds.iter().map(placement).find(|&second| {
+            let mut board2 = board1;
+            let lines2 = board2.lock(second.x, second.y, second.orientation);
+            let outcome = PairOutcome {
+                first: placement(&l1),
+                second,
+                lines_first: lines1,
+                lines_second: lines2,
+                board: &board2,
+            };
+            self.evaluator.evaluate(&outcome) == Some(value)
+        })
+    }
+
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
     /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
@@ -167,12 +199,19 @@ impl<E: Evaluator> Planner<E> {
             return None;
         }
         let mut best: Option<(f64, usize, Option<Placement>)> = None;
+        // Another next-piece lock of the best first lock has the best value too: the path-free
+        // search does not keep `Bfs`'s order, which decides such a tie (see below).
+        let mut tie = false;
         for (i, l1) in self.firsts.iter().enumerate() {
             let mut board1 = s.board;
             let lines1 = board1.lock(l1.x, l1.y, l1.orientation());
             let p1 = placement(l1);
             let mut consider = |value: f64, second: Option<Placement>| {
+                if best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
+                    tie = true;
+                }
                 if best.as_ref().is_none_or(|b| value < b.0) {
+                    tie = false;
                     best = Some((value, i, second));
                 }
             };
@@ -228,6 +267,9 @@ impl<E: Evaluator> Planner<E> {
             }
         }
         // Every pair rejected: take the deepest lock, the least bad way to go on.
+        if let (true, Some((v, i, _)), Some(next)) = (tie, best, s.next) {
+            best = Some((v, i, self.first_in_bfs_order(s, i, next, v)));
+        }
         let (value, index, next_lock) = match best {
             Some((v, i, n)) => (Some(v), i, n),
             None => {
