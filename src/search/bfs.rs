@@ -14,6 +14,8 @@ use crate::game::piece::Orientation;
 
 use super::collision::CollisionMap;
 
+mod rows;
+
 /// What the search may press.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveSet {
@@ -233,6 +235,24 @@ impl Bfs {
         self.next_epoch(speed);
         self.nodes.clear();
         self.locks.clear();
+        if Self::rows_apply(&start, speed, moves.soft_drop) {
+            self.rows_search(start, prev, speed, map);
+        } else {
+            self.general_search(start, prev, speed, map, moves);
+        }
+        self.expanded = self.nodes.len();
+        &self.locks
+    }
+
+    /// The search over full keys, for any start (soft drop, first-piece delay, in flight).
+    fn general_search(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+    ) {
         let epoch = self.epoch;
         if let Some(k) = Self::key(&start, prev, speed) {
             self.visit(&k, epoch);
@@ -299,8 +319,6 @@ impl Bfs {
             }
             i += 1;
         }
-        self.expanded = self.nodes.len();
-        &self.locks
     }
 
     /// The locks of the last search.
