@@ -3,7 +3,7 @@
 //! the button byte for every frame of the best pair's first placement.
 
 use crate::game::active::{Active, Control};
-use crate::game::board::Board;
+use crate::game::board::{Board, FULL_ROW};
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::{add_line, drop_speed};
@@ -82,6 +82,17 @@ pub(crate) fn placement(l: &Lock) -> Placement {
     }
 }
 
+/// `Board::lock`, without the row-by-row clear when no row is full (most locks).
+#[inline]
+fn lock(board: &mut Board, x: u8, y: u8, o: Orientation) -> u32 {
+    board.place(x, y, o);
+    if board.visible().contains(&FULL_ROW) {
+        board.clear_lines()
+    } else {
+        0
+    }
+}
+
 /// The level after `cleared` more lines, by the cartridge's own rule.
 pub(crate) fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
     let (mut level, mut lines) = (level, lines);
@@ -144,7 +155,7 @@ impl<E: Evaluator> Planner<E> {
     ) -> Option<Placement> {
         let l1 = self.firsts[i];
         let mut board1 = s.board;
-        let lines1 = board1.lock(l1.x, l1.y, l1.orientation());
+        let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
         let speed2 = drop_speed(level_after(s.level, s.lines, lines1));
         self.map2.build(&board1, next);
         let spawn = Active::spawn(next.spawn().id(), 0, 0);
@@ -153,7 +164,7 @@ impl<E: Evaluator> Planner<E> {
             .search(spawn, PadState::NONE, speed2, &self.map2, self.moves);
         seconds.iter().map(placement).find(|&second| {
             let mut board2 = board1;
-            let lines2 = board2.lock(second.x, second.y, second.orientation);
+            let lines2 = lock(&mut board2, second.x, second.y, second.orientation);
             let outcome = PairOutcome {
                 first: placement(&l1),
                 second,
@@ -204,7 +215,7 @@ impl<E: Evaluator> Planner<E> {
         let mut tie = false;
         for (i, l1) in self.firsts.iter().enumerate() {
             let mut board1 = s.board;
-            let lines1 = board1.lock(l1.x, l1.y, l1.orientation());
+            let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
             let p1 = placement(l1);
             let mut consider = |value: f64, second: Option<Placement>| {
                 if best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
@@ -233,7 +244,7 @@ impl<E: Evaluator> Planner<E> {
             let speed2 = drop_speed(level1);
             let mut pair = |x: u8, y: u8, orientation: Orientation| {
                 let mut board2 = board1;
-                let lines2 = board2.lock(x, y, orientation);
+                let lines2 = lock(&mut board2, x, y, orientation);
                 let outcome = PairOutcome {
                     first: p1,
                     second: Placement { x, y, orientation },
