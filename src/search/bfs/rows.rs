@@ -58,6 +58,27 @@ impl Bfs {
         map: &CollisionMap,
     ) {
         let epoch = self.epoch;
+        // The piece's orientations as slots 0..turns in A order (`SLOT` numbers them so), and
+        // per pivot row a column mask of where each fits (row 22 and beyond: nowhere).
+        let slot0 = SLOT[start.id as usize];
+        let base = start.id - slot0;
+        let turns = turns_of(start.id);
+        let mut cw = [0usize; 4];
+        let mut ccw = [0usize; 4];
+        for k in 0..turns {
+            cw[k] = (k + 1) % turns;
+            ccw[k] = (k + turns - 1) % turns;
+        }
+        let mut fit = [[0u16; 4]; ROWS + 1];
+        for (y, row) in fit.iter_mut().enumerate().take(ROWS) {
+            for (k, lane) in row.iter_mut().enumerate().take(turns) {
+                for x in 0..10u8 {
+                    if map.fits(x, y as u8, base + k as u8) {
+                        *lane |= 1 << x;
+                    }
+                }
+            }
+        }
         // Visited (x, slot) of the row so far with nothing pressed into them: the start counts
         // when Down is up (its key is then "plain").
         let mut row_seen = [0u16; 4];
@@ -94,7 +115,19 @@ impl Bfs {
                     && self.nodes[n.parent as usize].prev == PadState::NONE
                     && self.nodes[n.parent as usize].state.y == n.state.y
                     && child_waits_from(n.state.fall_timer, speed);
-                let (x, id) = (n.state.x, n.state.id);
+                let (x, slot) = (n.state.x, SLOT[n.state.id as usize] as usize);
+                let here = fit[y as usize];
+                let below = fit[y as usize + 1];
+                // Shift results by the input's direction bits: none, Right (0x01), Left (0x02).
+                let shifted = [
+                    x,
+                    if here[slot] & (2 << x) != 0 { x + 1 } else { x },
+                    if x > 0 && here[slot] & (1 << (x - 1)) != 0 {
+                        x - 1
+                    } else {
+                        x
+                    },
+                ];
                 for &c in &CANDIDATES[..9] {
                     if c & 0xC3 & n.prev.0 != 0 {
                         continue;
@@ -102,28 +135,20 @@ impl Bfs {
                     if waited && c & 0xC3 != 0 {
                         continue;
                     }
-                    let (mut nx, mut nid) = (x, id);
-                    if c & 0x01 != 0 {
-                        if map.fits(x.wrapping_add(1), y, id) {
-                            nx = x + 1;
-                        }
-                    } else if c & 0x02 != 0 && map.fits(x.wrapping_sub(1), y, id) {
-                        nx = x - 1;
-                    }
-                    let o = Orientation::new(nid).expect("checked start, turns stay in range");
+                    let nx = shifted[usize::from(c & 0x03)];
+                    let mut nslot = slot;
                     let to = if c & 0x80 != 0 {
-                        Some(o.cw())
+                        cw[slot]
                     } else if c & 0x40 != 0 {
-                        Some(o.ccw())
+                        ccw[slot]
                     } else {
-                        None
+                        slot
                     };
-                    if let Some(to) = to {
-                        if map.fits(nx, y, to.id()) {
-                            nid = to.id();
-                        }
+                    if here[to] & (1 << nx) != 0 {
+                        nslot = to;
                     }
-                    if gravity && !map.fits(nx, y + 1, nid) {
+                    let nid = base + nslot as u8;
+                    if gravity && below[nslot] & (1 << nx) == 0 {
                         let lk = (nid as usize * 10 + nx as usize) * 22 + y as usize;
                         if self.lock_seen[lk] != epoch {
                             self.lock_seen[lk] = epoch;
@@ -142,14 +167,14 @@ impl Bfs {
                     if child_y >= 20 {
                         continue;
                     }
-                    let slot = SLOT[nid as usize] as usize;
                     let taps = tapped_bits(PadState(c));
-                    let seen = &mut now[slot][nx as usize];
-                    if (taps != 0 && earlier[slot] & (1 << nx) != 0) || *seen & SUBSETS[taps] != 0 {
+                    let seen = &mut now[nslot][nx as usize];
+                    if (taps != 0 && earlier[nslot] & (1 << nx) != 0) || *seen & SUBSETS[taps] != 0
+                    {
                         continue;
                     }
                     *seen |= 1 << taps;
-                    now_pos[slot] |= 1 << nx;
+                    now_pos[nslot] |= 1 << nx;
                     self.nodes.push(Node {
                         state: Active {
                             x: nx,
@@ -173,6 +198,15 @@ impl Bfs {
             level_start = level_end;
         }
     }
+}
+
+/// Pivot rows the collision map answers for.
+const ROWS: usize = 22;
+
+/// How many orientations the piece of orientation `id` has.
+fn turns_of(id: u8) -> usize {
+    let piece = Orientation::new(id).expect("checked start").piece();
+    Orientation::all().filter(|o| o.piece() == piece).count()
 }
 
 /// A node with this fall timer will not drop on its next frame.
@@ -231,6 +265,26 @@ mod tests {
             outcome(&general),
             "{start:?} {prev} {speed}"
         );
+    }
+
+    #[test]
+    fn slots_number_each_piece_in_a_order_from_its_first_id() {
+        for o in Orientation::all() {
+            let (slot, turns) = (SLOT[o.id() as usize] as usize, turns_of(o.id()));
+            let base = o.id() - slot as u8;
+            assert_eq!(SLOT[base as usize], 0);
+            assert_eq!(
+                SLOT[o.cw().id() as usize] as usize,
+                (slot + 1) % turns,
+                "{o:?}"
+            );
+            assert_eq!(o.cw().id(), base + ((slot + 1) % turns) as u8, "{o:?}");
+            assert_eq!(
+                o.ccw().id(),
+                base + ((slot + turns - 1) % turns) as u8,
+                "{o:?}"
+            );
+        }
     }
 
     #[test]
