@@ -231,11 +231,36 @@ impl Bfs {
         map: &CollisionMap,
         moves: MoveSet,
     ) -> &[Lock] {
+        self.dispatch(start, prev, speed, map, moves, true)
+    }
+
+    /// [`Bfs::search`] always by the general search, as the planner did before the rows search
+    /// (the reference planner times and checks against it).
+    pub(crate) fn search_general(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+    ) -> &[Lock] {
+        self.dispatch(start, prev, speed, map, moves, false)
+    }
+
+    fn dispatch(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+        rows: bool,
+    ) -> &[Lock] {
         let speed = speed.max(1);
         self.next_epoch(speed);
         self.nodes.clear();
         self.locks.clear();
-        if Self::rows_apply(&start, speed, moves.soft_drop) {
+        if rows && Self::rows_apply(&start, speed, moves.soft_drop) {
             self.rows_search(start, prev, speed, map);
         } else {
             self.general_search(start, prev, speed, map, moves);

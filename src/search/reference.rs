@@ -67,7 +67,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
         self.firsts.clear();
         self.firsts.extend_from_slice(
             self.first
-                .search(start, prev, speed, &self.map1, self.moves),
+                .search_general(start, prev, speed, &self.map1, self.moves),
         );
         if self.firsts.is_empty() {
             return None;
@@ -98,7 +98,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
             let level1 = level_after(s.level, s.lines, lines1);
             self.map2.build_by_positions(&board1, next);
             let spawn = Active::spawn(next.spawn().id(), 0, 0);
-            let seconds = self.second.search(
+            let seconds = self.second.search_general(
                 spawn,
                 PadState::NONE,
                 drop_speed(level1),

@@ -253,8 +253,7 @@ mod tests {
         let mut fast = Bfs::new();
         fast.search(start, prev, speed, &map, MoveSet::default());
         let mut general = Bfs::new();
-        general.next_epoch(speed);
-        general.general_search(start, prev, speed, &map, MoveSet::default());
+        general.search_general(start, prev, speed, &map, MoveSet::default());
         assert_eq!(
             fast.nodes.len(),
             general.nodes.len(),
