@@ -20,23 +20,23 @@ const ROWS: usize = BOARD_ROWS + 1;
 /// The frame's button sets with Down up, in `Bfs`'s order; index = held-button class.
 const INPUTS: [u8; 9] = [0x00, 0x02, 0x01, 0x80, 0x40, 0x82, 0x81, 0x42, 0x41];
 
-/// Per input: the classes it may follow (a tapped button must be up the frame before).
-const FOLLOWS: [u16; 9] = follows();
-
-const fn follows() -> [u16; 9] {
-    let mut out = [0u16; 9];
-    let mut c = 0;
-    while c < 9 {
-        let mut h = 0;
-        while h < 9 {
-            if INPUTS[c] & INPUTS[h] == 0 {
-                out[c] |= 1 << h;
-            }
-            h += 1;
-        }
-        c += 1;
-    }
-    out
+/// Per input, the positions it may be pressed on: those held with none of its buttons (the
+/// classes in `INPUTS` order: none, L, R, A, B, LA, RA, LB, RB).
+#[inline(always)]
+fn sources(h: &[u64; 9]) -> [u64; 9] {
+    let [n, l, r, a, b, la, ra, lb, rb] = *h;
+    let (no_lr, no_ab) = (n | a | b, n | l | r);
+    [
+        no_lr | l | r | la | ra | lb | rb,
+        no_lr | r | ra | rb,
+        no_lr | l | la | lb,
+        no_ab | b | lb | rb,
+        no_ab | a | la | ra,
+        n | r | b | rb,
+        n | l | b | lb,
+        n | r | a | ra,
+        n | l | a | la,
+    ]
 }
 
 /// Bits of one 16-bit lane that are columns.
@@ -75,8 +75,8 @@ impl Default for Reach {
 
 /// Turns every lane to its A (clockwise) successor's lane: slots are numbered in A order.
 #[inline(always)]
-fn turn_a(m: u64, turns: usize) -> u64 {
-    match turns {
+fn turn_a<const TURNS: usize>(m: u64) -> u64 {
+    match TURNS {
         4 => m.rotate_left(16),
         2 => ((m & 0xFFFF) << 16) | ((m >> 16) & 0xFFFF),
         _ => m,
@@ -85,10 +85,10 @@ fn turn_a(m: u64, turns: usize) -> u64 {
 
 /// The inverse of [`turn_a`]: to each lane its B (counter-clockwise) successor's lane.
 #[inline(always)]
-fn turn_b(m: u64, turns: usize) -> u64 {
-    match turns {
+fn turn_b<const TURNS: usize>(m: u64) -> u64 {
+    match TURNS {
         4 => m.rotate_right(16),
-        _ => turn_a(m, turns),
+        _ => turn_a::<TURNS>(m),
     }
 }
 
@@ -116,28 +116,26 @@ impl Reach {
         }
         self.ids = ids;
         self.turns = turns;
-        let free = |r: i32| -> u16 {
-            if (0..BOARD_ROWS as i32).contains(&r) {
-                !board.rows[r as usize] & FULL_ROW
-            } else {
-                0
-            }
-        };
-        for y in 0..ROWS {
-            let mut word = 0u64;
-            for (s, &sid) in ids.iter().enumerate().take(turns) {
-                let mut lane = FULL_ROW;
-                for (dx, dy) in Orientation::new(sid).expect("own ids").cells() {
-                    let f = free(y as i32 + i32::from(dy) + 2);
-                    lane &= if dx >= 0 {
+        // Free columns of board row r (rows past the board: none), padded for y + dy + 2.
+        let mut free = [0u16; ROWS + 4];
+        for (f, &row) in free.iter_mut().zip(&board.rows) {
+            *f = !row & FULL_ROW;
+        }
+        let mut lanes = [[FULL_ROW; ROWS]; 4];
+        for (lane, &sid) in lanes.iter_mut().zip(&ids).take(turns) {
+            for (dx, dy) in Orientation::new(sid).expect("own ids").cells() {
+                let rows = &free[(dy + 2) as usize..];
+                for (l, &f) in lane.iter_mut().zip(rows) {
+                    *l &= if dx >= 0 {
                         f >> dx
                     } else {
                         (f << -dx) & FULL_ROW
                     };
                 }
-                word |= u64::from(lane) << (16 * s);
             }
-            self.fit[y] = word;
+        }
+        for (y, word) in self.fit.iter_mut().enumerate() {
+            *word = (0..turns).fold(0, |w, s| w | u64::from(lanes[s][y]) << (16 * s));
         }
     }
 
@@ -145,7 +143,13 @@ impl Reach {
     /// `src[c]`) at row `y`; writes the sets after it into `out` and returns the positions that
     /// lock if `gravity` fires this frame (those are not in `out`).
     #[inline(always)]
-    fn frame(&self, src: &[u64; 9], y: usize, gravity: bool, out: &mut [u64; 9]) -> u64 {
+    fn frame<const TURNS: usize>(
+        &self,
+        src: &[u64; 9],
+        y: usize,
+        gravity: bool,
+        out: &mut [u64; 9],
+    ) -> u64 {
         let fit = self.fit[y];
         let below = self.fit[(y + 1).min(ROWS - 1)];
         let mut locked = 0;
@@ -164,9 +168,9 @@ impl Reach {
             }
             // Rotate: A clockwise, else B counter-clockwise; stays where the turn does not fit.
             if input & 0x80 != 0 {
-                m = (turn_a(m, self.turns) & fit) | (m & !turn_b(fit, self.turns));
+                m = (turn_a::<TURNS>(m) & fit) | (m & !turn_b::<TURNS>(fit));
             } else if input & 0x40 != 0 {
-                m = (turn_b(m, self.turns) & fit) | (m & !turn_a(fit, self.turns));
+                m = (turn_b::<TURNS>(m) & fit) | (m & !turn_a::<TURNS>(fit));
             }
             m &= LANES;
             if gravity {
@@ -200,6 +204,16 @@ impl Reach {
         }
         self.build(board, start.id);
         self.locks.clear();
+        match self.turns {
+            4 => self.run::<4>(start, prev, speed),
+            2 => self.run::<2>(start, prev, speed),
+            _ => self.run::<1>(start, prev, speed),
+        }
+        Some(&self.locks)
+    }
+
+    /// The frames from `start` for a piece of `TURNS` orientations.
+    fn run<const TURNS: usize>(&mut self, start: Active, prev: PadState, speed: u8) {
         let mut y = start.y as usize;
         let mut fall = start.fall_timer;
         let mut seen = [0u64; ROWS];
@@ -217,7 +231,7 @@ impl Reach {
             frames += 1;
             let gravity = !minus(fall, speed);
             let mut next = [0u64; 9];
-            let locked = self.frame(&src, y, gravity, &mut next) & !seen[y];
+            let locked = self.frame::<TURNS>(&src, y, gravity, &mut next) & !seen[y];
             if locked != 0 {
                 seen[y] |= locked;
                 self.push_locks(locked, y, frames);
@@ -235,17 +249,8 @@ impl Reach {
                 break;
             }
             cur = next;
-            for (c, s) in src.iter_mut().enumerate() {
-                let mut from = FOLLOWS[c];
-                let mut acc = 0;
-                while from != 0 {
-                    acc |= cur[from.trailing_zeros() as usize];
-                    from &= from - 1;
-                }
-                *s = acc;
-            }
+            src = sources(&cur);
         }
-        Some(&self.locks)
     }
 
     fn push_locks(&mut self, mut bits: u64, y: usize, frames: u16) {
@@ -382,6 +387,21 @@ mod tests {
     fn board_fits(board: &Board, x: u8, y: u8, id: u8) -> bool {
         use crate::game::board::Collide;
         board.fits(x, y, id)
+    }
+
+    #[test]
+    fn sources_are_the_classes_holding_none_of_the_inputs_buttons() {
+        for c in 0..9 {
+            let mut h = [0u64; 9];
+            for (k, m) in h.iter_mut().enumerate() {
+                *m = 1 << k;
+            }
+            let want: u64 = (0..9)
+                .filter(|&k| INPUTS[c] & INPUTS[k] == 0)
+                .map(|k| 1u64 << k)
+                .sum();
+            assert_eq!(sources(&h)[c], want, "input {:#04x}", INPUTS[c]);
+        }
     }
 
     #[test]
