@@ -391,16 +391,17 @@ mod tests {
 
     #[test]
     fn sources_are_the_classes_holding_none_of_the_inputs_buttons() {
-        for c in 0..9 {
-            let mut h = [0u64; 9];
-            for (k, m) in h.iter_mut().enumerate() {
-                *m = 1 << k;
-            }
+        let mut h = [0u64; 9];
+        for (k, m) in h.iter_mut().enumerate() {
+            *m = 1 << k;
+        }
+        let got = sources(&h);
+        for (c, &input) in INPUTS.iter().enumerate() {
             let want: u64 = (0..9)
-                .filter(|&k| INPUTS[c] & INPUTS[k] == 0)
+                .filter(|&k| input & INPUTS[k] == 0)
                 .map(|k| 1u64 << k)
                 .sum();
-            assert_eq!(sources(&h)[c], want, "input {:#04x}", INPUTS[c]);
+            assert_eq!(got[c], want, "input {input:#04x}");
         }
     }
 

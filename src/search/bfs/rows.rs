@@ -234,8 +234,11 @@ mod tests {
          ####.####.\n###.#####.\n#########.\n##.######.\n#########.",
     ];
 
-    /// Locks (with their nodes and last inputs) and every lock's path, of one search.
-    fn outcome(bfs: &Bfs) -> Vec<(Lock, Vec<PadState>, Vec<(u8, u8, u8)>)> {
+    /// A lock (with its node and last input) and its path: inputs and positions.
+    type Found = (Lock, Vec<PadState>, Vec<(u8, u8, u8)>);
+
+    /// Every lock of one search with its path.
+    fn outcome(bfs: &Bfs) -> Vec<Found> {
         bfs.locks()
             .iter()
             .map(|l| {
