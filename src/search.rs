@@ -9,6 +9,7 @@ pub mod plan;
 pub mod reach;
 pub mod reference;
 pub mod selfplay;
+pub mod third;
 pub mod weights;
 
 pub use bfs::{Bfs, Lock, MoveSet};

@@ -2,6 +2,8 @@
 //! reachable placement, search the next piece from its spawn, evaluate every pair, and return
 //! the button byte for every frame of the best pair's first placement.
 
+use std::time::Instant;
+
 use crate::game::active::{Active, Control};
 use crate::game::board::{Board, FULL_ROW};
 use crate::game::pad::PadState;
@@ -13,6 +15,7 @@ use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
 use super::eval::{Evaluator, PairOutcome, Placement};
 use super::reach::Reach;
+use super::third::{Lookahead, Pair, ThirdPiece};
 
 /// What the planner needs to know: the state at the end of the last frame.
 #[derive(Clone, Copy, Debug)]
@@ -72,6 +75,11 @@ pub struct Planner<E: Evaluator> {
     map2: CollisionMap,
     reach: Reach,
     firsts: Vec<Lock>,
+    /// The third-piece layer's settings (off by default).
+    pub lookahead: Lookahead,
+    third: ThirdPiece,
+    /// Every acceptable pair of the decision, for the third-piece layer.
+    pairs: Vec<Pair>,
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
@@ -112,6 +120,9 @@ impl<E: Evaluator> Planner<E> {
             map1: CollisionMap::default(),
             map2: CollisionMap::default(),
             reach: Reach::new(),
+            lookahead: Lookahead::default(),
+            third: ThirdPiece::default(),
+            pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
         }
     }
@@ -209,6 +220,9 @@ impl<E: Evaluator> Planner<E> {
         if self.firsts.is_empty() {
             return None;
         }
+        let started = Instant::now();
+        let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
+        self.pairs.clear();
         let mut best: Option<(f64, usize, Option<Placement>)> = None;
         // Another next-piece lock of the best first lock has the best value too: the path-free
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
@@ -242,6 +256,7 @@ impl<E: Evaluator> Planner<E> {
             let level1 = level_after(s.level, s.lines, lines1);
             let spawn = Active::spawn(next.spawn().id(), 0, 0);
             let speed2 = drop_speed(level1);
+            let pairs = &mut self.pairs;
             let mut pair = |x: u8, y: u8, orientation: Orientation| {
                 let mut board2 = board1;
                 let lines2 = lock(&mut board2, x, y, orientation);
@@ -254,6 +269,16 @@ impl<E: Evaluator> Planner<E> {
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, Some(outcome.second));
+                    if lookahead {
+                        pairs.push(Pair {
+                            first: i,
+                            value: v,
+                            second: outcome.second,
+                            lines_second: lines2,
+                            board: board2,
+                            speed: drop_speed(level_after(s.level, s.lines, lines1 + lines2)),
+                        });
+                    }
                 }
             };
             // Only the next piece's lock set matters (the pair's first-lock order, which breaks
@@ -277,10 +302,24 @@ impl<E: Evaluator> Planner<E> {
                 }
             }
         }
-        // Every pair rejected: take the deepest lock, the least bad way to go on.
         if let (true, Some((v, i, _)), Some(next)) = (tie, best, s.next) {
             best = Some((v, i, self.first_in_bfs_order(s, i, next, v)));
         }
+        if let (true, Some(next)) = (lookahead, s.next) {
+            // Best two-piece value first; equal values in the order they were found.
+            self.pairs
+                .sort_unstable_by(|a, b| a.value.total_cmp(&b.value).then(a.first.cmp(&b.first)));
+            let k = self.lookahead.top_k.min(self.pairs.len());
+            let deadline = self.lookahead.deadline();
+            if let Some(c) =
+                self.third
+                    .choose(&self.evaluator, &self.pairs[..k], next, started, deadline)
+            {
+                let p = &self.pairs[c];
+                best = Some((p.value, p.first, Some(p.second)));
+            }
+        }
+        // Every pair rejected: take the deepest lock, the least bad way to go on.
         let (value, index, next_lock) = match best {
             Some((v, i, n)) => (Some(v), i, n),
             None => {
