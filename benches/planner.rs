@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use nestor::game::{Active, Board, PadState, Piece};
 use nestor::search::reference::ReferencePlanner;
+use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};
 
 const EMPTY: &str = "";
@@ -25,6 +26,9 @@ const TALL_RAGGED: &str = "\
 ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
 #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
 ####.####.\n###.#####.\n#########.\n##.######.\n#########.";
+
+/// Pairs the third-piece layer re-ranks in its table.
+const TOP_K: usize = 10;
 
 fn board(text: &str) -> Board {
     if text.is_empty() {
@@ -93,6 +97,12 @@ fn main() {
     let mut planner = Planner::new(Standard::default());
     let mut reference = ReferencePlanner::new(Standard::default());
     let mut rows = Vec::new();
+    let mut deeper = Planner::new(Standard::default());
+    deeper.lookahead = Lookahead {
+        top_k: TOP_K,
+        deadline_us: 0,
+    };
+    let mut third = Vec::new();
     for (name, text) in [
         ("empty", EMPTY),
         ("mid-game", MID_GAME),
@@ -135,11 +145,41 @@ fn main() {
                 }
             }
             rows.push((name, level, new, old));
+            if level == 19 {
+                let mut row = Row::default();
+                for round in 0..8 {
+                    for (i, piece) in Piece::ALL.iter().enumerate() {
+                        let s = Situation {
+                            board: b,
+                            active: Active::spawn(piece.spawn().id(), 0, 0),
+                            prev: PadState::NONE,
+                            level,
+                            lines: [0x50, 0x01],
+                            next: Some(Piece::ALL[(i + 3 + round) % 7]),
+                        };
+                        let (t, c) = (Instant::now(), cpu_ms());
+                        let plan = deeper.plan(&s).expect("a plan");
+                        let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                        if round > 0 {
+                            row.times.push(el);
+                            row.cpu.push(cpu);
+                            row.candidates += plan.candidates;
+                        }
+                    }
+                }
+                third.push((name, level, row));
+            }
         }
     }
     header();
     for (name, level, new, _) in &rows {
         new.print(name, *level);
+    }
+    println!();
+    println!("with the third-piece expectation (top_k {TOP_K}, no deadline), same pairs:");
+    header();
+    for (name, level, row) in &third {
+        row.print(&format!("3rd:{name}"), *level);
     }
     println!();
     println!("before (search::reference, the same decisions timed in the same run):");
