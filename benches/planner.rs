@@ -1,5 +1,6 @@
-//! One full two-piece decision (BFS of the current piece, a BFS of the next piece for every
-//! lock, evaluation of every pair) on named boards at levels 19, 29, 9 and 0.
+//! One full two-piece decision (BFS of the current piece, the next piece's locks for every
+//! lock, evaluation of every pair) on named boards at levels 19, 29, 9 and 0; then the
+//! default planner, which adds the third-piece expectation, at level 19.
 //!
 //! Run: `cargo bench --bench planner` (one core). Prints p50/p99/max per board after a
 //! warm-up for the planner, then for `search::reference` (the search before issue 14) on the
@@ -26,9 +27,6 @@ const TALL_RAGGED: &str = "\
 ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
 #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
 ####.####.\n###.#####.\n#########.\n##.######.\n#########.";
-
-/// Pairs the third-piece layer re-ranks in its table.
-const TOP_K: usize = 10;
 
 fn board(text: &str) -> Board {
     if text.is_empty() {
@@ -95,13 +93,11 @@ fn header() {
 
 fn main() {
     let mut planner = Planner::new(Standard::default());
+    planner.lookahead = Lookahead::OFF;
     let mut reference = ReferencePlanner::new(Standard::default());
     let mut rows = Vec::new();
     let mut deeper = Planner::new(Standard::default());
-    deeper.lookahead = Lookahead {
-        top_k: TOP_K,
-        deadline_us: 0,
-    };
+    deeper.lookahead = Lookahead::default();
     let mut third = Vec::new();
     for (name, text) in [
         ("empty", EMPTY),
@@ -176,7 +172,10 @@ fn main() {
         new.print(name, *level);
     }
     println!();
-    println!("with the third-piece expectation (top_k {TOP_K}, no deadline), same pairs:");
+    println!(
+        "the default planner: with the third-piece expectation (top_k {}, no deadline):",
+        Lookahead::default().top_k
+    );
     header();
     for (name, level, row) in &third {
         row.print(&format!("3rd:{name}"), *level);

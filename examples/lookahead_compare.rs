@@ -46,7 +46,8 @@ fn play(level: u8, seed: u64, top_k: usize) -> (GameStats, Vec<f64>) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |i: usize, d: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
-    let (level, games, top_k, threads) = (arg(1, 19) as u8, arg(2, 20), arg(3, 10) as usize, arg(4, 2));
+    let (level, games, top_k, threads) =
+        (arg(1, 19) as u8, arg(2, 20), arg(3, 10) as usize, arg(4, 2));
     for k in [0, top_k] {
         let next = AtomicUsize::new(0);
         let out = Mutex::new(Vec::new());
@@ -66,8 +67,12 @@ fn main() {
         let secs = t.elapsed().as_secs_f64();
         let results = out.into_inner().expect("no panics");
         let n = results.len() as f64;
-        let mean = |f: &dyn Fn(&GameStats) -> f64| results.iter().map(|(s, _)| f(s)).sum::<f64>() / n;
-        let mut times: Vec<f64> = results.iter().flat_map(|(_, t)| t.iter().copied()).collect();
+        let mean =
+            |f: &dyn Fn(&GameStats) -> f64| results.iter().map(|(s, _)| f(s)).sum::<f64>() / n;
+        let mut times: Vec<f64> = results
+            .iter()
+            .flat_map(|(_, t)| t.iter().copied())
+            .collect();
         times.sort_by(f64::total_cmp);
         let q = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
         println!(

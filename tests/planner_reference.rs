@@ -4,12 +4,15 @@
 use nestor::game::{Game, PlayState};
 use nestor::search::reference::ReferencePlanner;
 use nestor::search::selfplay::SelfPlay;
+use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};
 
 /// Plays `pieces` pieces of game `seed` from `level` with the planner, planning every decision
 /// with the reference too; returns (decisions compared, score, lines, locks).
 fn play_both(level: u8, seed: u64, pieces: u32) -> (u32, u32, u32, Vec<(u8, u8)>) {
     let mut planner = Planner::new(Standard::default());
+    // The exact two-piece decision; the third-piece layer re-ranks its best pairs afterwards.
+    planner.lookahead = Lookahead::OFF;
     let mut reference = ReferencePlanner::new(Standard::default());
     let mut game = Game::seeded(level, seed);
     let mut sp = SelfPlay::new(&mut planner, &game);

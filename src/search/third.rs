@@ -11,7 +11,7 @@ use crate::game::piece::{Piece, SPAWN_IDS};
 use super::eval::{Evaluator, PairOutcome, Placement};
 use super::reach::Reach;
 
-/// How the planner looks past the preview (settings; off by default).
+/// How the planner looks past the preview (settings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Lookahead {
@@ -23,16 +23,25 @@ pub struct Lookahead {
 }
 
 impl Default for Lookahead {
-    /// Off: measured no better than the two-piece search (benches/README.md).
+    /// Three pairs re-ranked: measured stronger than the two-piece search from levels 19 and
+    /// 29 (benches/README.md). No deadline, so simulations stay reproducible; interactive
+    /// play should set one.
     fn default() -> Self {
         Lookahead {
-            top_k: 0,
-            deadline_us: 4_000,
+            top_k: 3,
+            deadline_us: 0,
         }
     }
 }
 
 impl Lookahead {
+    /// The exact two-piece decision alone.
+    pub const OFF: Lookahead = Lookahead {
+        top_k: 0,
+        deadline_us: 0,
+    };
+
+    /// The layer's budget per decision, if any.
     pub fn deadline(&self) -> Option<Duration> {
         (self.deadline_us > 0).then(|| Duration::from_micros(self.deadline_us))
     }
