@@ -185,6 +185,49 @@ mod tests {
         assert_eq!(third_piece_odds(Piece::I)[Piece::S.index()] * 32.0, 6.0);
     }
 
+    /// Decisions of the bench's mid-game board at level 19 for every (current, next) pair.
+    fn plans(lookahead: Lookahead) -> Vec<Option<crate::search::plan::Plan>> {
+        use crate::search::eval::Standard;
+        use crate::search::plan::{Planner, Situation};
+        let board = Board::from_text(
+            "..........\n..........\n..........\n..........\n..........\n\
+             ..........\n..........\n..........\n..........\n..........\n\
+             ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
+             #########.\n####.####.\n#########.\n#########.\n#########.",
+        )
+        .unwrap();
+        let mut planner = Planner::new(Standard::default());
+        planner.lookahead = lookahead;
+        let mut out = Vec::new();
+        for piece in Piece::ALL {
+            for next in Piece::ALL {
+                out.push(planner.plan(&Situation {
+                    board,
+                    active: Active::spawn(piece.spawn().id(), 0, 0),
+                    prev: PadState::NONE,
+                    level: 19,
+                    lines: [0x50, 0x01],
+                    next: Some(next),
+                }));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_layer_changes_some_choices_and_a_passed_deadline_keeps_the_two_piece_ones() {
+        let two = plans(Lookahead::OFF);
+        let three = plans(Lookahead::default());
+        let changed = two.iter().zip(&three).filter(|(a, b)| a != b).count();
+        assert!(changed > 0, "the third piece never changed a choice");
+        // 1 µs is gone before the two-piece search ends: the layer must give up at once.
+        let late = plans(Lookahead {
+            top_k: 3,
+            deadline_us: 1,
+        });
+        assert_eq!(late, two);
+    }
+
     #[test]
     fn the_odds_are_the_picks_frequencies_over_every_rng_state() {
         // Every 16-bit seed and every pick counter low bits, once: the cartridge's own picker.
