@@ -1,6 +1,6 @@
-//! The two-piece planner: search the current piece from its in-flight state, lock each
-//! reachable placement, search the next piece from its spawn, evaluate every pair, and return
-//! the button byte for every frame of the best pair's first placement.
+//! The planner: search the current piece from its in-flight state, the next piece's locks after
+//! each, evaluate every pair (the third piece re-ranks the best), and return the chosen pair's
+//! first placement as a button byte for every frame.
 
 use std::time::Instant;
 
