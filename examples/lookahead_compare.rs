@@ -1,6 +1,5 @@
-//! Depth 2 against depth 2 + the third-piece expectation on the same seeds, in the rules model:
-//! `cargo run --release --example lookahead_compare -- LEVEL GAMES TOP_K [THREADS]`.
-//! Games stop at level 29 from a start below it, else at top-out; no deadline (reproducible).
+//! Depth 2 against depth 2 + the third piece on the same seeds (no deadline; stop at level 29 or
+//! top-out): `cargo run --release --example lookahead_compare -- LEVEL GAMES TOP_K [THREADS]`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

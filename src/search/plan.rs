@@ -1,6 +1,5 @@
-//! The planner: search the current piece from its in-flight state, the next piece's locks after
-//! each, evaluate every pair (the third piece re-ranks the best), and return the chosen pair's
-//! first placement as a button byte for every frame.
+//! The planner: the current piece's locks and paths, the next piece's locks after each, every
+//! pair evaluated (the third piece re-ranks the best), and the chosen first placement's buttons.
 
 use std::time::Instant;
 
