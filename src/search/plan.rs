@@ -305,7 +305,7 @@ impl<E: Evaluator> Planner<E> {
             best = Some((v, i, self.first_in_bfs_order(s, i, next, v)));
         }
         if let (true, Some(next)) = (lookahead, s.next) {
-            // Best two-piece value first; equal values in the order they were found.
+            // Best two-piece value first; equal values by their first lock's BFS order.
             self.pairs
                 .sort_unstable_by(|a, b| a.value.total_cmp(&b.value).then(a.first.cmp(&b.first)));
             let k = self.lookahead.top_k.min(self.pairs.len());
