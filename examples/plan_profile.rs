@@ -1,8 +1,9 @@
-//! One board and level of the planner bench without the timing or the reference, for
-//! instruction counts: `valgrind --tool=callgrind target/release/examples/plan_profile mid 19`.
+//! One board and level of the planner bench for instruction counts: `valgrind --tool=callgrind
+//! target/release/examples/plan_profile mid|empty LEVEL [old|third]` (reference, default planner).
 
 use nestor::game::{Active, Board, PadState, Piece};
 use nestor::search::reference::ReferencePlanner;
+use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};
 
 const MID_GAME: &str = "\
@@ -20,6 +21,10 @@ fn main() {
     let level: u8 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(19);
     let old = args.get(3).is_some_and(|a| a == "old");
     let mut planner = Planner::new(Standard::default());
+    // The two-piece decision unless asked for the default planner's third piece too.
+    if !args.get(3).is_some_and(|a| a == "third") {
+        planner.lookahead = Lookahead::OFF;
+    }
     let mut reference = ReferencePlanner::new(Standard::default());
     let mut candidates = 0;
     for round in 1..8 {

@@ -65,6 +65,22 @@ pub struct Reach {
     /// Orientations of the piece: 1 (O), 2 (S, Z, I) or 4.
     turns: usize,
     locks: Vec<ReachLock>,
+    /// The frames of the last start on the empty board, up to its first lock: on any board
+    /// whose fit masks equal the empty board's down to some row, the frames above that row
+    /// are these, so a search resumes from the last of them instead of from the start.
+    open: Vec<Frame>,
+    open_key: Option<(Active, PadState, u8)>,
+    open_fit: [u64; ROWS],
+}
+
+/// The search's state at the start of a frame.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    src: [u64; 9],
+    cur: [u64; 9],
+    y: usize,
+    fall: u8,
+    frames: u16,
 }
 
 impl Default for Reach {
@@ -99,6 +115,9 @@ impl Reach {
             ids: [0; 4],
             turns: 1,
             locks: Vec::with_capacity(256),
+            open: Vec::with_capacity(1024),
+            open_key: None,
+            open_fit: [0; ROWS],
         }
     }
 
@@ -202,31 +221,75 @@ impl Reach {
         {
             return None;
         }
-        self.build(board, start.id);
-        self.locks.clear();
-        match self.turns {
-            4 => self.run::<4>(start, prev, speed),
-            2 => self.run::<2>(start, prev, speed),
-            _ => self.run::<1>(start, prev, speed),
+        let key = (start, prev, speed);
+        if self.open_key != Some(key) {
+            self.build(&Board::EMPTY, start.id);
+            self.open_fit = self.fit;
+            self.open.clear();
+            self.locks.clear();
+            self.run_turns(Self::first_frame(start, prev), speed, true);
+            self.open_key = Some(key);
         }
+        self.build(board, start.id);
+        // Frames at row y read the masks of rows y and y + 1.
+        let same = (0..ROWS)
+            .find(|&y| self.fit[y] != self.open_fit[y])
+            .unwrap_or(ROWS);
+        let resume = match self.open.iter().rposition(|f| f.y + 1 < same) {
+            Some(i) => self.open[i],
+            None => Self::first_frame(start, prev),
+        };
+        self.locks.clear();
+        self.run_turns(resume, speed, false);
         Some(&self.locks)
     }
 
-    /// The frames from `start` for a piece of `TURNS` orientations.
-    fn run<const TURNS: usize>(&mut self, start: Active, prev: PadState, speed: u8) {
-        let mut y = start.y as usize;
-        let mut fall = start.fall_timer;
-        let mut seen = [0u64; ROWS];
-        let mut cur = [0u64; 9];
+    /// The state before the first frame from `start`, `prev` held.
+    fn first_frame(start: Active, prev: PadState) -> Frame {
         let mut src = [0u64; 9];
-        let origin = 1u64 << start.x;
         for (c, s) in src.iter_mut().enumerate() {
             if INPUTS[c] & prev.0 == 0 {
-                *s = origin;
+                *s = 1u64 << start.x;
             }
         }
-        let mut frames: u16 = 0;
+        Frame {
+            src,
+            cur: [0; 9],
+            y: start.y as usize,
+            fall: start.fall_timer,
+            frames: 0,
+        }
+    }
+
+    fn run_turns(&mut self, from: Frame, speed: u8, record: bool) {
+        match self.turns {
+            4 => self.run::<4>(from, speed, record),
+            2 => self.run::<2>(from, speed, record),
+            _ => self.run::<1>(from, speed, record),
+        }
+    }
+
+    /// The frames from `from` for a piece of `TURNS` orientations; with `record`, keeps the
+    /// state before each frame in `open` until something locks.
+    fn run<const TURNS: usize>(&mut self, from: Frame, speed: u8, record: bool) {
+        let Frame {
+            mut src,
+            mut cur,
+            mut y,
+            mut fall,
+            mut frames,
+        } = from;
+        let mut seen = [0u64; ROWS];
         loop {
+            if record && self.locks.is_empty() {
+                self.open.push(Frame {
+                    src,
+                    cur,
+                    y,
+                    fall,
+                    frames,
+                });
+            }
             fall = fall.wrapping_add(1);
             frames += 1;
             let gravity = !minus(fall, speed);
@@ -346,6 +409,37 @@ mod tests {
                     let want = bfs_locks(board, start, PadState::NONE, speed);
                     let got = reach_locks(board, start, PadState::NONE, speed);
                     assert_eq!(got, want, "board {b}, level {level}, {piece:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_search_reused_across_boards_keeps_the_same_locks() {
+        // The empty-board frames are kept from one search to the next: boards in turn, with a
+        // stack high and low, must each get the locks a fresh BFS finds.
+        let mut reach = Reach::new();
+        let mut boards: Vec<Board> = BOARDS
+            .iter()
+            .map(|t| Board::from_text(t).unwrap())
+            .collect();
+        boards.push(Board::EMPTY);
+        let mut top = Board::EMPTY;
+        top.set(1, 4);
+        boards.push(top);
+        for level in [19u8, 0, 29] {
+            let speed = drop_speed(level);
+            for piece in Piece::ALL {
+                let start = Active::spawn(piece.spawn().id(), 0, 0);
+                for board in boards.iter().chain(boards.iter().rev()) {
+                    let want = bfs_locks(board, start, PadState::NONE, speed);
+                    let got: HashMap<_, _> = reach
+                        .search(board, start, PadState::NONE, speed)
+                        .expect("modelled start")
+                        .iter()
+                        .map(|l| ((l.x, l.y, l.id), l.frames))
+                        .collect();
+                    assert_eq!(got, want, "level {level}, {piece:?}, {board:?}");
                 }
             }
         }
