@@ -22,7 +22,7 @@ fn main() {
     let old = args.get(3).is_some_and(|a| a == "old");
     let mut planner = Planner::new(Standard::default());
     // The two-piece decision unless asked for the default planner's third piece too.
-    if !args.get(3).is_some_and(|a| a == "third") {
+    if args.get(3).is_none_or(|a| a != "third") {
         planner.lookahead = Lookahead::OFF;
     }
     let mut reference = ReferencePlanner::new(Standard::default());
