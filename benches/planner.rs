@@ -1,12 +1,17 @@
-//! One full two-piece decision (BFS of the current piece, a BFS of the next piece for every
-//! lock, evaluation of every pair) on named boards at levels 19, 29, 9 and 0.
+//! One full two-piece decision (BFS of the current piece, the next piece's locks for every
+//! lock, evaluation of every pair) on named boards at levels 19, 29, 9 and 0; then the
+//! default planner, which adds the third-piece expectation, at level 19.
 //!
 //! Run: `cargo bench --bench planner` (one core). Prints p50/p99/max per board after a
-//! warm-up, and asserts each board's candidate count so a broken search cannot post a time.
+//! warm-up for the planner, then for `search::reference` (the search before issue 14) on the
+//! same decisions in the same run; asserts both choose the same lock, value and buttons. The
+//! last two columns are thread CPU time, which leaves out time the core spent on other work.
 
 use std::time::Instant;
 
 use nestor::game::{Active, Board, PadState, Piece};
+use nestor::search::reference::ReferencePlanner;
+use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};
 
 const EMPTY: &str = "";
@@ -31,12 +36,69 @@ fn board(text: &str) -> Board {
     }
 }
 
+/// This thread's CPU time in ms: unlike the wall clock it does not count the time the
+/// scheduler gave the core to other work, which on a loaded machine makes most of the p99.
+fn cpu_ms() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    t.tv_sec as f64 * 1000.0 + t.tv_nsec as f64 / 1e6
+}
+
+/// Per-decision wall and CPU times (ms) and candidate count of one planner on one board and level.
+#[derive(Default)]
+struct Row {
+    times: Vec<f64>,
+    cpu: Vec<f64>,
+    candidates: usize,
+}
+
+/// The p-quantile of sorted `times`, as `times[round((n − 1)·p)]`.
+fn quantile(times: &[f64], p: f64) -> f64 {
+    times[((times.len() - 1) as f64 * p).round() as usize]
+}
+
+impl Row {
+    fn print(&self, name: &str, level: u8) {
+        let mut times = self.times.clone();
+        times.sort_by(f64::total_cmp);
+        let mut cpu = self.cpu.clone();
+        cpu.sort_by(f64::total_cmp);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        println!(
+            "{:<12} {:>5} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
+            name,
+            level,
+            self.candidates / times.len(),
+            quantile(&times, 0.5),
+            quantile(&times, 0.99),
+            quantile(&times, 1.0),
+            mean,
+            quantile(&cpu, 0.5),
+            quantile(&cpu, 0.99),
+        );
+    }
+}
+
+fn header() {
+    println!(
+        "{:<12} {:>5} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "board", "level", "locks", "p50 ms", "p99 ms", "max ms", "mean ms", "cpu p50", "cpu p99"
+    );
+}
+
 fn main() {
     let mut planner = Planner::new(Standard::default());
-    println!(
-        "{:<12} {:>5} {:>6} {:>10} {:>10} {:>10} {:>10}",
-        "board", "level", "locks", "p50 ms", "p99 ms", "max ms", "mean ms"
-    );
+    planner.lookahead = Lookahead::OFF;
+    let mut reference = ReferencePlanner::new(Standard::default());
+    let mut rows = Vec::new();
+    let mut deeper = Planner::new(Standard::default());
+    deeper.lookahead = Lookahead::default();
+    let mut third = Vec::new();
     for (name, text) in [
         ("empty", EMPTY),
         ("mid-game", MID_GAME),
@@ -44,8 +106,7 @@ fn main() {
     ] {
         let b = board(text);
         for level in [19u8, 29, 9, 0] {
-            let mut times = Vec::new();
-            let mut candidates = 0;
+            let (mut new, mut old) = (Row::default(), Row::default());
             for round in 0..8 {
                 for (i, piece) in Piece::ALL.iter().enumerate() {
                     let next = Piece::ALL[(i + 3 + round) % 7];
@@ -57,29 +118,72 @@ fn main() {
                         lines: [0x50, 0x01],
                         next: Some(next),
                     };
-                    let t = Instant::now();
+                    let (t, c) = (Instant::now(), cpu_ms());
                     let plan = planner.plan(&s).expect("a plan");
-                    let el = t.elapsed().as_secs_f64() * 1000.0;
+                    let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                    let (t, c) = (Instant::now(), cpu_ms());
+                    let want = reference.plan(&s).expect("a reference plan");
+                    let (el_old, cpu_old) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
                     assert!(plan.candidates > 0 && !plan.inputs.is_empty());
+                    assert_eq!(
+                        (plan.lock, plan.value, &plan.inputs),
+                        (want.lock, want.value, &want.inputs),
+                        "{name} level {level} {piece:?} then {next:?}: the search changed its answer"
+                    );
                     if round > 0 {
-                        times.push(el);
-                        candidates += plan.candidates;
+                        new.times.push(el);
+                        new.cpu.push(cpu);
+                        old.cpu.push(cpu_old);
+                        new.candidates += plan.candidates;
+                        old.times.push(el_old);
+                        old.candidates += want.candidates;
                     }
                 }
             }
-            times.sort_by(f64::total_cmp);
-            let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
-            let mean = times.iter().sum::<f64>() / times.len() as f64;
-            println!(
-                "{:<12} {:>5} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
-                name,
-                level,
-                candidates / times.len(),
-                pct(0.5),
-                pct(0.99),
-                pct(1.0),
-                mean
-            );
+            rows.push((name, level, new, old));
+            if level == 19 {
+                let mut row = Row::default();
+                for round in 0..8 {
+                    for (i, piece) in Piece::ALL.iter().enumerate() {
+                        let s = Situation {
+                            board: b,
+                            active: Active::spawn(piece.spawn().id(), 0, 0),
+                            prev: PadState::NONE,
+                            level,
+                            lines: [0x50, 0x01],
+                            next: Some(Piece::ALL[(i + 3 + round) % 7]),
+                        };
+                        let (t, c) = (Instant::now(), cpu_ms());
+                        let plan = deeper.plan(&s).expect("a plan");
+                        let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                        if round > 0 {
+                            row.times.push(el);
+                            row.cpu.push(cpu);
+                            row.candidates += plan.candidates;
+                        }
+                    }
+                }
+                third.push((name, level, row));
+            }
         }
+    }
+    header();
+    for (name, level, new, _) in &rows {
+        new.print(name, *level);
+    }
+    println!();
+    println!(
+        "the default planner: with the third-piece expectation (top_k {}, no deadline):",
+        Lookahead::default().top_k
+    );
+    header();
+    for (name, level, row) in &third {
+        row.print(&format!("3rd:{name}"), *level);
+    }
+    println!();
+    println!("before (search::reference, the same decisions timed in the same run):");
+    header();
+    for (name, level, _, old) in &rows {
+        old.print(&format!("old:{name}"), *level);
     }
 }

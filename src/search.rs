@@ -6,7 +6,10 @@ pub mod bfs;
 pub mod collision;
 pub mod eval;
 pub mod plan;
+pub mod reach;
+pub mod reference;
 pub mod selfplay;
+pub mod third;
 pub mod weights;
 
 pub use bfs::{Bfs, Lock, MoveSet};

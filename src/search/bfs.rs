@@ -14,6 +14,8 @@ use crate::game::piece::Orientation;
 
 use super::collision::CollisionMap;
 
+mod rows;
+
 /// What the search may press.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveSet {
@@ -229,10 +231,53 @@ impl Bfs {
         map: &CollisionMap,
         moves: MoveSet,
     ) -> &[Lock] {
+        self.dispatch(start, prev, speed, map, moves, true)
+    }
+
+    /// [`Bfs::search`] always by the general search, as the planner did before the rows search
+    /// (the reference planner times and checks against it).
+    pub(crate) fn search_general(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+    ) -> &[Lock] {
+        self.dispatch(start, prev, speed, map, moves, false)
+    }
+
+    fn dispatch(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+        rows: bool,
+    ) -> &[Lock] {
         let speed = speed.max(1);
         self.next_epoch(speed);
         self.nodes.clear();
         self.locks.clear();
+        if rows && Self::rows_apply(&start, speed, moves.soft_drop) {
+            self.rows_search(start, prev, speed, map);
+        } else {
+            self.general_search(start, prev, speed, map, moves);
+        }
+        self.expanded = self.nodes.len();
+        &self.locks
+    }
+
+    /// The search over full keys, for any start (soft drop, first-piece delay, in flight).
+    fn general_search(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+    ) {
         let epoch = self.epoch;
         if let Some(k) = Self::key(&start, prev, speed) {
             self.visit(&k, epoch);
@@ -299,8 +344,6 @@ impl Bfs {
             }
             i += 1;
         }
-        self.expanded = self.nodes.len();
-        &self.locks
     }
 
     /// The locks of the last search.

@@ -1,7 +1,7 @@
 //! Per-piece collision masks built once per search: for each orientation and column, one bit
 //! per pivot row where the piece would not fit, so the BFS's collision test is a bit test.
 
-use crate::game::board::{Board, Collide};
+use crate::game::board::{Board, Collide, BOARD_ROWS, FULL_ROW};
 use crate::game::piece::{Orientation, Piece};
 
 /// Pivot rows covered by the masks (0..=21; `fits` answers false beyond).
@@ -22,8 +22,40 @@ impl Default for CollisionMap {
 }
 
 impl CollisionMap {
-    /// Fills the masks of `piece`'s orientations on `board` (other orientations stay blocked).
+    /// Fills the masks of `piece`'s orientations on `board` (other orientations stay blocked):
+    /// per cell, the column's occupancy shifted to pivot rows, OR-ed (rows past the board and
+    /// columns off the field block).
     pub fn build(&mut self, board: &Board, piece: Piece) {
+        self.blocked = [[u32::MAX; 10]; Orientation::NUM];
+        // Bit r of `cols[c]`: row r of the board (−2 + r) is filled at column c, or r ≥ 22.
+        let mut cols = [!0u64 << BOARD_ROWS; 10];
+        for (r, &row) in board.rows.iter().enumerate() {
+            let mut bits = row & FULL_ROW;
+            while bits != 0 {
+                cols[bits.trailing_zeros() as usize] |= 1 << r;
+                bits &= bits - 1;
+            }
+        }
+        for o in Orientation::all().filter(|o| o.piece() == piece) {
+            let cells = o.cells();
+            for x in 0..10i8 {
+                let mut mask = 0u64;
+                for &(dx, dy) in &cells {
+                    let c = x + dx;
+                    if !(0..10).contains(&c) {
+                        mask = u64::MAX;
+                        break;
+                    }
+                    mask |= cols[c as usize] >> (dy + 2);
+                }
+                self.blocked[o.id() as usize][x as usize] = mask as u32 | !((1u32 << ROWS) - 1);
+            }
+        }
+    }
+
+    /// [`CollisionMap::build`] by testing every position with `Board::fits` (the definition
+    /// the bit-column build is tested against; the reference planner uses it).
+    pub fn build_by_positions(&mut self, board: &Board, piece: Piece) {
         self.blocked = [[u32::MAX; 10]; Orientation::NUM];
         for o in Orientation::all().filter(|o| o.piece() == piece) {
             for x in 0..10u8 {
@@ -70,8 +102,12 @@ mod tests {
         .unwrap();
         let mut b = board;
         b.set(-1, 5);
+        b.set(-2, 0);
         for piece in Piece::ALL {
             let m = CollisionMap::new(&b, piece);
+            let mut by_positions = CollisionMap::default();
+            by_positions.build_by_positions(&b, piece);
+            assert_eq!(m.blocked, by_positions.blocked, "{piece:?}");
             for o in Orientation::all().filter(|o| o.piece() == piece) {
                 for x in 0..=255u8 {
                     // Pivot rows the game can hold (y never decreases from 0; the 8-bit

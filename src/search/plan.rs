@@ -1,9 +1,10 @@
-//! The two-piece planner: search the current piece from its in-flight state, lock each
-//! reachable placement, search the next piece from its spawn, evaluate every pair, and return
-//! the button byte for every frame of the best pair's first placement.
+//! The planner: the current piece's locks and paths, the next piece's locks after each, every
+//! pair evaluated (the third piece re-ranks the best), and the chosen first placement's buttons.
+
+use std::time::Instant;
 
 use crate::game::active::{Active, Control};
-use crate::game::board::Board;
+use crate::game::board::{Board, FULL_ROW};
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::{add_line, drop_speed};
@@ -12,6 +13,8 @@ use crate::game::state::Game;
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
 use super::eval::{Evaluator, PairOutcome, Placement};
+use super::reach::Reach;
+use super::third::{Lookahead, Pair, ThirdPiece};
 
 /// What the planner needs to know: the state at the end of the last frame.
 #[derive(Clone, Copy, Debug)]
@@ -69,10 +72,16 @@ pub struct Planner<E: Evaluator> {
     second: Bfs,
     map1: CollisionMap,
     map2: CollisionMap,
+    reach: Reach,
     firsts: Vec<Lock>,
+    /// The third-piece layer's settings (off by default).
+    pub lookahead: Lookahead,
+    third: ThirdPiece,
+    /// Every acceptable pair of the decision, for the third-piece layer.
+    pairs: Vec<Pair>,
 }
 
-fn placement(l: &Lock) -> Placement {
+pub(crate) fn placement(l: &Lock) -> Placement {
     Placement {
         x: l.x,
         y: l.y,
@@ -80,8 +89,19 @@ fn placement(l: &Lock) -> Placement {
     }
 }
 
+/// `Board::lock`, without the row-by-row clear when no row is full (most locks).
+#[inline]
+fn lock(board: &mut Board, x: u8, y: u8, o: Orientation) -> u32 {
+    board.place(x, y, o);
+    if board.visible().contains(&FULL_ROW) {
+        board.clear_lines()
+    } else {
+        0
+    }
+}
+
 /// The level after `cleared` more lines, by the cartridge's own rule.
-fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
+pub(crate) fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
     let (mut level, mut lines) = (level, lines);
     for _ in 0..cleared {
         add_line(&mut lines, &mut level);
@@ -98,13 +118,17 @@ impl<E: Evaluator> Planner<E> {
             second: Bfs::new(),
             map1: CollisionMap::default(),
             map2: CollisionMap::default(),
+            reach: Reach::new(),
+            lookahead: Lookahead::default(),
+            third: ThirdPiece::default(),
+            pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
         }
     }
 
     /// Frames that end the first-piece delay (a Down press, after a release if Down is held);
     /// they are part of the plan. Returns the state after them.
-    fn end_first_piece_delay(
+    pub(crate) fn end_first_piece_delay(
         s: &Situation,
         map: &CollisionMap,
         inputs: &mut Vec<PadState>,
@@ -128,6 +152,38 @@ impl<E: Evaluator> Planner<E> {
             }
         }
         (a, prev, false)
+    }
+
+    /// The next piece's first lock, in `Bfs`'s order, that gives the pair with first lock
+    /// `firsts[i]` the value `value`: the old planner's choice among equal pairs.
+    fn first_in_bfs_order(
+        &mut self,
+        s: &Situation,
+        i: usize,
+        next: Piece,
+        value: f64,
+    ) -> Option<Placement> {
+        let l1 = self.firsts[i];
+        let mut board1 = s.board;
+        let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
+        let speed2 = drop_speed(level_after(s.level, s.lines, lines1));
+        self.map2.build(&board1, next);
+        let spawn = Active::spawn(next.spawn().id(), 0, 0);
+        let seconds = self
+            .second
+            .search(spawn, PadState::NONE, speed2, &self.map2, self.moves);
+        seconds.iter().map(placement).find(|&second| {
+            let mut board2 = board1;
+            let lines2 = lock(&mut board2, second.x, second.y, second.orientation);
+            let outcome = PairOutcome {
+                first: placement(&l1),
+                second,
+                lines_first: lines1,
+                lines_second: lines2,
+                board: &board2,
+            };
+            self.evaluator.evaluate(&outcome) == Some(value)
+        })
     }
 
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
@@ -163,13 +219,23 @@ impl<E: Evaluator> Planner<E> {
         if self.firsts.is_empty() {
             return None;
         }
+        let started = Instant::now();
+        let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
+        self.pairs.clear();
         let mut best: Option<(f64, usize, Option<Placement>)> = None;
+        // Another next-piece lock of the best first lock has the best value too: the path-free
+        // search does not keep `Bfs`'s order, which decides such a tie (see below).
+        let mut tie = false;
         for (i, l1) in self.firsts.iter().enumerate() {
             let mut board1 = s.board;
-            let lines1 = board1.lock(l1.x, l1.y, l1.orientation());
+            let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
             let p1 = placement(l1);
             let mut consider = |value: f64, second: Option<Placement>| {
+                if best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
+                    tie = true;
+                }
                 if best.as_ref().is_none_or(|b| value < b.0) {
+                    tie = false;
                     best = Some((value, i, second));
                 }
             };
@@ -187,28 +253,69 @@ impl<E: Evaluator> Planner<E> {
                 continue;
             };
             let level1 = level_after(s.level, s.lines, lines1);
-            self.map2.build(&board1, next);
             let spawn = Active::spawn(next.spawn().id(), 0, 0);
-            let seconds = self.second.search(
-                spawn,
-                PadState::NONE,
-                drop_speed(level1),
-                &self.map2,
-                self.moves,
-            );
-            for l2 in seconds {
+            let speed2 = drop_speed(level1);
+            let pairs = &mut self.pairs;
+            let mut pair = |x: u8, y: u8, orientation: Orientation| {
                 let mut board2 = board1;
-                let lines2 = board2.lock(l2.x, l2.y, l2.orientation());
+                let lines2 = lock(&mut board2, x, y, orientation);
                 let outcome = PairOutcome {
                     first: p1,
-                    second: placement(l2),
+                    second: Placement { x, y, orientation },
                     lines_first: lines1,
                     lines_second: lines2,
                     board: &board2,
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, Some(outcome.second));
+                    if lookahead {
+                        pairs.push(Pair {
+                            first: i,
+                            value: v,
+                            second: outcome.second,
+                            lines_second: lines2,
+                            board: board2,
+                            speed: drop_speed(level_after(s.level, s.lines, lines1 + lines2)),
+                        });
+                    }
                 }
+            };
+            // Only the next piece's lock set matters (the pair's first-lock order, which breaks
+            // ties, comes from the first search), so the path-free search serves.
+            let fast = if self.moves.soft_drop {
+                None
+            } else {
+                self.reach.search(&board1, spawn, PadState::NONE, speed2)
+            };
+            if let Some(seconds) = fast {
+                for l2 in seconds {
+                    pair(l2.x, l2.y, l2.orientation());
+                }
+            } else {
+                self.map2.build(&board1, next);
+                let seconds =
+                    self.second
+                        .search(spawn, PadState::NONE, speed2, &self.map2, self.moves);
+                for l2 in seconds {
+                    pair(l2.x, l2.y, l2.orientation());
+                }
+            }
+        }
+        if let (true, Some((v, i, _)), Some(next)) = (tie, best, s.next) {
+            best = Some((v, i, self.first_in_bfs_order(s, i, next, v)));
+        }
+        if let (true, Some(next)) = (lookahead, s.next) {
+            // Best two-piece value first; equal values by their first lock's BFS order.
+            self.pairs
+                .sort_unstable_by(|a, b| a.value.total_cmp(&b.value).then(a.first.cmp(&b.first)));
+            let k = self.lookahead.top_k.min(self.pairs.len());
+            let deadline = self.lookahead.deadline();
+            if let Some(c) =
+                self.third
+                    .choose(&self.evaluator, &self.pairs[..k], next, started, deadline)
+            {
+                let p = &self.pairs[c];
+                best = Some((p.value, p.first, Some(p.second)));
             }
         }
         // Every pair rejected: take the deepest lock, the least bad way to go on.

@@ -1,0 +1,329 @@
+//! `Bfs::search` for the usual start (soft drop off and not pressed): the same nodes in the same
+//! order, with the visited keys of one frame and one row held as a few small bit sets.
+
+// Without soft drop the fall timer and the row depend only on the frame number, so every node
+// of BFS depth d shares one (y, fall timer). The general search's visited key
+// (position, fall timer, tapped buttons held) then only ever matches nodes of the same depth,
+// and its waiting rule ("a smaller fall timer at the same position") only nodes of earlier
+// depths in the same row. So one 16-bit tap-set mask per (orientation slot, x) for the depth
+// being built, and one x mask per slot for the row so far, answer `Bfs::dominated` exactly;
+// the expansion order, and so the locks' order and paths, are the general search's.
+
+use crate::game::active::Active;
+use crate::game::board::Collide;
+use crate::game::pad::PadState;
+use crate::game::piece::Orientation;
+use crate::game::score::minus;
+
+use super::{tapped_bits, Bfs, Lock, Node, CANDIDATES, SLOT};
+use crate::search::collision::CollisionMap;
+
+/// `SUBSETS[t]`: bit s set for every tap set s ⊆ t (s, t as `tapped_bits` values).
+const SUBSETS: [u16; 16] = subsets();
+
+const fn subsets() -> [u16; 16] {
+    let mut out = [0u16; 16];
+    let mut t = 0;
+    while t < 16 {
+        let mut s = 0;
+        while s < 16 {
+            if s & t == s {
+                out[t] |= 1 << s;
+            }
+            s += 1;
+        }
+        t += 1;
+    }
+    out
+}
+
+impl Bfs {
+    /// True when [`rows_search`](Bfs::rows_search) models this start exactly: soft drop not
+    /// allowed and not active, a fall timer below the gravity test, a position with a key.
+    pub(super) fn rows_apply(start: &Active, speed: u8, soft_drop: bool) -> bool {
+        !soft_drop
+            && start.ary == 0
+            && start.fall_timer < speed
+            && start.x < 10
+            && start.y < 20
+            && (start.id as usize) < Orientation::NUM
+    }
+
+    /// The search of [`Bfs::search`] for a start `rows_apply` accepts (`speed` ≥ 1).
+    pub(super) fn rows_search(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+    ) {
+        let epoch = self.epoch;
+        // The piece's orientations as slots 0..turns in A order (`SLOT` numbers them so), and
+        // per pivot row a column mask of where each fits (row 22 and beyond: nowhere).
+        let slot0 = SLOT[start.id as usize];
+        let base = start.id - slot0;
+        let turns = turns_of(start.id);
+        let mut cw = [0usize; 4];
+        let mut ccw = [0usize; 4];
+        for k in 0..turns {
+            cw[k] = (k + 1) % turns;
+            ccw[k] = (k + turns - 1) % turns;
+        }
+        let mut fit = [[0u16; 4]; ROWS + 1];
+        for (y, row) in fit.iter_mut().enumerate().take(ROWS) {
+            for (k, lane) in row.iter_mut().enumerate().take(turns) {
+                for x in 0..10u8 {
+                    if map.fits(x, y as u8, base + k as u8) {
+                        *lane |= 1 << x;
+                    }
+                }
+            }
+        }
+        // Visited (x, slot) of the row so far with nothing pressed into them: the start counts
+        // when Down is up (its key is then "plain").
+        let mut row_seen = [0u16; 4];
+        if prev.0 & 0x04 == 0 {
+            row_seen[SLOT[start.id as usize] as usize] |= 1 << start.x;
+        }
+        self.nodes.push(Node {
+            state: start,
+            prev,
+            parent: u32::MAX,
+            input: PadState::NONE,
+            frames: 0,
+        });
+        let (mut y, mut fall) = (start.y, start.fall_timer);
+        let mut level_start = 0usize;
+        let mut frames: u16 = 0;
+        while level_start < self.nodes.len() {
+            let level_end = self.nodes.len();
+            let next_fall = fall.wrapping_add(1);
+            let gravity = !minus(next_fall, speed);
+            let child_fall = if gravity { 0 } else { next_fall };
+            let child_y = if gravity { y + 1 } else { y };
+            // The row's earlier depths, as the children see them.
+            let earlier = if gravity { [0u16; 4] } else { row_seen };
+            let mut now = [[0u16; 10]; 4];
+            let mut now_pos = [0u16; 4];
+            frames += 1;
+            for i in level_start..level_end {
+                let n = self.nodes[i];
+                // `Bfs::waited_in_place`: pressed nothing, from a parent that held nothing, on a
+                // frame that did not drop (the parent was on the same row as this depth).
+                let waited = n.parent != u32::MAX
+                    && n.input == PadState::NONE
+                    && self.nodes[n.parent as usize].prev == PadState::NONE
+                    && self.nodes[n.parent as usize].state.y == n.state.y
+                    && child_waits_from(n.state.fall_timer, speed);
+                let (x, slot) = (n.state.x, SLOT[n.state.id as usize] as usize);
+                let here = fit[y as usize];
+                let below = fit[y as usize + 1];
+                // Shift results by the input's direction bits: none, Right (0x01), Left (0x02).
+                let shifted = [
+                    x,
+                    if here[slot] & (2 << x) != 0 { x + 1 } else { x },
+                    if x > 0 && here[slot] & (1 << (x - 1)) != 0 {
+                        x - 1
+                    } else {
+                        x
+                    },
+                ];
+                for &c in &CANDIDATES[..9] {
+                    if c & 0xC3 & n.prev.0 != 0 {
+                        continue;
+                    }
+                    if waited && c & 0xC3 != 0 {
+                        continue;
+                    }
+                    let nx = shifted[usize::from(c & 0x03)];
+                    let mut nslot = slot;
+                    let to = if c & 0x80 != 0 {
+                        cw[slot]
+                    } else if c & 0x40 != 0 {
+                        ccw[slot]
+                    } else {
+                        slot
+                    };
+                    if here[to] & (1 << nx) != 0 {
+                        nslot = to;
+                    }
+                    let nid = base + nslot as u8;
+                    if gravity && below[nslot] & (1 << nx) == 0 {
+                        let lk = (nid as usize * 10 + nx as usize) * 22 + y as usize;
+                        if self.lock_seen[lk] != epoch {
+                            self.lock_seen[lk] = epoch;
+                            self.locks.push(Lock {
+                                x: nx,
+                                y,
+                                id: nid,
+                                frames,
+                                hold_down_points: start.hold_down_points,
+                                node: i as u32,
+                                input: PadState(c),
+                            });
+                        }
+                        continue;
+                    }
+                    if child_y >= 20 {
+                        continue;
+                    }
+                    let taps = tapped_bits(PadState(c));
+                    let seen = &mut now[nslot][nx as usize];
+                    if (taps != 0 && earlier[nslot] & (1 << nx) != 0) || *seen & SUBSETS[taps] != 0
+                    {
+                        continue;
+                    }
+                    *seen |= 1 << taps;
+                    now_pos[nslot] |= 1 << nx;
+                    self.nodes.push(Node {
+                        state: Active {
+                            x: nx,
+                            y: child_y,
+                            id: nid,
+                            fall_timer: child_fall,
+                            ..start
+                        },
+                        prev: PadState(c),
+                        parent: i as u32,
+                        input: PadState(c),
+                        frames,
+                    });
+                }
+            }
+            for s in 0..4 {
+                row_seen[s] = earlier[s] | now_pos[s];
+            }
+            y = child_y;
+            fall = child_fall;
+            level_start = level_end;
+        }
+    }
+}
+
+/// Pivot rows the collision map answers for.
+const ROWS: usize = 22;
+
+/// How many orientations the piece of orientation `id` has.
+fn turns_of(id: u8) -> usize {
+    let piece = Orientation::new(id).expect("checked start").piece();
+    Orientation::all().filter(|o| o.piece() == piece).count()
+}
+
+/// A node with this fall timer will not drop on its next frame.
+#[inline(always)]
+fn child_waits_from(fall_timer: u8, speed: u8) -> bool {
+    fall_timer.saturating_add(1) < speed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::Board;
+    use crate::game::piece::Piece;
+    use crate::game::score::drop_speed;
+    use crate::search::bfs::MoveSet;
+
+    const BOARDS: [&str; 2] = [
+        "..........\n..........\n..........\n..........\n..........\n\
+         ..........\n..........\n..........\n..........\n..........\n\
+         ..........\n..........\n..........\n####......\n#.........\n\
+         #.......#.\n##....###.\n###.#####.\n####.####.\n#########.",
+        "..........\n..........\n..###.....\n..#.#.....\n..........\n\
+         ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
+         #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
+         ####.####.\n###.#####.\n#########.\n##.######.\n#########.",
+    ];
+
+    /// A lock (with its node and last input) and its path: inputs and positions.
+    type Found = (Lock, Vec<PadState>, Vec<(u8, u8, u8)>);
+
+    /// Every lock of one search with its path.
+    fn outcome(bfs: &Bfs) -> Vec<Found> {
+        bfs.locks()
+            .iter()
+            .map(|l| {
+                let (mut inputs, mut expected) = (Vec::new(), Vec::new());
+                bfs.path(l, &mut inputs, &mut expected);
+                (*l, inputs, expected)
+            })
+            .collect()
+    }
+
+    fn compare(board: &Board, start: Active, prev: PadState, speed: u8) {
+        let piece = Orientation::new(start.id).unwrap().piece();
+        let map = CollisionMap::new(board, piece);
+        assert!(Bfs::rows_apply(&start, speed, false));
+        let mut fast = Bfs::new();
+        fast.search(start, prev, speed, &map, MoveSet::default());
+        let mut general = Bfs::new();
+        general.search_general(start, prev, speed, &map, MoveSet::default());
+        assert_eq!(
+            fast.nodes.len(),
+            general.nodes.len(),
+            "{start:?} {prev} {speed}"
+        );
+        assert_eq!(
+            outcome(&fast),
+            outcome(&general),
+            "{start:?} {prev} {speed}"
+        );
+    }
+
+    #[test]
+    fn slots_number_each_piece_in_a_order_from_its_first_id() {
+        for o in Orientation::all() {
+            let (slot, turns) = (SLOT[o.id() as usize] as usize, turns_of(o.id()));
+            let base = o.id() - slot as u8;
+            assert_eq!(SLOT[base as usize], 0);
+            assert_eq!(
+                SLOT[o.cw().id() as usize] as usize,
+                (slot + 1) % turns,
+                "{o:?}"
+            );
+            assert_eq!(o.cw().id(), base + ((slot + 1) % turns) as u8, "{o:?}");
+            assert_eq!(
+                o.ccw().id(),
+                base + ((slot + turns - 1) % turns) as u8,
+                "{o:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_same_nodes_locks_and_paths_as_the_general_search() {
+        let mut boards: Vec<Board> = BOARDS
+            .iter()
+            .map(|t| Board::from_text(t).unwrap())
+            .collect();
+        boards.push(Board::EMPTY);
+        for board in &boards {
+            for level in [0u8, 8, 18, 19, 29] {
+                for piece in Piece::ALL {
+                    let start = Active::spawn(piece.spawn().id(), 0, 0);
+                    compare(board, start, PadState::NONE, drop_speed(level));
+                }
+            }
+        }
+        let board = Board::from_text(BOARDS[0]).unwrap();
+        let prevs = [
+            PadState::LEFT,
+            PadState::RIGHT | PadState::A,
+            PadState::B,
+            PadState::DOWN,
+        ];
+        for o in Orientation::all() {
+            for (x, y) in [(4u8, 3u8), (1, 6), (8, 9)] {
+                if !board.fits(x, y, o.id()) {
+                    continue;
+                }
+                for (i, &prev) in prevs.iter().enumerate() {
+                    for speed in [1u8, 2, 3, 6] {
+                        let mut start = Active::spawn(o.id(), 5, 3);
+                        (start.x, start.y, start.fall_timer) = (x, y, i as u8 % speed);
+                        compare(&board, start, prev, speed);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! The planner as it was before the path-free next-piece search: both pieces by `Bfs`, masks
+//! built position by position. Kept as the oracle the decision-equality test and the bench use.
+
+use crate::game::active::Active;
+use crate::game::pad::PadState;
+use crate::game::piece::Orientation;
+use crate::game::score::drop_speed;
+
+use super::bfs::{Bfs, Lock, MoveSet};
+use super::collision::CollisionMap;
+use super::eval::{Evaluator, PairOutcome, Placement};
+use super::plan::{level_after, placement, Plan, Planner, Situation};
+
+/// The old two-piece planner, same answers as [`Planner`] by construction of the test suite.
+pub struct ReferencePlanner<E: Evaluator> {
+    pub evaluator: E,
+    pub moves: MoveSet,
+    first: Bfs,
+    second: Bfs,
+    map1: CollisionMap,
+    map2: CollisionMap,
+    firsts: Vec<Lock>,
+}
+
+impl<E: Evaluator> ReferencePlanner<E> {
+    pub fn new(evaluator: E) -> ReferencePlanner<E> {
+        ReferencePlanner {
+            evaluator,
+            moves: MoveSet::default(),
+            first: Bfs::new(),
+            second: Bfs::new(),
+            map1: CollisionMap::default(),
+            map2: CollisionMap::default(),
+            firsts: Vec::with_capacity(256),
+        }
+    }
+
+    /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
+    /// is reachable.
+    pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
+        let orientation = Orientation::new(s.active.id)?;
+        let piece = orientation.piece();
+        let speed = drop_speed(s.level);
+        self.map1.build_by_positions(&s.board, piece);
+        let mut prefix_inputs = Vec::new();
+        let mut prefix_expected = Vec::new();
+        let (start, prev, locked) = Planner::<E>::end_first_piece_delay(
+            s,
+            &self.map1,
+            &mut prefix_inputs,
+            &mut prefix_expected,
+        );
+        if locked {
+            return Some(Plan {
+                lock: Placement {
+                    x: start.x,
+                    y: start.y,
+                    orientation: Orientation::new(start.id)?,
+                },
+                inputs: prefix_inputs,
+                expected: prefix_expected,
+                next_lock: None,
+                value: None,
+                candidates: 1,
+            });
+        }
+        self.firsts.clear();
+        self.firsts.extend_from_slice(
+            self.first
+                .search_general(start, prev, speed, &self.map1, self.moves),
+        );
+        if self.firsts.is_empty() {
+            return None;
+        }
+        let mut best: Option<(f64, usize, Option<Placement>)> = None;
+        for (i, l1) in self.firsts.iter().enumerate() {
+            let mut board1 = s.board;
+            let lines1 = board1.lock(l1.x, l1.y, l1.orientation());
+            let p1 = placement(l1);
+            let mut consider = |value: f64, second: Option<Placement>| {
+                if best.as_ref().is_none_or(|b| value < b.0) {
+                    best = Some((value, i, second));
+                }
+            };
+            let Some(next) = s.next else {
+                let outcome = PairOutcome {
+                    first: p1,
+                    second: p1,
+                    lines_first: lines1,
+                    lines_second: 0,
+                    board: &board1,
+                };
+                if let Some(v) = self.evaluator.evaluate(&outcome) {
+                    consider(v, None);
+                }
+                continue;
+            };
+            let level1 = level_after(s.level, s.lines, lines1);
+            self.map2.build_by_positions(&board1, next);
+            let spawn = Active::spawn(next.spawn().id(), 0, 0);
+            let seconds = self.second.search_general(
+                spawn,
+                PadState::NONE,
+                drop_speed(level1),
+                &self.map2,
+                self.moves,
+            );
+            for l2 in seconds {
+                let mut board2 = board1;
+                let lines2 = board2.lock(l2.x, l2.y, l2.orientation());
+                let outcome = PairOutcome {
+                    first: p1,
+                    second: placement(l2),
+                    lines_first: lines1,
+                    lines_second: lines2,
+                    board: &board2,
+                };
+                if let Some(v) = self.evaluator.evaluate(&outcome) {
+                    consider(v, Some(outcome.second));
+                }
+            }
+        }
+        // Every pair rejected: take the deepest lock, the least bad way to go on.
+        let (value, index, next_lock) = match best {
+            Some((v, i, n)) => (Some(v), i, n),
+            None => {
+                let i = (0..self.firsts.len())
+                    .max_by_key(|&i| (self.firsts[i].y, std::cmp::Reverse(i)))
+                    .unwrap_or(0);
+                (None, i, None)
+            }
+        };
+        let chosen = self.firsts[index];
+        let mut inputs = Vec::new();
+        let mut expected = Vec::new();
+        self.first.path(&chosen, &mut inputs, &mut expected);
+        prefix_inputs.extend_from_slice(&inputs);
+        prefix_expected.extend_from_slice(&expected);
+        Some(Plan {
+            inputs: prefix_inputs,
+            expected: prefix_expected,
+            lock: placement(&chosen),
+            next_lock,
+            value,
+            candidates: self.firsts.len(),
+        })
+    }
+}

@@ -1,0 +1,261 @@
+//! The third piece: the cartridge's odds for the piece after the preview, and the expectation
+//! layer that re-ranks the best (current, next) pairs by the third piece's best placement.
+
+use std::time::{Duration, Instant};
+
+use crate::game::active::Active;
+use crate::game::board::Board;
+use crate::game::pad::PadState;
+use crate::game::piece::{Piece, SPAWN_IDS};
+
+use super::eval::{Evaluator, PairOutcome, Placement};
+use super::reach::Reach;
+
+/// How the planner looks past the preview (settings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Lookahead {
+    /// The best pairs by the two-piece value that the third piece re-ranks; 0 = off.
+    pub top_k: usize,
+    /// Wall-clock budget of the layer per decision, in microseconds; past it the decision
+    /// keeps the two-piece ranking. 0 = no deadline (reproducible, for simulations).
+    pub deadline_us: u64,
+}
+
+impl Default for Lookahead {
+    /// Three pairs re-ranked: measured stronger than the two-piece search from levels 19 and
+    /// 29 (benches/README.md). No deadline, so simulations stay reproducible; interactive
+    /// play should set one.
+    fn default() -> Self {
+        Lookahead {
+            top_k: 3,
+            deadline_us: 0,
+        }
+    }
+}
+
+impl Lookahead {
+    /// The exact two-piece decision alone.
+    pub const OFF: Lookahead = Lookahead {
+        top_k: 0,
+        deadline_us: 0,
+    };
+
+    /// The layer's budget per decision, if any.
+    pub fn deadline(&self) -> Option<Duration> {
+        (self.deadline_us > 0).then(|| Duration::from_micros(self.deadline_us))
+    }
+}
+
+/// P(the piece after `preview` is each piece), by `Piece::index`: the cartridge's pick with
+/// uniform RNG bits (nes-tetris.md §8). The first draw, index ($17 + count) & 7, takes each of
+/// the 8 values with 1/8; index 7 or the preview's own index rerolls once, to
+/// `SPAWN[((r & 7) + spawnID) % 7]` with r uniform over 8 values, where spawnID is the
+/// preview's orientation id, so residue `spawnID % 7` comes up twice in 8.
+pub fn third_piece_odds(preview: Piece) -> [f64; Piece::NUM] {
+    let spawn_id = SPAWN_IDS[preview.index()] as usize;
+    let mut odds = [0.0; Piece::NUM];
+    for (k, p) in odds.iter_mut().enumerate() {
+        let first = if k == preview.index() { 0.0 } else { 1.0 / 8.0 };
+        let reroll = if k == spawn_id % 7 {
+            2.0 / 8.0
+        } else {
+            1.0 / 8.0
+        };
+        *p = first + (2.0 / 8.0) * reroll;
+    }
+    odds
+}
+
+/// A (current, next) pair the layer may re-rank: the index of its first lock among the
+/// planner's candidates, its two-piece value, and the board after both pieces.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pair {
+    pub first: usize,
+    pub value: f64,
+    pub second: Placement,
+    pub lines_second: u32,
+    pub board: Board,
+    /// Level when the third piece falls (drop speed).
+    pub speed: u8,
+}
+
+/// Reusable state of the layer: the third piece's lock search.
+#[derive(Default)]
+pub(crate) struct ThirdPiece {
+    reach: Reach,
+}
+
+impl ThirdPiece {
+    /// The expectation over the third piece of its best pair value with the next piece's lock
+    /// (lower is better); `None` when some piece has no acceptable lock, or at the deadline.
+    fn expectation<E: Evaluator>(
+        &mut self,
+        evaluator: &E,
+        pair: &Pair,
+        odds: &[f64; Piece::NUM],
+    ) -> Option<f64> {
+        let mut sum = 0.0;
+        for piece in Piece::ALL {
+            let spawn = Active::spawn(piece.spawn().id(), 0, 0);
+            let locks = self
+                .reach
+                .search(&pair.board, spawn, PadState::NONE, pair.speed)?;
+            let mut best: Option<f64> = None;
+            for l3 in locks {
+                let mut board3 = pair.board;
+                let third = Placement {
+                    x: l3.x,
+                    y: l3.y,
+                    orientation: l3.orientation(),
+                };
+                let lines3 = board3.lock(third.x, third.y, third.orientation);
+                let outcome = PairOutcome {
+                    first: pair.second,
+                    second: third,
+                    lines_first: pair.lines_second,
+                    lines_second: lines3,
+                    board: &board3,
+                };
+                if let Some(v) = evaluator.evaluate(&outcome) {
+                    best = Some(best.map_or(v, |b: f64| b.min(v)));
+                }
+            }
+            sum += odds[piece.index()] * best?;
+        }
+        Some(sum)
+    }
+
+    /// Re-ranks `pairs` (best two-piece value first, at most `top_k` of them) by the third
+    /// piece's expectation; returns the index in `pairs` of the chosen one, or `None` when the
+    /// deadline passed first or no pair has an expectation (keep the two-piece choice).
+    pub(crate) fn choose<E: Evaluator>(
+        &mut self,
+        evaluator: &E,
+        pairs: &[Pair],
+        preview: Piece,
+        started: Instant,
+        deadline: Option<Duration>,
+    ) -> Option<usize> {
+        let odds = third_piece_odds(preview);
+        let mut best: Option<(f64, usize)> = None;
+        for (k, pair) in pairs.iter().enumerate() {
+            if deadline.is_some_and(|d| started.elapsed() > d) {
+                return None;
+            }
+            if let Some(e) = self.expectation(evaluator, pair, &odds) {
+                if best.is_none_or(|(b, _)| e < b) {
+                    best = Some((e, k));
+                }
+            }
+        }
+        best.map(|(_, k)| k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rng::Picker;
+
+    #[test]
+    fn the_seven_odds_sum_to_one_and_a_repeat_is_rarest() {
+        for preview in Piece::ALL {
+            let odds = third_piece_odds(preview);
+            assert!(
+                (odds.iter().sum::<f64>() - 1.0).abs() < 1e-12,
+                "{preview:?}"
+            );
+            let repeat = odds[preview.index()];
+            for (k, &p) in odds.iter().enumerate() {
+                if k != preview.index() {
+                    assert!(repeat < p, "{preview:?}: repeat {repeat} vs {k} {p}");
+                }
+            }
+            // The spec's 32nds: a repeat 1/32 (O and S: 2/32); the others 5/32 or 6/32.
+            let want = if matches!(preview, Piece::O | Piece::S) {
+                2.0
+            } else {
+                1.0
+            };
+            assert_eq!(repeat * 32.0, want, "{preview:?}");
+        }
+        // After T the favoured piece is Z, after I it is S (nes-tetris.md §8).
+        assert_eq!(third_piece_odds(Piece::T)[Piece::Z.index()] * 32.0, 6.0);
+        assert_eq!(third_piece_odds(Piece::I)[Piece::S.index()] * 32.0, 6.0);
+    }
+
+    /// Decisions of the bench's mid-game board at level 19 for every (current, next) pair.
+    fn plans(lookahead: Lookahead) -> Vec<Option<crate::search::plan::Plan>> {
+        use crate::search::eval::Standard;
+        use crate::search::plan::{Planner, Situation};
+        let board = Board::from_text(
+            "..........\n..........\n..........\n..........\n..........\n\
+             ..........\n..........\n..........\n..........\n..........\n\
+             ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
+             #########.\n####.####.\n#########.\n#########.\n#########.",
+        )
+        .unwrap();
+        let mut planner = Planner::new(Standard::default());
+        planner.lookahead = lookahead;
+        let mut out = Vec::new();
+        for piece in Piece::ALL {
+            for next in Piece::ALL {
+                out.push(planner.plan(&Situation {
+                    board,
+                    active: Active::spawn(piece.spawn().id(), 0, 0),
+                    prev: PadState::NONE,
+                    level: 19,
+                    lines: [0x50, 0x01],
+                    next: Some(next),
+                }));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_layer_changes_some_choices_and_a_passed_deadline_keeps_the_two_piece_ones() {
+        let two = plans(Lookahead::OFF);
+        let three = plans(Lookahead::default());
+        let changed = two.iter().zip(&three).filter(|(a, b)| a != b).count();
+        assert!(changed > 0, "the third piece never changed a choice");
+        // 1 µs is gone before the two-piece search ends: the layer must give up at once.
+        let late = plans(Lookahead {
+            top_k: 3,
+            deadline_us: 1,
+        });
+        assert_eq!(late, two);
+    }
+
+    #[test]
+    fn the_odds_are_the_picks_frequencies_over_every_rng_state() {
+        // Every 16-bit seed and every pick counter low bits, once: the cartridge's own picker.
+        for preview in Piece::ALL {
+            let mut counts = [0u64; Piece::NUM];
+            let mut total = 0u64;
+            for rng in 0..=u16::MAX {
+                for count in 0..8u8 {
+                    let mut p = Picker {
+                        rng,
+                        spawn_id: preview.spawn().id(),
+                        spawn_count: count,
+                    };
+                    let id = p.pick();
+                    let piece = Piece::from_spawn_id(id).expect("a spawn id");
+                    counts[piece.index()] += 1;
+                    total += 1;
+                }
+            }
+            let odds = third_piece_odds(preview);
+            for k in 0..Piece::NUM {
+                let f = counts[k] as f64 / total as f64;
+                assert!(
+                    (f - odds[k]).abs() < 1e-9,
+                    "{preview:?} → {k}: {f} vs {}",
+                    odds[k]
+                );
+            }
+        }
+    }
+}
