@@ -141,6 +141,15 @@ pub struct PlayArgs {
     /// press dropped, delayed a frame, or a button added); every desync is re-planned.
     #[arg(long, hide = true, value_name = "RATE", value_parser = fault_rate)]
     pub inject_faults: Option<f64>,
+    /// Testing: wait this many microseconds after each model-console frame, so that a test can
+    /// interrupt a game that is still running however fast the machine is.
+    #[arg(
+        long,
+        hide = true,
+        value_name = "MICROSECONDS",
+        requires = "model_console"
+    )]
+    pub model_frame_delay_us: Option<u64>,
 }
 
 /// `--inject-faults`: a share of frames, 0 to 1.

@@ -46,9 +46,11 @@ fn replay_on_model(movie: &Path, level: u8, seed: u64) -> (u32, u32) {
 fn interrupting_play_record_keeps_a_movie_that_replays() {
     let dir = tempfile::tempdir().unwrap();
     let movie = dir.path().join("game.fm2");
-    // Level 0: a long game, still going when the signal comes.
+    // Level 0, slowed to at most 5,000 frames a second: a game of tens of thousands of
+    // frames, still going when the signal comes however fast the planner is.
     let child = Command::new(env!("CARGO_BIN_EXE_nestor"))
         .args(["play", "--model-console", "7", "--level", "0", "--json"])
+        .args(["--model-frame-delay-us", "200"])
         .args(["--record", s(&movie)])
         .env("RUST_LOG", "off")
         .stdout(Stdio::piped())

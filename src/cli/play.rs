@@ -158,7 +158,10 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let stop = Interrupt::install();
     let rate = args.inject_faults.unwrap_or(0.0);
     match (args.model_console, &args.rom) {
-        (Some(seed), _) => play_model(settings, seed, planner, rate, &stop),
+        (Some(seed), _) => {
+            let delay = std::time::Duration::from_micros(args.model_frame_delay_us.unwrap_or(0));
+            play_model(settings, seed, planner, rate, delay, &stop)
+        }
         (None, Some(rom)) => play_rom(rom, settings, planner, rate, &stop),
         (None, None) => bail!("`nestor play` needs a ROM"),
     }
@@ -258,6 +261,7 @@ fn play_model<E: Evaluator>(
     seed: u64,
     planner: Planner<E>,
     rate: f64,
+    frame_delay: std::time::Duration,
     stop: &Interrupt,
 ) -> Result<ExitCode> {
     let map = match &settings.addresses {
@@ -286,7 +290,12 @@ fn play_model<E: Evaluator>(
         &settings,
         &mut movie,
         stop,
-        |_| Ok(false),
+        |_| {
+            if !frame_delay.is_zero() {
+                std::thread::sleep(frame_delay);
+            }
+            Ok(false)
+        },
         |d| {
             next_seed = next_seed.wrapping_add(1);
             let game = Game::seeded(level, next_seed);
