@@ -112,10 +112,14 @@ fn the_seed_fixtures_are_accepted() {
             .into_iter()
             .map(|p| ("fm2_parse", p)),
     );
+    // The traces folder also holds the nestor game's movie: each file goes to its own reader.
     seeds.extend(
         files_in(Path::new("tests/fixtures/traces"))
             .into_iter()
-            .map(|p| ("trace_read", p)),
+            .map(|p| match p.extension().and_then(|e| e.to_str()) {
+                Some("fm2") => ("fm2_parse", p),
+                _ => ("trace_read", p),
+            }),
     );
     seeds.push(("settings_toml", "config/play.toml".into()));
     seeds.push(("weights_toml", "config/weights/default.toml".into()));
