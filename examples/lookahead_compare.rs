@@ -19,7 +19,7 @@ fn play(level: u8, seed: u64, top_k: usize) -> (GameStats, Vec<f64>) {
     };
     let mut game = Game::seeded(level, seed);
     let mut sp = SelfPlay::new(&mut planner, &game);
-    sp.stop_at_29 = level < 29;
+    let stop_at_29 = level < 29;
     let mut times = Vec::new();
     // Time each decision: the frame on which SelfPlay plans is the one where it has no plan.
     loop {
@@ -32,7 +32,7 @@ fn play(level: u8, seed: u64, top_k: usize) -> (GameStats, Vec<f64>) {
         sp.step(&mut game);
         if sp.stats.topped_out
             || game.play_state == nestor::game::PlayState::Curtain
-            || (sp.stop_at_29 && sp.stats.score_at_29.is_some())
+            || (stop_at_29 && sp.stats.score_at_29.is_some())
             || sp.stats.pieces >= 3000
         {
             break;

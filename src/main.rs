@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use nestor::search::batch::DEFAULT_MAX_LINES;
+use nestor::search::Until;
 
 mod cli;
 
@@ -74,18 +76,25 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+    /// Play each game to: `top-out`, `level:N` (`level:29` gives the level-19 figures) or
+    /// `lines:N`. Every game also stops at the crash level (155), counted as reached.
+    #[arg(long, default_value_t = Until::TopOut)]
+    pub until: Until,
+    /// Stop each game after this many lines (above the lines any start needs for level 155).
+    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
     /// Stop each game after this many pieces.
     #[arg(long)]
     pub pieces: Option<u32>,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Write one CSV row per game.
+    /// Write one CSV row per game (refused if the file exists).
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
-    /// Write PNG plots (score histogram, lock heat map) into this folder.
+    /// Write PNG plots (score histogram, lock heat map, survival) into this folder.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
     #[command(flatten)]

@@ -4,16 +4,19 @@
 pub mod batch;
 pub mod bfs;
 pub mod collision;
+pub mod column_reach;
 pub mod eval;
 pub mod plan;
 pub mod reach;
 pub mod reference;
 pub mod selfplay;
 pub mod third;
+pub mod until;
 pub mod weights;
 
 pub use bfs::{Bfs, Lock, MoveSet};
 pub use collision::CollisionMap;
 pub use eval::{Evaluator, PairOutcome, Placement, Standard};
 pub use plan::{Plan, Planner, Situation};
-pub use weights::Weights;
+pub use until::{End, Until};
+pub use weights::{Phase, PhaseWeights, Weights};

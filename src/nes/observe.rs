@@ -301,11 +301,13 @@ impl RamSnapshot {
             check(self.x <= 9, "x", self.x.into(), "is off the board (0-9)");
             check(self.y <= 19, "y", self.y.into(), "is off the board (0-19)");
         }
+        // The cartridge only ever increments the hundreds byte ($71) in binary: 1,000 lines
+        // is $0A00 (docs/past-level-29.md), so only the tens/ones byte is BCD.
         check(
-            bcd_ok(&self.lines_bcd),
+            bcd_ok(&self.lines_bcd[..1]),
             "lines_bcd",
             u16::from_le_bytes(self.lines_bcd),
-            "is not BCD",
+            "is not BCD in its tens and ones",
         );
         check(
             bcd_ok(&self.score_bcd),
@@ -397,6 +399,18 @@ mod tests {
         let s = playing();
         let g = Game::try_from(&s).unwrap();
         assert_eq!(g, Game::seeded(18, 7));
+    }
+
+    #[test]
+    fn a_thousand_lines_is_a_binary_hundreds_byte_not_a_bad_field() {
+        // Past 999 lines the cartridge holds $0A in the hundreds byte (as the traces show).
+        let mut s = playing();
+        s.lines_bcd = [0x00, 0x0A];
+        assert!(s.problems().is_empty(), "{:?}", s.problems());
+        assert_eq!(Game::try_from(&s).unwrap().lines(), 1000);
+        s.lines_bcd = [0x0A, 0x01];
+        let fields: Vec<_> = s.problems().iter().map(|b| b.field).collect();
+        assert_eq!(fields, ["lines_bcd"]);
     }
 
     #[test]

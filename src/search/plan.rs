@@ -181,6 +181,7 @@ impl<E: Evaluator> Planner<E> {
                 lines_first: lines1,
                 lines_second: lines2,
                 board: &board2,
+                level: s.level,
             };
             self.evaluator.evaluate(&outcome) == Some(value)
         })
@@ -246,6 +247,7 @@ impl<E: Evaluator> Planner<E> {
                     lines_first: lines1,
                     lines_second: 0,
                     board: &board1,
+                    level: s.level,
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, None);
@@ -265,6 +267,7 @@ impl<E: Evaluator> Planner<E> {
                     lines_first: lines1,
                     lines_second: lines2,
                     board: &board2,
+                    level: s.level,
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, Some(outcome.second));
@@ -276,6 +279,7 @@ impl<E: Evaluator> Planner<E> {
                             lines_second: lines2,
                             board: board2,
                             speed: drop_speed(level_after(s.level, s.lines, lines1 + lines2)),
+                            level: s.level,
                         });
                     }
                 }

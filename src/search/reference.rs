@@ -89,6 +89,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
                     lines_first: lines1,
                     lines_second: 0,
                     board: &board1,
+                    level: s.level,
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, None);
@@ -114,6 +115,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
                     lines_first: lines1,
                     lines_second: lines2,
                     board: &board2,
+                    level: s.level,
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, Some(outcome.second));

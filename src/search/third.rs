@@ -78,6 +78,9 @@ pub(crate) struct Pair {
     pub board: Board,
     /// Level when the third piece falls (drop speed).
     pub speed: u8,
+    /// The decision's level: it picks the weights phase, so that the third piece is scored
+    /// on the same scale as the pairs it re-ranks.
+    pub level: u8,
 }
 
 /// Reusable state of the layer: the third piece's lock search.
@@ -116,6 +119,7 @@ impl ThirdPiece {
                     lines_first: pair.lines_second,
                     lines_second: lines3,
                     board: &board3,
+                    level: pair.level,
                 };
                 if let Some(v) = evaluator.evaluate(&outcome) {
                     best = Some(best.map_or(v, |b: f64| b.min(v)));
