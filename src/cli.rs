@@ -1,14 +1,17 @@
 //! Subcommand implementations for the `nestor` binary, one file per command group;
 //! they parse nothing themselves (main.rs holds the clap definitions) and report with anyhow.
 
+pub mod compare;
 pub mod demo;
 pub mod interrupt;
 pub mod play;
 pub mod plots;
 pub mod progress;
 pub mod replay;
+pub mod shard;
 pub mod sim;
 pub mod trace;
+pub mod tune;
 
 use nestor::nes::Video;
 use nestor::ui::NesView;

@@ -5,8 +5,12 @@ pub mod batch;
 pub mod bfs;
 pub mod collision;
 pub mod eval;
+pub mod objective;
 pub mod plan;
 pub mod selfplay;
+pub mod shard;
+pub mod stats;
+pub mod tune;
 pub mod weights;
 
 pub use bfs::{Bfs, Lock, MoveSet};

@@ -56,20 +56,9 @@ fn write_csv(path: &Path, results: &[GameResult]) -> Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-pub fn run(args: &SimArgs) -> Result<ExitCode> {
-    let weights = load_weights(args.bot.weights.as_deref())?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, args.games as usize);
-    // Fail on an unwritable output before the batch, not after it.
-    if let Some(path) = &args.out {
-        File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    }
-    if let Some(dir) = &args.plots {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let config = BatchConfig {
+/// The batch `args` describe; `nestor sim --shard` plays a share of it.
+pub fn batch_config(args: &SimArgs, threads: usize) -> BatchConfig {
+    BatchConfig {
         games: args.games,
         level: args.level,
         seed: args.seed,
@@ -80,7 +69,27 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
         },
         // The figures stop at level 29; a game that starts there plays to its top-out.
         stop_at_29: args.level < 29,
-    };
+    }
+}
+
+/// `--threads`, or every core; never more than there are games.
+pub fn threads(requested: Option<usize>, games: u32) -> usize {
+    requested
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, games.max(1) as usize)
+}
+
+pub fn run(args: &SimArgs) -> Result<ExitCode> {
+    let weights = load_weights(args.bot.weights.as_deref())?;
+    let threads = threads(args.threads, args.games);
+    // Fail on an unwritable output before the batch, not after it.
+    if let Some(path) = &args.out {
+        File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    }
+    if let Some(dir) = &args.plots {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let config = batch_config(args, threads);
     let bar = super::progress::bar(args.games as u64, "games");
     let started = Instant::now();
     let results = run_batch(
@@ -95,34 +104,78 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
         },
     );
     bar.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
-    let summary = Summary::of(&results);
-    if let Some(path) = &args.out {
-        write_csv(path, &results)?;
+    let timing = Timing {
+        seconds: started.elapsed().as_secs_f64(),
+        threads,
+    };
+    report(
+        &results,
+        args.seed,
+        Output {
+            json: args.json,
+            csv: args.out.as_deref(),
+            plots: args.plots.as_deref(),
+        },
+        Some(timing),
+    )
+}
+
+/// Where the figures of a batch go.
+pub struct Output<'a> {
+    pub json: bool,
+    pub csv: Option<&'a Path>,
+    pub plots: Option<&'a Path>,
+}
+
+/// How long a batch took, when it ran here in one piece.
+pub struct Timing {
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+/// Prints the summary of a batch whose first seed is `seed` (text or JSON) and writes its CSV
+/// and plots; exit 1 if any desync happened. `nestor sim merge` reports merged shards with it.
+pub fn report(
+    results: &[GameResult],
+    seed: u64,
+    output: Output,
+    timing: Option<Timing>,
+) -> Result<ExitCode> {
+    let summary = Summary::of(results);
+    if let Some(path) = output.csv {
+        write_csv(path, results)?;
     }
-    if let Some(dir) = &args.plots {
-        crate::cli::plots::write(dir, &results)?;
+    if let Some(dir) = output.plots {
+        crate::cli::plots::write(dir, results)?;
     }
-    if args.json {
-        let value = serde_json::json!({
+    if output.json {
+        let mut value = serde_json::json!({
             "summary": summary,
-            "seconds": elapsed,
-            "threads": threads,
-            "seed": args.seed,
+            "seed": seed,
             "games": results,
         });
+        if let Some(t) = &timing {
+            value["seconds"] = t.seconds.into();
+            value["threads"] = t.threads.into();
+        }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         let pieces: u64 = results.iter().map(|r| r.stats.pieces as u64).sum();
+        let how = match &timing {
+            Some(t) => format!(
+                "{:.1} s on {} threads, {:.2} ms per piece per thread",
+                t.seconds,
+                t.threads,
+                t.seconds * 1000.0 * t.threads as f64 / pieces.max(1) as f64
+            ),
+            None => "merged from shards".to_string(),
+        };
         println!(
-            "{} games from level {} (seeds {}..{}), {:.1} s on {} threads, {:.2} ms per piece per thread",
+            "{} games from level {} (seeds {}..{}), {how}",
             summary.games,
-            args.level,
-            args.seed,
-            args.seed + args.games as u64 - 1,
-            elapsed,
-            threads,
-            elapsed * 1000.0 * threads as f64 / pieces.max(1) as f64
+            summary.start_level,
+            seed,
+            seed + summary.games.max(1) as u64 - 1,
         );
         println!(
             "score: mean {:.0}, median {:.0}, best third {:.0}, max {}",

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::game::state::Game;
 
@@ -26,7 +26,7 @@ pub struct BatchConfig {
 }
 
 /// One game's result, in order of its seed.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameResult {
     pub index: u32,
     pub seed: u64,

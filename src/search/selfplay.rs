@@ -8,7 +8,7 @@ use super::eval::Evaluator;
 use super::plan::{Plan, Planner, Situation};
 
 /// Statistics of one game.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameStats {
     pub score: u32,
     pub lines: u32,

@@ -1,0 +1,145 @@
+//! What "better" means when two sets of weights are compared or tuned: one number per game
+//! (lines, score at 29, max-out, lines after 29), higher is better.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::score;
+
+use super::batch::GameResult;
+
+/// The figure a game is judged by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Objective {
+    /// Lines cleared in the game.
+    Lines,
+    /// Score when level 29 was reached (the final score of a game that ended before).
+    ScoreAt29,
+    /// 1 when the score reached 999,999 before level 29, else 0.
+    MaxOut,
+    /// Lines cleared after the transition to level 29.
+    LinesAfter29,
+}
+
+impl Objective {
+    pub const ALL: [Objective; 4] = [
+        Objective::Lines,
+        Objective::ScoreAt29,
+        Objective::MaxOut,
+        Objective::LinesAfter29,
+    ];
+
+    /// The name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Lines => "lines",
+            Objective::ScoreAt29 => "score-at-29",
+            Objective::MaxOut => "max-out",
+            Objective::LinesAfter29 => "lines-after-29",
+        }
+    }
+
+    /// This game's figure.
+    pub fn value(self, r: &GameResult) -> f64 {
+        match self {
+            Objective::Lines => r.stats.lines as f64,
+            Objective::ScoreAt29 => r.score_at_29_or_end() as f64,
+            Objective::MaxOut => f64::from(u8::from(r.maxed_out())),
+            Objective::LinesAfter29 => {
+                r.stats
+                    .lines
+                    .saturating_sub(lines_to_level_29(r.stats.start_level)) as f64
+            }
+        }
+    }
+
+    /// The figure can be known when the game reaches level 29, so games may stop there.
+    pub fn decided_at_29(self) -> bool {
+        matches!(self, Objective::ScoreAt29 | Objective::MaxOut)
+    }
+}
+
+impl fmt::Display for Objective {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An objective name that is not one of [`Objective::ALL`].
+#[derive(Debug, thiserror::Error)]
+#[error("unknown objective `{0}` (expected one of: lines, score-at-29, max-out, lines-after-29)")]
+pub struct UnknownObjective(String);
+
+impl FromStr for Objective {
+    type Err = UnknownObjective;
+    fn from_str(s: &str) -> Result<Objective, UnknownObjective> {
+        Objective::ALL
+            .into_iter()
+            .find(|o| o.name() == s)
+            .ok_or_else(|| UnknownObjective(s.to_string()))
+    }
+}
+
+/// Lines a game started at `start_level` has cleared when it reaches level 29, by the
+/// cartridge's own level-up rule (0 from level 29 on).
+pub fn lines_to_level_29(start_level: u8) -> u32 {
+    let mut lines = [0u8; 2];
+    let mut level = start_level;
+    let mut count = 0;
+    // The rule raises the level at least every 10 lines once the first transition is past;
+    // 2,000 lines is far beyond level 29 from any start.
+    while level < 29 && count < 2_000 {
+        score::add_line(&mut lines, &mut level);
+        count += 1;
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::selfplay::GameStats;
+
+    #[test]
+    fn level_29_transition_lines() {
+        // The known figures: 230 lines from 18 and 19 (first transition at 130 and 140).
+        assert_eq!(lines_to_level_29(19), 230);
+        assert_eq!(lines_to_level_29(18), 230);
+        // From 28 the cartridge reads 200 lines as $20 = 32 > 28: level 29 at 200 lines.
+        assert_eq!(lines_to_level_29(28), 200);
+        assert_eq!(lines_to_level_29(29), 0);
+        assert_eq!(lines_to_level_29(0), 290);
+    }
+
+    #[test]
+    fn names_round_trip_and_unknown_names_are_errors() {
+        for o in Objective::ALL {
+            assert_eq!(o.name().parse::<Objective>().expect("known"), o);
+        }
+        let err = "score".parse::<Objective>().expect_err("unknown");
+        assert!(err.to_string().contains("`score`"), "{err}");
+    }
+
+    #[test]
+    fn values_of_a_game() {
+        let r = GameResult {
+            index: 0,
+            seed: 0,
+            stats: GameStats {
+                lines: 250,
+                start_level: 19,
+                score: 999_999,
+                score_at_29: Some(950_000),
+                maxed_before_29: false,
+                ..GameStats::default()
+            },
+        };
+        assert_eq!(Objective::Lines.value(&r), 250.0);
+        assert_eq!(Objective::LinesAfter29.value(&r), 20.0);
+        assert_eq!(Objective::ScoreAt29.value(&r), 950_000.0);
+        assert_eq!(Objective::MaxOut.value(&r), 0.0);
+    }
+}
