@@ -218,9 +218,9 @@ pub struct TuneSetup {
     /// Candidates per generation.
     #[arg(long, default_value_t = 24)]
     pub population: u32,
-    /// Best candidates kept to refit the distribution.
-    #[arg(long, default_value_t = 6)]
-    pub elite: u32,
+    /// Best candidates kept to refit the distribution [default: a quarter of the population].
+    #[arg(long)]
+    pub elite: Option<u32>,
     /// Generations.
     #[arg(long, default_value_t = 20)]
     pub generations: u32,

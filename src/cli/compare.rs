@@ -67,8 +67,8 @@ pub fn describe(trial: &Trial, a: &str, b: &str, p: &Paired) -> String {
     format!(
         "{games} games from level {level} (seeds {s}..{e}), objective {o}, difference A − B (A = {a}, B = {b})\n\
          A mean {ma:.3}, B mean {mb:.3}\n\
-         mean difference {md:+.3}, 95% CI [{cl:+.3}, {ch:+.3}] (paired t-test p = {tp:.4})\n\
-         median difference {med:+.3}, 95% CI [{ml:+.3}, {mh:+.3}] (Wilcoxon signed-rank p = {wp:.4})\n\
+         mean difference {md:+.3}, 95% CI [{cl:+.3}, {ch:+.3}] (paired t-test {tp})\n\
+         median difference {med:+.3}, 95% CI [{ml:+.3}, {mh:+.3}] (Wilcoxon signed-rank {wp})\n\
          {verdict}",
         games = p.n,
         level = trial.level,
@@ -80,12 +80,21 @@ pub fn describe(trial: &Trial, a: &str, b: &str, p: &Paired) -> String {
         md = p.mean_diff,
         cl = p.mean_ci.0,
         ch = p.mean_ci.1,
-        tp = p.t_p,
+        tp = p_value(p.t_p),
         med = p.median_diff,
         ml = p.median_ci.0,
         mh = p.median_ci.1,
-        wp = p.wilcoxon_p,
+        wp = p_value(p.wilcoxon_p),
     )
+}
+
+/// "p = 0.0123", or "p < 0.0001" where four decimals would print as zero.
+fn p_value(p: f64) -> String {
+    if p < 1e-4 {
+        "p < 0.0001".to_string()
+    } else {
+        format!("p = {p:.4}")
+    }
 }
 
 fn name(path: Option<&Path>) -> String {

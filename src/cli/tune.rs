@@ -116,7 +116,7 @@ fn new_state(setup: &TuneSetup) -> Result<TuneState> {
         level: setup.level,
         max_pieces: setup.pieces,
         population: setup.population,
-        elite: setup.elite,
+        elite: setup.elite.unwrap_or((setup.population / 4).max(1)),
         generations: setup.generations,
         games: setup.games,
         seed: setup.seed,
@@ -221,7 +221,12 @@ fn finish(
         threads,
     };
     let check = play_and_compare(&trial, &tuned, &c.start)?;
-    let verdict = describe(&trial, &out.display().to_string(), "the start", &check);
+    let verdict = describe(
+        &trial,
+        &out.display().to_string(),
+        "the starting weights",
+        &check,
+    );
     let last = state.history.last();
     let mut text = format!(
         "# Evaluation weights tuned by nestor {version} (noisy cross-entropy), {date}.\n\
