@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use nestor::search::batch::DEFAULT_MAX_LINES;
 use nestor::search::objective::Objective;
 use nestor::search::shard::ShardSpec;
+use nestor::search::Until;
 
 mod cli;
 
@@ -38,7 +40,7 @@ enum Command {
 }
 
 /// Options shared by everything that plans.
-#[derive(Args, Clone, Debug)]
+#[derive(Args, Clone, Debug, Default)]
 pub struct BotArgs {
     /// Evaluation weights (TOML, as config/weights/default.toml).
     #[arg(long, value_name = "FILE")]
@@ -66,7 +68,7 @@ pub struct DemoArgs {
     pub bot: BotArgs,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct SimArgs {
     #[command(subcommand)]
@@ -88,18 +90,25 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+    /// Play each game to: `top-out`, `level:N` (`level:29` gives the level-19 figures) or
+    /// `lines:N`. Every game also stops at the crash level (155), counted as reached.
+    #[arg(long, default_value_t = Until::TopOut)]
+    pub until: Until,
+    /// Stop each game after this many lines (above the lines any start needs for level 155).
+    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
     /// Stop each game after this many pieces.
     #[arg(long)]
     pub pieces: Option<u32>,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Write one CSV row per game.
+    /// Write one CSV row per game (refused if the file exists).
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
-    /// Write PNG plots (score histogram, lock heat map) into this folder.
+    /// Write PNG plots (score histogram, lock heat map, survival) into this folder.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
     #[command(flatten)]
@@ -126,9 +135,12 @@ pub struct JudgeArgs {
     /// Stop each game after this many pieces (a cap that keeps long games affordable).
     #[arg(long)]
     pub pieces: Option<u32>,
+    /// Stop each game after this many lines.
+    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
     /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
 }
 
 fn parse_objective(s: &str) -> Result<Objective, String> {
@@ -196,8 +208,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
     pub compare_games: u32,
     /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
 }
 
 /// The settings of a new tuning run.
@@ -215,6 +227,9 @@ pub struct TuneSetup {
     /// Stop each game after this many pieces.
     #[arg(long)]
     pub pieces: Option<u32>,
+    /// Stop each game after this many lines (the per-game line cap).
+    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
     /// Candidates per generation.
     #[arg(long, default_value_t = 24)]
     pub population: u32,
@@ -259,8 +274,8 @@ pub enum TuneCommand {
         #[arg(long, value_name = "FILE.json")]
         out: PathBuf,
         /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        threads: Option<u64>,
     },
     /// Reads every shard's scores, ends the generation and draws the next one's candidates.
     Gather {
@@ -280,8 +295,8 @@ pub enum TuneCommand {
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
         compare_games: u32,
         /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        threads: Option<u64>,
     },
 }
 

@@ -7,14 +7,17 @@ pub mod collision;
 pub mod eval;
 pub mod objective;
 pub mod plan;
+pub mod reach;
 pub mod selfplay;
 pub mod shard;
 pub mod stats;
 pub mod tune;
+pub mod until;
 pub mod weights;
 
 pub use bfs::{Bfs, Lock, MoveSet};
 pub use collision::CollisionMap;
 pub use eval::{Evaluator, PairOutcome, Placement, Standard};
 pub use plan::{Plan, Planner, Situation};
-pub use weights::Weights;
+pub use until::{End, Until};
+pub use weights::{Phase, PhaseWeights, Weights};

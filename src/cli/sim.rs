@@ -1,18 +1,18 @@
 //! `nestor sim`: many games of the bot in the rules model on all cores, with a progress bar,
-//! a summary (text or JSON), a CSV row per game and PNG plots.
+//! a summary (text or JSON), a CSV row per game and PNG plots; Ctrl-C keeps what finished.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use nestor::search::batch::{run_batch, BatchConfig, GameResult, Summary};
 use nestor::search::selfplay::Limits;
-use nestor::search::{Standard, Weights};
+use nestor::search::{Standard, Until, Weights};
 
+use super::interrupt::Interrupt;
 use crate::SimArgs;
 
 /// Loads `--weights FILE`, or the default set.
@@ -23,37 +23,99 @@ pub fn load_weights(path: Option<&Path>) -> Result<Weights> {
     }
 }
 
-fn write_csv(path: &Path, results: &[GameResult]) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut out = BufWriter::new(file);
-    writeln!(
-        out,
-        "game,seed,score,lines,level,score_at_29,maxed_before_29,pieces,tetrises,tetris_rate,frames,desyncs,topped_out,lock_rows"
-    )?;
+/// "1 game", "2 games".
+fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+const CSV_HEADER: &str = "game,seed,start_level,score,lines,level,end,score_at_29,lines_at_29,lines_after_29,maxed_before_29,pieces,tetrises,tetris_rate,frames,desyncs,lock_rows";
+
+fn write_csv_rows(out: &mut impl Write, results: &[GameResult]) -> std::io::Result<()> {
+    writeln!(out, "{CSV_HEADER}")?;
+    let opt = |v: Option<u32>| v.map_or(String::new(), |v| v.to_string());
     for r in results {
         let s = &r.stats;
         let rows: Vec<String> = s.locks.iter().map(|(row, _)| row.to_string()).collect();
         writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{:.4},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{},{},{}",
             r.index,
             r.seed,
+            s.start_level,
             s.score,
             s.lines,
             s.level,
-            s.score_at_29.map_or(String::new(), |v| v.to_string()),
+            s.end.name(),
+            opt(s.score_at_29),
+            opt(s.lines_at_29),
+            opt(s.lines_after_29()),
             s.maxed_before_29,
             s.pieces,
             s.tetrises,
             s.tetris_rate,
             s.frames,
             s.desyncs,
-            s.topped_out,
             rows.join(" ")
         )?;
     }
     out.flush()
-        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes the CSV to a temporary file beside `path` and moves it into place only when whole,
+/// never over an existing file.
+fn write_csv(path: &Path, results: &[GameResult]) -> Result<()> {
+    let dir = parent(path);
+    let tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut out = BufWriter::new(tmp);
+    write_csv_rows(&mut out, results)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let tmp = out
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist_noclobber(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Refuses outputs that cannot be written, before any game is played.
+fn check_outputs(args: &SimArgs) -> Result<()> {
+    if let Some(path) = &args.out {
+        if path.exists() {
+            bail!(
+                "{}: already exists; sim does not overwrite files (choose another name)",
+                path.display()
+            );
+        }
+        tempfile::NamedTempFile::new_in(parent(path))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(dir) = &args.plots {
+        if dir.exists() && !dir.is_dir() {
+            bail!("--plots {}: not a directory", dir.display());
+        }
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// `--threads`, or every core; never more than there are games.
+pub fn threads(requested: Option<u64>, games: u32) -> usize {
+    match requested {
+        Some(t) => usize::try_from(t).unwrap_or(usize::MAX),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
+    .clamp(1, games.max(1) as usize)
 }
 
 /// The batch `args` describe; `nestor sim --shard` plays a share of it.
@@ -67,138 +129,183 @@ pub fn batch_config(args: &SimArgs, threads: usize) -> BatchConfig {
             max_pieces: args.pieces,
             max_frames: None,
         },
-        // The figures stop at level 29; a game that starts there plays to its top-out.
-        stop_at_29: args.level < 29,
+        until: args.until,
+        max_lines: Some(args.max_lines),
     }
-}
-
-/// `--threads`, or every core; never more than there are games.
-pub fn threads(requested: Option<usize>, games: u32) -> usize {
-    requested
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, games.max(1) as usize)
 }
 
 pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let weights = load_weights(args.bot.weights.as_deref())?;
+    if let Until::Level(n) = args.until {
+        if n <= args.level {
+            bail!(
+                "--until level:{n} is reached before the first piece of a game from level {}",
+                args.level
+            );
+        }
+    }
     let threads = threads(args.threads, args.games);
-    // Fail on an unwritable output before the batch, not after it.
-    if let Some(path) = &args.out {
-        File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    }
-    if let Some(dir) = &args.plots {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
+    check_outputs(args)?;
     let config = batch_config(args, threads);
+    let interrupt = Interrupt::install();
     let bar = super::progress::bar(args.games as u64, "games");
     let started = Instant::now();
-    let results = run_batch(
-        &config,
-        || Standard::new(weights.clone()),
-        |_, r| {
-            bar.inc(1);
-            bar.set_message(format!(
-                "last: {} points, {} lines",
-                r.stats.score, r.stats.lines
-            ));
-        },
-    );
+    let make = || Standard::new(weights.clone());
+    let results = run_batch(&config, make, interrupt.flag(), |_, r| {
+        bar.inc(1);
+        bar.set_message(format!(
+            "last: {} points, {} lines, level {}",
+            r.stats.score, r.stats.lines, r.stats.level
+        ));
+    });
     bar.finish_and_clear();
-    let timing = Timing {
-        seconds: started.elapsed().as_secs_f64(),
-        threads,
-    };
-    report(
-        &results,
-        args.seed,
-        Output {
-            json: args.json,
-            csv: args.out.as_deref(),
-            plots: args.plots.as_deref(),
-        },
-        Some(timing),
-    )
+    let elapsed = started.elapsed().as_secs_f64();
+    let interrupted = interrupt.requested();
+    if interrupted {
+        eprintln!(
+            "interrupted: {} of {} finished; the figures and files hold those",
+            count(results.len() as u64, "game", "games"),
+            args.games
+        );
+    }
+    report(args, &results, Some((elapsed, threads)), interrupted)
 }
 
-/// Where the figures of a batch go.
-pub struct Output<'a> {
-    pub json: bool,
-    pub csv: Option<&'a Path>,
-    pub plots: Option<&'a Path>,
-}
-
-/// How long a batch took, when it ran here in one piece.
-pub struct Timing {
-    pub seconds: f64,
-    pub threads: usize,
-}
-
-/// Prints the summary of a batch whose first seed is `seed` (text or JSON) and writes its CSV
-/// and plots; exit 1 if any desync happened. `nestor sim merge` reports merged shards with it.
+/// The summary (text or JSON), CSV and plots of a batch's results; exit 1 on a desync or an
+/// interrupted batch. `timing` is (seconds, threads) when the batch ran here in one piece;
+/// `nestor sim merge` reports shards without it.
 pub fn report(
+    args: &SimArgs,
     results: &[GameResult],
-    seed: u64,
-    output: Output,
-    timing: Option<Timing>,
+    timing: Option<(f64, usize)>,
+    interrupted: bool,
 ) -> Result<ExitCode> {
     let summary = Summary::of(results);
-    if let Some(path) = output.csv {
+    if let Some(path) = &args.out {
         write_csv(path, results)?;
     }
-    if let Some(dir) = output.plots {
+    if let Some(dir) = &args.plots {
         crate::cli::plots::write(dir, results)?;
     }
-    if output.json {
+    if args.json {
         let mut value = serde_json::json!({
             "summary": summary,
-            "seed": seed,
+            "seed": args.seed,
+            "until": args.until.to_string(),
+            "max_lines": args.max_lines,
+            "interrupted": interrupted,
             "games": results,
         });
-        if let Some(t) = &timing {
-            value["seconds"] = t.seconds.into();
-            value["threads"] = t.threads.into();
+        if let Some((elapsed, threads)) = timing {
+            value["seconds"] = elapsed.into();
+            value["threads"] = threads.into();
         }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
-        let pieces: u64 = results.iter().map(|r| r.stats.pieces as u64).sum();
-        let how = match &timing {
-            Some(t) => format!(
-                "{:.1} s on {} threads, {:.2} ms per piece per thread",
-                t.seconds,
-                t.threads,
-                t.seconds * 1000.0 * t.threads as f64 / pieces.max(1) as f64
-            ),
-            None => "merged from shards".to_string(),
-        };
-        println!(
-            "{} games from level {} (seeds {}..{}), {how}",
-            summary.games,
-            summary.start_level,
-            seed,
-            seed + summary.games.max(1) as u64 - 1,
-        );
-        println!(
-            "score: mean {:.0}, median {:.0}, best third {:.0}, max {}",
-            summary.mean_score, summary.median_score, summary.best_third_mean, summary.max_score
-        );
-        println!(
-            "max-out rate (999,999 before level 29): {:.1}%; median score at level 29: {:.0}; reached level 29: {:.1}%",
-            100.0 * summary.max_out_rate,
-            summary.median_score_at_29,
-            100.0 * summary.reached_29_rate
-        );
-        println!(
-            "lines: mean {:.1}, median {:.1}; pieces: mean {:.1}; Tetris rate {:.1}%; desyncs {}",
-            summary.mean_lines,
-            summary.median_lines,
-            summary.mean_pieces,
-            100.0 * summary.tetris_rate,
-            summary.total_desyncs
-        );
+        print_summary(args, &summary, results, timing);
     }
-    Ok(if summary.total_desyncs == 0 {
+    Ok(if summary.total_desyncs == 0 && !interrupted {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+fn print_summary(
+    args: &SimArgs,
+    s: &Summary,
+    results: &[GameResult],
+    timing: Option<(f64, usize)>,
+) {
+    let pieces: u64 = results.iter().map(|r| r.stats.pieces as u64).sum();
+    let speed = match timing {
+        None => String::from("merged from shards"),
+        Some(_) if pieces == 0 => String::from("no pieces played"),
+        Some((elapsed, threads)) => format!(
+            "{elapsed:.1} s on {}, {:.2} ms per piece per thread",
+            count(threads as u64, "thread", "threads"),
+            elapsed * 1000.0 * threads as f64 / pieces as f64
+        ),
+    };
+    let seeds = match results.len() as u64 {
+        0 => String::from("no games finished"),
+        n => format!("seeds {}..{}", args.seed, args.seed.wrapping_add(n - 1)),
+    };
+    println!(
+        "{} from level {} to {} ({seeds}), {speed}",
+        count(s.games as u64, "game", "games"),
+        args.level,
+        args.until,
+    );
+    println!(
+        "score: mean {:.0}, median {:.0}, best third {:.0}, max {}",
+        s.mean_score, s.median_score, s.best_third_mean, s.max_score
+    );
+    println!(
+        "max-out rate (999,999 before level 29): {:.1}%; median score at level 29 (games that reached it): {:.0}",
+        100.0 * s.max_out_rate,
+        s.median_score_at_29,
+    );
+    println!(
+        "lines: mean {:.1}, median {:.1}, p10 {:.0}, p90 {:.0}; after the level-29 transition: mean {:.1}, median {:.1}",
+        s.mean_lines, s.median_lines, s.p10_lines, s.p90_lines, s.mean_lines_after_29, s.median_lines_after_29
+    );
+    println!(
+        "reached level 29: {:.1}%, 39: {:.1}%, 49: {:.1}%, 99: {:.1}%, the crash level 155: {:.1}%; topped out: {:.1}%",
+        100.0 * s.reached_29_rate,
+        100.0 * s.reached_39_rate,
+        100.0 * s.reached_49_rate,
+        100.0 * s.reached_99_rate,
+        100.0 * s.crash_level_rate,
+        100.0 * s.top_out_rate,
+    );
+    println!(
+        "pieces: mean {:.1}; Tetris rate {:.1}%; desyncs {}",
+        s.mean_pieces,
+        100.0 * s.tetris_rate,
+        s.total_desyncs
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_singular_for_one() {
+        assert_eq!(count(1u64, "thread", "threads"), "1 thread");
+        assert_eq!(count(2u64, "thread", "threads"), "2 threads");
+        assert_eq!(count(0u64, "game", "games"), "0 games");
+    }
+
+    #[test]
+    fn the_csv_has_one_row_per_game_with_every_column() {
+        let mut buf = Vec::new();
+        let r = GameResult {
+            index: 3,
+            seed: 4,
+            stats: Default::default(),
+        };
+        write_csv_rows(&mut buf, &[r.clone(), r]).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        let columns = CSV_HEADER.split(',').count();
+        assert!(
+            lines.iter().all(|l| l.split(',').count() == columns),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_existing_csv_is_never_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keep.csv");
+        std::fs::write(&path, "mine").unwrap();
+        assert!(write_csv(&path, &[]).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
+        let new = dir.path().join("new.csv");
+        write_csv(&new, &[]).unwrap();
+        assert_eq!(std::fs::read_to_string(&new).unwrap().trim(), CSV_HEADER);
+    }
 }

@@ -8,10 +8,11 @@ use anyhow::{bail, Result};
 
 use nestor::search::shard::write_atomically;
 use nestor::search::tune::{
-    fitness, play_generation, scores, tunable_keys, GenerationRecord, TuneConfig, TuneState,
+    batch_config, fitness, play_generation, scores, tunable_keys, GenerationRecord, TuneConfig,
+    TuneState,
 };
 
-use super::compare::{describe, play_and_compare, Trial};
+use super::compare::{describe, play_and_compare};
 use super::interrupt::Interrupt;
 use super::sim::{load_weights, threads};
 use crate::{TuneArgs, TuneCommand, TuneSetup};
@@ -46,8 +47,13 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
             let share = shard.range(st.config.population);
             let bar =
                 super::progress::bar(u64::from(st.config.games) * share.len() as u64, "games");
-            let file = scores::score_shard(&mut st, *shard, n, |_| bar.inc(1))?;
+            let interrupt = Interrupt::install();
+            let file = scores::score_shard(&mut st, *shard, n, interrupt.flag(), |_| bar.inc(1))?;
             bar.finish_and_clear();
+            let Some(file) = file else {
+                eprintln!("interrupted: no scores written");
+                return Ok(ExitCode::from(INTERRUPTED));
+            };
             scores::write(out, &file)?;
             println!(
                 "generation {}: candidates {}..{} scored into {}",
@@ -115,6 +121,7 @@ fn new_state(setup: &TuneSetup) -> Result<TuneState> {
         objective: setup.objective,
         level: setup.level,
         max_pieces: setup.pieces,
+        max_lines: setup.max_lines,
         population: setup.population,
         elite: setup.elite.unwrap_or((setup.population / 4).max(1)),
         generations: setup.generations,
@@ -166,7 +173,11 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
         let bar = super::progress::bar(u64::from(config.games) * todo.len() as u64, "games");
         bar.set_message(format!("generation {}/{}", g + 1, config.generations));
         for j in todo {
-            if interrupt.requested() {
+            let weights = state.weights(&pending.candidates[j])?;
+            let results =
+                play_generation(&config, &weights, g, n, interrupt.flag(), |_| bar.inc(1));
+            let Some(results) = results else {
+                // The candidate's games in play are dropped; its score is not in the state.
                 bar.finish_and_clear();
                 state.save(&path)?;
                 eprintln!(
@@ -175,9 +186,7 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
                     path.display()
                 );
                 return Ok(ExitCode::from(INTERRUPTED));
-            }
-            let weights = state.weights(&pending.candidates[j])?;
-            let results = play_generation(&config, &weights, g, n, |_| bar.inc(1));
+            };
             if let Some(p) = state.pending.as_mut() {
                 p.scores[j] = Some(fitness(config.objective, &results));
             }
@@ -199,7 +208,7 @@ fn finish(
     state_path: &Path,
     out: &Path,
     compare_games: u32,
-    threads: Option<usize>,
+    threads: Option<u64>,
 ) -> Result<ExitCode> {
     if !state.finished() {
         bail!(
@@ -212,17 +221,17 @@ fn finish(
     refuse_existing(out)?;
     let c = &state.config;
     let tuned = state.result()?;
-    let trial = Trial {
-        objective: c.objective,
-        level: c.level,
-        pieces: c.max_pieces,
-        games: compare_games,
-        seed: c.fresh_seed(),
-        threads,
-    };
-    let check = play_and_compare(&trial, &tuned, &c.start)?;
+    // Seeds after the last generation's: no candidate ever played them.
+    let check_batch = batch_config(
+        c,
+        c.fresh_seed(),
+        compare_games,
+        super::sim::threads(threads, compare_games),
+    );
+    let check = play_and_compare(&check_batch, c.objective, &tuned, &c.start)?;
     let verdict = describe(
-        &trial,
+        &check_batch,
+        c.objective,
         &out.display().to_string(),
         "the starting weights",
         &check,
@@ -231,7 +240,8 @@ fn finish(
     let mut text = format!(
         "# Evaluation weights tuned by nestor {version} (noisy cross-entropy), {date}.\n\
          # command: {command}\n\
-         # objective {objective}, start level {level}, piece cap {pieces}, phase {phase}\n\
+         # objective {objective}, start level {level}, piece cap {pieces}, line cap {lines}, \
+         phase {phase}\n\
          # {gens} generations x {pop} candidates (elite {elite}), {games} games each, \
          seeds {s0}..{s1}\n\
          # last generation: best {best:.3}, elite mean {elite_mean:.3} (mean {objective} per game)\n\
@@ -243,6 +253,7 @@ fn finish(
         objective = c.objective,
         level = c.level,
         pieces = c.max_pieces.map_or("none".into(), |p| p.to_string()),
+        lines = c.max_lines,
         phase = c.phase.as_deref().unwrap_or("all"),
         gens = c.generations,
         pop = c.population,
@@ -260,7 +271,7 @@ fn finish(
         text.push('\n');
     }
     text.push('\n');
-    text.push_str(&toml::to_string(&tuned)?);
+    text.push_str(&tuned.to_toml());
     write_atomically(out, text.as_bytes(), false)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
     println!("{verdict}");

@@ -1,16 +1,18 @@
 //! Batch statistics: many seeded games of the bot in the rules model, in parallel on all
 //! cores, with per-game results and the summary figures the 2018 bot was judged by.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::score::CRASH_LEVEL;
 use crate::game::state::Game;
 
 use super::eval::Evaluator;
 use super::plan::Planner;
 use super::selfplay::{GameStats, Limits, SelfPlay};
+use super::until::{End, Until};
 
 /// What to simulate.
 #[derive(Clone, Copy, Debug)]
@@ -21,9 +23,14 @@ pub struct BatchConfig {
     pub seed: u64,
     pub threads: usize,
     pub limits: Limits,
-    /// Stop a game when it reaches level 29 (the figures below need nothing after it).
-    pub stop_at_29: bool,
+    /// What each game plays to (it also stops at its top-out and at the crash level).
+    pub until: Until,
+    /// End a game once it has cleared this many lines.
+    pub max_lines: Option<u32>,
 }
+
+/// The default line cap: above the lines any start level needs to reach the crash level.
+pub const DEFAULT_MAX_LINES: u32 = 3000;
 
 /// One game's result, in order of its seed.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -46,10 +53,13 @@ impl GameResult {
     }
 }
 
-/// Plays the batch; `progress` is called after each game with the number finished.
+/// Plays the batch; `progress` is called after each game with the number finished. When
+/// `stop` is set (Ctrl-C), the games in play are dropped and the finished ones returned, in
+/// order of their seeds.
 pub fn run_batch<E, F>(
     config: &BatchConfig,
     make_evaluator: impl Fn() -> E + Sync,
+    stop: &AtomicBool,
     progress: F,
 ) -> Vec<GameResult>
 where
@@ -58,21 +68,25 @@ where
 {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::with_capacity(config.games as usize));
+    // Not `with_capacity(games)`: a huge --games with a tiny --pieces must not reserve for all.
+    let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| {
                 let mut planner = Planner::new(make_evaluator());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= config.games as usize {
+                    if i >= config.games as usize || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let seed = config.seed.wrapping_add(i as u64);
                     let mut game = Game::seeded(config.level, seed);
                     let mut play = SelfPlay::new(&mut planner, &game);
-                    play.stop_at_29 = config.stop_at_29;
-                    let stats = play.run(&mut game, config.limits);
+                    play.until = config.until;
+                    play.max_lines = config.max_lines;
+                    let Some(stats) = play.run_or_stop(&mut game, config.limits, stop) else {
+                        break;
+                    };
                     let result = GameResult {
                         index: i as u32,
                         seed,
@@ -105,12 +119,25 @@ pub struct Summary {
     pub max_score: u32,
     /// Games that reached 999,999 before level 29.
     pub max_out_rate: f64,
-    /// Median of the score when level 29 was reached (the final score if the game ended first).
+    /// Median score at the level-29 transition, over the games that reached it (0 if none did).
     pub median_score_at_29: f64,
     /// Games that reached level 29.
     pub reached_29_rate: f64,
+    pub reached_39_rate: f64,
+    pub reached_49_rate: f64,
+    pub reached_99_rate: f64,
+    /// Games stopped at the crash level (`CRASH_LEVEL`), counted as having reached it.
+    pub crash_level_rate: f64,
     pub mean_lines: f64,
     pub median_lines: f64,
+    /// 10th and 90th percentiles of final lines (nearest rank).
+    pub p10_lines: f64,
+    pub p90_lines: f64,
+    /// Lines cleared from the level-29 transition on, over the games that reached it.
+    pub mean_lines_after_29: f64,
+    pub median_lines_after_29: f64,
+    /// Games that ended by topping out (the rest hit a goal, the crash level or a cap).
+    pub top_out_rate: f64,
     pub mean_pieces: f64,
     /// Lines cleared by tetrises over all lines cleared.
     pub tetris_rate: f64,
@@ -130,6 +157,16 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
+/// Nearest-rank percentile `p` (0-100) of `v`; 0 for no values.
+fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * v.len() as f64).ceil() as usize;
+    v[rank.clamp(1, v.len()) - 1]
+}
+
 fn mean(v: impl Iterator<Item = f64>) -> f64 {
     let (sum, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
     if n == 0 {
@@ -145,10 +182,19 @@ impl Summary {
         if n == 0 {
             return Summary::default();
         }
+        let share = |f: &dyn Fn(&GameResult) -> bool| {
+            results.iter().filter(|r| f(r)).count() as f64 / n as f64
+        };
         let scores: Vec<f64> = results.iter().map(|r| r.stats.score as f64).collect();
         let mut sorted = scores.clone();
         sorted.sort_by(|a, b| b.total_cmp(a));
         let third = n.div_ceil(3);
+        let lines: Vec<f64> = results.iter().map(|r| r.stats.lines as f64).collect();
+        let after_29: Vec<f64> = results
+            .iter()
+            .filter_map(|r| r.stats.lines_after_29())
+            .map(f64::from)
+            .collect();
         let lines_all: u64 = results.iter().map(|r| r.stats.lines as u64).sum();
         let tetris_lines: u64 = results.iter().map(|r| 4 * r.stats.tetrises as u64).sum();
         Summary {
@@ -158,20 +204,26 @@ impl Summary {
             median_score: median(scores.clone()),
             best_third_mean: mean(sorted[..third].iter().copied()),
             max_score: results.iter().map(|r| r.stats.score).max().unwrap_or(0),
-            max_out_rate: results.iter().filter(|r| r.maxed_out()).count() as f64 / n as f64,
+            max_out_rate: share(&|r| r.maxed_out()),
             median_score_at_29: median(
                 results
                     .iter()
-                    .map(|r| r.score_at_29_or_end() as f64)
+                    .filter_map(|r| r.stats.score_at_29)
+                    .map(f64::from)
                     .collect(),
             ),
-            reached_29_rate: results
-                .iter()
-                .filter(|r| r.stats.score_at_29.is_some())
-                .count() as f64
-                / n as f64,
-            mean_lines: mean(results.iter().map(|r| r.stats.lines as f64)),
-            median_lines: median(results.iter().map(|r| r.stats.lines as f64).collect()),
+            reached_29_rate: share(&|r| r.stats.reached(29)),
+            reached_39_rate: share(&|r| r.stats.reached(39)),
+            reached_49_rate: share(&|r| r.stats.reached(49)),
+            reached_99_rate: share(&|r| r.stats.reached(99)),
+            crash_level_rate: share(&|r| r.stats.reached(CRASH_LEVEL)),
+            mean_lines: mean(lines.iter().copied()),
+            median_lines: median(lines.clone()),
+            p10_lines: percentile(lines.clone(), 10.0),
+            p90_lines: percentile(lines, 90.0),
+            mean_lines_after_29: mean(after_29.iter().copied()),
+            median_lines_after_29: median(after_29),
+            top_out_rate: share(&|r| r.stats.end == End::TopOut),
             mean_pieces: mean(results.iter().map(|r| r.stats.pieces as f64)),
             tetris_rate: if lines_all == 0 {
                 0.0
@@ -183,73 +235,24 @@ impl Summary {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::eval::Standard;
-
-    #[test]
-    fn batches_are_reproducible_whatever_the_thread_count() {
-        let config = BatchConfig {
-            games: 4,
-            level: 19,
-            seed: 11,
-            threads: 1,
-            limits: Limits {
-                max_pieces: Some(40),
-                max_frames: None,
-            },
-            stop_at_29: true,
-        };
-        let one = run_batch(&config, Standard::default, |_, _| {});
-        let two = run_batch(
-            &BatchConfig {
-                threads: 2,
-                ..config
-            },
-            Standard::default,
-            |_, _| {},
-        );
-        let key = |r: &GameResult| (r.seed, r.stats.score, r.stats.lines, r.stats.locks.clone());
-        assert_eq!(
-            one.iter().map(key).collect::<Vec<_>>(),
-            two.iter().map(key).collect::<Vec<_>>()
-        );
-        assert!(one
-            .iter()
-            .all(|r| r.stats.pieces == 40 && r.stats.desyncs == 0));
-        assert_ne!(
-            one[0].stats.locks, one[1].stats.locks,
-            "seeds give different games"
-        );
-    }
-
-    #[test]
-    fn summary_figures() {
-        let mk =
-            |score: u32, at29: Option<u32>, maxed: bool, lines: u32, tetrises: u32| GameResult {
-                index: 0,
-                seed: 0,
-                stats: GameStats {
-                    score,
-                    score_at_29: at29,
-                    maxed_before_29: maxed,
-                    lines,
-                    tetrises,
-                    start_level: 19,
-                    ..GameStats::default()
-                },
-            };
-        let s = Summary::of(&[
-            mk(999_999, Some(999_999), true, 230, 50),
-            mk(500_000, Some(480_000), false, 235, 20),
-            mk(100_000, None, false, 80, 10),
-        ]);
-        assert_eq!(s.median_score, 500_000.0);
-        assert_eq!(s.median_score_at_29, 480_000.0);
-        assert!((s.max_out_rate - 1.0 / 3.0).abs() < 1e-9);
-        assert!((s.reached_29_rate - 2.0 / 3.0).abs() < 1e-9);
-        assert_eq!(s.best_third_mean, 999_999.0);
-        assert!((s.tetris_rate - 320.0 / 545.0).abs() < 1e-9);
-    }
+/// The survival curve: for each of `points` line counts from 0 to the most lines any game
+/// cleared, the share of games that had not topped out before clearing that many lines. A game
+/// stopped by a goal, the crash level or a cap did not die: it counts as alive throughout.
+pub fn survival(results: &[GameResult], points: usize) -> Vec<(u32, f64)> {
+    let n = results.len();
+    let most = results.iter().map(|r| r.stats.lines).max().unwrap_or(0);
+    let points = points.max(2);
+    (0..points)
+        .map(|i| {
+            let at = (u64::from(most) * i as u64 / (points as u64 - 1)) as u32;
+            let alive = results
+                .iter()
+                .filter(|r| r.stats.end != End::TopOut || r.stats.lines >= at)
+                .count();
+            (at, if n == 0 { 0.0 } else { alive as f64 / n as f64 })
+        })
+        .collect()
 }
+
+#[cfg(test)]
+mod tests;

@@ -325,3 +325,21 @@ impl Bfs {
         expected.reverse();
     }
 }
+
+/// Read-only view of the last search's states, for features derived from the BFS
+/// (`search::reach`); kept apart from the search itself.
+impl Bfs {
+    /// Every state the last search kept, in the order reached (so by frames), as
+    /// (state, index of the state it came from, frames since the start). The start is index 0
+    /// and is its own parent.
+    pub fn reached(&self) -> impl Iterator<Item = (Active, usize, u16)> + '_ {
+        self.nodes.iter().map(|n| {
+            let parent = if n.parent == u32::MAX {
+                0
+            } else {
+                n.parent as usize
+            };
+            (n.state, parent, n.frames)
+        })
+    }
+}

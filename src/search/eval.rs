@@ -6,9 +6,11 @@
 // the definition follows the original evaluator (see each doc line).
 
 use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
+use crate::game::score::drop_speed;
 use crate::game::{Board, Orientation, Piece};
 
-use super::weights::Weights;
+use super::reach::ReachTable;
+use super::weights::{PhaseWeights, Weights};
 
 #[cfg(test)]
 mod tests;
@@ -31,6 +33,8 @@ pub struct PairOutcome<'a> {
     pub lines_second: u32,
     /// The board after both pieces locked and their lines cleared.
     pub board: &'a Board,
+    /// The level after both pieces' lines (it picks the phase and the gravity).
+    pub level: u8,
 }
 
 /// Scores pairs for the search; lower is better, `None` means a rule rejects the pair.
@@ -85,7 +89,7 @@ impl Features {
     }
 }
 
-impl Weights {
+impl PhaseWeights {
     /// The weighted feature sum, without the rules.
     pub fn score(&self, f: &Features) -> f64 {
         self.lines_cleared * f64::from(f.lines_cleared)
@@ -108,51 +112,105 @@ impl Weights {
     }
 }
 
-/// meatfighter's evaluator: the weighted features plus the Tetris, ceiling-penalty, spawn-room
-/// and sealed-ceiling rules.
-#[derive(Clone, Debug, Default)]
+/// meatfighter's evaluator, by phase: the weighted features plus the Tetris, ceiling-penalty,
+/// spawn-room and sealed-ceiling rules, and (where weighted) the columns out of reach.
+#[derive(Clone, Debug)]
 pub struct Standard {
     weights: Weights,
+    /// Index into `weights.phases` for every level.
+    phase_of: [u8; 256],
+    /// Reach tables by gravity (frames per row), derived for the phases that weigh reach.
+    reach: Vec<(u8, ReachTable)>,
+}
+
+impl Default for Standard {
+    fn default() -> Standard {
+        Standard::new(Weights::default())
+    }
 }
 
 impl Standard {
     pub fn new(weights: Weights) -> Standard {
-        Standard { weights }
+        let mut phase_of = [0u8; 256];
+        let mut speeds = Vec::new();
+        for level in 0..=255u8 {
+            let i = weights
+                .phases
+                .iter()
+                .position(|p| (p.from_level..=p.to_level).contains(&level))
+                .unwrap_or(0);
+            phase_of[usize::from(level)] = i as u8;
+            let speed = drop_speed(level);
+            if weights.phases[i].weights.unreachable_columns != 0.0 && !speeds.contains(&speed) {
+                speeds.push(speed);
+            }
+        }
+        let reach = speeds
+            .into_iter()
+            .map(|s| (s, ReachTable::derive(s)))
+            .collect();
+        Standard {
+            weights,
+            phase_of,
+            reach,
+        }
     }
 
     pub fn weights(&self) -> &Weights {
         &self.weights
     }
 
-    /// Rules 3 and 4: is the final board still playable? (Every piece can spawn, and when the
-    /// stack reaches the top `ceiling_rows` rows, some line can still be cleared.)
-    pub fn playable(&self, board: &Board) -> bool {
+    /// The weights that play `level`.
+    #[inline]
+    pub fn at(&self, level: u8) -> &PhaseWeights {
+        &self.weights.phases[usize::from(self.phase_of[usize::from(level)])].weights
+    }
+
+    /// The reach table for `level`'s gravity, if one was derived.
+    fn reach_at(&self, level: u8) -> Option<&ReachTable> {
+        let speed = drop_speed(level);
+        self.reach.iter().find(|(s, _)| *s == speed).map(|(_, t)| t)
+    }
+
+    /// Rules 3 and 4: is the final board still playable at `level`? (Every piece can spawn,
+    /// and when the stack reaches the top `ceiling_rows` rows, some line can still be cleared.)
+    pub fn playable(&self, board: &Board, level: u8) -> bool {
+        let w = self.at(level);
         let rows = visible_rows(board);
         if !spawn_room(&rows) {
             return false;
         }
-        let near_ceiling = rows
-            .iter()
-            .take(self.weights.ceiling_rows as usize)
-            .any(|&r| r != 0);
+        if !w.ceiling_rules {
+            return true;
+        }
+        let near_ceiling = rows.iter().take(w.ceiling_rows as usize).any(|&r| r != 0);
         !near_ceiling || spawn_region_spans_a_row(&rows)
     }
 }
 
 impl Evaluator for Standard {
     fn evaluate(&self, outcome: &PairOutcome) -> Option<f64> {
-        if !self.playable(outcome.board) {
+        if !self.playable(outcome.board, outcome.level) {
             return None;
         }
-        let w = &self.weights;
+        let w = self.at(outcome.level);
         let mut score = w.score(&pair_features(outcome));
-        let top = ceiling_load(&visible_rows(outcome.board), w.top_rows);
-        score += w.top_rows_penalty * f64::from(top);
-        if outcome.lines_first == 4 {
-            score -= w.tetris_now_bonus;
+        if w.ceiling_rules {
+            let top = ceiling_load(&visible_rows(outcome.board), w.top_rows);
+            score += w.top_rows_penalty * f64::from(top);
         }
-        if outcome.lines_second == 4 {
-            score -= w.tetris_next_bonus;
+        if w.tetris_rules {
+            if outcome.lines_first == 4 {
+                score -= w.tetris_now_bonus;
+            }
+            if outcome.lines_second == 4 {
+                score -= w.tetris_next_bonus;
+            }
+        }
+        if w.unreachable_columns != 0.0 {
+            if let Some(table) = self.reach_at(outcome.level) {
+                score += w.unreachable_columns * f64::from(table.unreachable(outcome.board));
+            }
         }
         Some(score)
     }

@@ -6,9 +6,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::score;
-
 use super::batch::GameResult;
+use super::until::Until;
 
 /// The figure a game is judged by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,17 +47,17 @@ impl Objective {
             Objective::Lines => r.stats.lines as f64,
             Objective::ScoreAt29 => r.score_at_29_or_end() as f64,
             Objective::MaxOut => f64::from(u8::from(r.maxed_out())),
-            Objective::LinesAfter29 => {
-                r.stats
-                    .lines
-                    .saturating_sub(lines_to_level_29(r.stats.start_level)) as f64
-            }
+            Objective::LinesAfter29 => f64::from(r.stats.lines_after_29().unwrap_or(0)),
         }
     }
 
-    /// The figure can be known when the game reaches level 29, so games may stop there.
-    pub fn decided_at_29(self) -> bool {
-        matches!(self, Objective::ScoreAt29 | Objective::MaxOut)
+    /// How far a game must play for its figure to be known: the figures at 29 are decided
+    /// at the level-29 transition, the line counts at the top-out.
+    pub fn until(self) -> Until {
+        match self {
+            Objective::ScoreAt29 | Objective::MaxOut => Until::Level(29),
+            Objective::Lines | Objective::LinesAfter29 => Until::TopOut,
+        }
     }
 }
 
@@ -83,36 +82,10 @@ impl FromStr for Objective {
     }
 }
 
-/// Lines a game started at `start_level` has cleared when it reaches level 29, by the
-/// cartridge's own level-up rule (0 from level 29 on).
-pub fn lines_to_level_29(start_level: u8) -> u32 {
-    let mut lines = [0u8; 2];
-    let mut level = start_level;
-    let mut count = 0;
-    // The rule raises the level at least every 10 lines once the first transition is past;
-    // 2,000 lines is far beyond level 29 from any start.
-    while level < 29 && count < 2_000 {
-        score::add_line(&mut lines, &mut level);
-        count += 1;
-    }
-    count
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::selfplay::GameStats;
-
-    #[test]
-    fn level_29_transition_lines() {
-        // The known figures: 230 lines from 18 and 19 (first transition at 130 and 140).
-        assert_eq!(lines_to_level_29(19), 230);
-        assert_eq!(lines_to_level_29(18), 230);
-        // From 28 the cartridge reads 200 lines as $20 = 32 > 28: level 29 at 200 lines.
-        assert_eq!(lines_to_level_29(28), 200);
-        assert_eq!(lines_to_level_29(29), 0);
-        assert_eq!(lines_to_level_29(0), 290);
-    }
 
     #[test]
     fn names_round_trip_and_unknown_names_are_errors() {
@@ -133,6 +106,7 @@ mod tests {
                 start_level: 19,
                 score: 999_999,
                 score_at_29: Some(950_000),
+                lines_at_29: Some(230),
                 maxed_before_29: false,
                 ..GameStats::default()
             },

@@ -1,11 +1,16 @@
 //! The bot playing the rules model by itself, frame by frame: plan at each spawn, press the
 //! plan's buttons, check the model follows it. The lean loop behind `nestor sim` and tests.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::game::pad::PadState;
+use crate::game::score::CRASH_LEVEL;
 use crate::game::state::{Events, Game, PlayState};
 
 use super::eval::Evaluator;
 use super::plan::{Plan, Planner, Situation};
+
+pub use super::until::{End, Until};
 
 /// Statistics of one game.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -16,6 +21,8 @@ pub struct GameStats {
     pub start_level: u8,
     /// Score when level 29 was first reached (None if never).
     pub score_at_29: Option<u32>,
+    /// Lines when level 29 was first reached (None if never; 0 for a game started there).
+    pub lines_at_29: Option<u32>,
     /// The score reached 999,999 before level 29.
     pub maxed_before_29: bool,
     pub pieces: u32,
@@ -29,6 +36,20 @@ pub struct GameStats {
     #[serde(skip)]
     pub locks: Vec<(u8, u8)>,
     pub topped_out: bool,
+    /// Why the game ended.
+    pub end: End,
+}
+
+impl GameStats {
+    /// Lines cleared from the level-29 transition on (None if the game never reached 29).
+    pub fn lines_after_29(&self) -> Option<u32> {
+        self.lines_at_29.map(|at| self.lines - at)
+    }
+
+    /// The game reached `level` (the crash level counts as reached when the game stopped there).
+    pub fn reached(&self, level: u8) -> bool {
+        self.level >= level
+    }
 }
 
 /// When to stop a game early.
@@ -47,8 +68,10 @@ pub struct SelfPlay<'p, E: Evaluator> {
     /// searching again every frame.
     stuck: bool,
     pub stats: GameStats,
-    /// End [`SelfPlay::run`] when level 29 is reached.
-    pub stop_at_29: bool,
+    /// What ends [`SelfPlay::run`] before its top-out.
+    pub until: Until,
+    /// End the game once it has cleared this many lines.
+    pub max_lines: Option<u32>,
 }
 
 impl<'p, E: Evaluator> SelfPlay<'p, E> {
@@ -62,7 +85,8 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
                 start_level: game.start_level,
                 ..GameStats::default()
             },
-            stop_at_29: false,
+            until: Until::TopOut,
+            max_lines: None,
         }
     }
 
@@ -119,8 +143,9 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         if ev.cleared == 4 {
             self.stats.tetrises += 1;
         }
-        if ev.level_up && game.level == 29 && self.stats.score_at_29.is_none() {
+        if game.level >= 29 && self.stats.score_at_29.is_none() {
             self.stats.score_at_29 = Some(game.score());
+            self.stats.lines_at_29 = Some(game.lines());
         }
         if ev.topped_out {
             self.stats.topped_out = true;
@@ -135,26 +160,67 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
     }
 
     /// Plays until the curtain starts or a limit is hit.
-    pub fn run(mut self, game: &mut Game, limits: Limits) -> GameStats {
+    pub fn run(self, game: &mut Game, limits: Limits) -> GameStats {
+        self.run_or_stop(game, limits, &AtomicBool::new(false))
+            .expect("a flag nobody sets never stops the game")
+    }
+
+    /// Plays until the game ends (see [`End`]); `None` when `stop` was set first (the game is
+    /// unfinished and its figures mean nothing).
+    pub fn run_or_stop(
+        mut self,
+        game: &mut Game,
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> Option<GameStats> {
         if game.level >= 29 && self.stats.score_at_29.is_none() {
             self.stats.score_at_29 = Some(game.score());
+            self.stats.lines_at_29 = Some(game.lines());
         }
+        self.stats.level = game.level;
+        self.stats.lines = game.lines();
         loop {
+            if let Some(end) = self.end(game, limits) {
+                self.stats.end = end;
+                break;
+            }
+            // Checked every frame: one load is nothing next to a frame of the model.
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             self.step(game);
-            if self.stats.topped_out || game.play_state == PlayState::Curtain {
-                break;
-            }
-            if self.stop_at_29 && self.stats.score_at_29.is_some() {
-                break;
-            }
-            if limits.max_pieces.is_some_and(|m| self.stats.pieces >= m)
-                || limits.max_frames.is_some_and(|m| self.stats.frames >= m)
-            {
-                break;
-            }
         }
         let lines = self.stats.lines.max(1) as f64;
         self.stats.tetris_rate = (self.stats.tetrises * 4) as f64 / lines;
-        self.stats
+        Some(self.stats)
+    }
+
+    /// Why the game ends now, if it does.
+    fn end(&self, game: &Game, limits: Limits) -> Option<End> {
+        let s = &self.stats;
+        if s.topped_out || game.play_state == PlayState::Curtain || game.is_over() {
+            return Some(End::TopOut);
+        }
+        if game.level >= CRASH_LEVEL {
+            return Some(End::CrashLevel);
+        }
+        let until = match self.until {
+            Until::TopOut => false,
+            Until::Level(n) => game.level >= n,
+            Until::Lines(n) => s.lines >= n,
+        };
+        if until {
+            return Some(End::Until);
+        }
+        if self.max_lines.is_some_and(|m| s.lines >= m) {
+            return Some(End::MaxLines);
+        }
+        if limits.max_pieces.is_some_and(|m| s.pieces >= m) {
+            return Some(End::MaxPieces);
+        }
+        if limits.max_frames.is_some_and(|m| s.frames >= m) {
+            return Some(End::MaxFrames);
+        }
+        None
     }
 }

@@ -97,10 +97,10 @@ impl RunIdentity {
     }
 }
 
-/// A hash of the weights as they are used (not of the file's text, so comments and key order
-/// do not matter).
+/// A hash of the weights as they are used (of their canonical text, not of the file's, so
+/// comments and key order do not matter).
 pub fn weights_id(weights: &Weights) -> String {
-    let text = serde_json::to_string(weights).unwrap_or_default();
+    let text = weights.to_toml();
     let digest = Sha1::digest(text.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }

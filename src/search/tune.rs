@@ -2,6 +2,7 @@
 //! the elite, refit, add decaying noise), one generation at a time from a resumable state.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
@@ -29,6 +30,8 @@ pub struct TuneConfig {
     pub level: u8,
     /// Stop each game after this many pieces.
     pub max_pieces: Option<u32>,
+    /// Stop each game after this many lines (the per-game line cap).
+    pub max_lines: u32,
     pub population: u32,
     pub elite: u32,
     pub generations: u32,
@@ -39,12 +42,13 @@ pub struct TuneConfig {
     pub sigma: f64,
     /// Extra variance added at refit, decaying linearly to 0 over the run (noisy CE).
     pub noise: f64,
-    /// Only this phase's weights (`phase.NAME.*` in the weights file).
+    /// Only this phase's weights (`[phase.NAME]` in the weights file).
     pub phase: Option<String>,
-    /// The weights tuned, as paths into the weights file (`pile_height`, `phase.x.pile_height`).
+    /// The weights tuned, as `PHASE.KEY` (`killscreen.pile_height`).
     pub keys: Vec<String>,
     /// The starting weights: the mean of the first generation and the fixed part of every
-    /// candidate.
+    /// candidate (kept as the weights file's text).
+    #[serde(with = "weights_text")]
     pub start: Weights,
     /// The command line that started the run, for the result's header.
     pub command: String,
@@ -97,50 +101,76 @@ impl TuneConfig {
     }
 }
 
-/// The weights that can be tuned: every floating-point weight of the file, or of one phase,
-/// except the Tetris bonuses, which are rules (they must dwarf every feature sum) rather than
-/// weights to trade against the others.
+/// The weights file's text in a state file: one format for weights everywhere.
+mod weights_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::Weights;
+
+    pub fn serialize<S: Serializer>(w: &Weights, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&w.to_toml())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Weights, D::Error> {
+        let text = String::deserialize(d)?;
+        Weights::from_toml(
+            &text,
+            std::path::Path::new("the state file's start weights"),
+        )
+        .map_err(serde::de::Error::custom)
+    }
+}
+
+/// The weights that can be tuned, as `PHASE.KEY`: every floating-point weight of every phase,
+/// or of one phase, except the Tetris bonuses, which are rules (they must dwarf every feature
+/// sum) rather than weights to trade against the others.
 pub fn tunable_keys(weights: &Weights, phase: Option<&str>) -> Result<Vec<String>, TuneError> {
-    let value = serde_json::to_value(weights).expect("weights serialize");
-    let (table, prefix) = match phase {
-        None => (&value, String::new()),
-        Some(p) => match value.get("phase").and_then(|ph| ph.get(p)) {
-            Some(t) => (t, format!("phase.{p}.")),
-            None => return Err(TuneError::NoPhase(p.to_string())),
-        },
-    };
-    let Some(map) = table.as_object() else {
-        return Err(TuneError::NoPhase(phase.unwrap_or_default().to_string()));
-    };
-    Ok(map
+    if let Some(p) = phase {
+        if !weights.phases.iter().any(|ph| ph.name == p) {
+            return Err(TuneError::NoPhase(p.to_string()));
+        }
+    }
+    Ok(weights
+        .phases
         .iter()
-        .filter(|(k, v)| v.is_f64() && !k.ends_with("_bonus"))
-        .map(|(k, _)| format!("{prefix}{k}"))
+        .filter(|ph| phase.is_none_or(|p| ph.name == p))
+        .flat_map(|ph| {
+            ph.weights
+                .floats()
+                .into_iter()
+                .filter(|(k, _)| !k.ends_with("_bonus"))
+                .map(move |(k, _)| format!("{}.{k}", ph.name))
+        })
         .collect())
 }
 
-/// The value at a dotted key path of the weights' serde form.
-fn slot<'v>(value: &'v mut Value, key: &str) -> Option<&'v mut Value> {
-    key.split('.').try_fold(value, |v, part| v.get_mut(part))
+/// The tuned float `PHASE.KEY` of `weights`.
+fn slot<'w>(weights: &'w mut Weights, key: &str) -> Option<&'w mut f64> {
+    let (phase, name) = key.split_once('.')?;
+    weights
+        .phases
+        .iter_mut()
+        .find(|p| p.name == phase)?
+        .weights
+        .float_mut(name)
 }
 
 /// `base` with the tuned keys set to `params`.
 pub fn apply(base: &Weights, keys: &[String], params: &[f64]) -> Result<Weights, TuneError> {
-    let mut value = serde_json::to_value(base).expect("weights serialize");
+    let mut w = base.clone();
     for (key, &p) in keys.iter().zip(params) {
-        let slot = slot(&mut value, key).ok_or_else(|| TuneError::NoKey(key.clone()))?;
-        *slot = Value::from(p);
+        *slot(&mut w, key).ok_or_else(|| TuneError::NoKey(key.clone()))? = p;
     }
-    serde_json::from_value(value).map_err(|e| TuneError::Config(e.to_string()))
+    Ok(w)
 }
 
 /// The tuned keys' values in `weights`.
 pub fn read_params(weights: &Weights, keys: &[String]) -> Result<Vec<f64>, TuneError> {
-    let mut value = serde_json::to_value(weights).expect("weights serialize");
+    let mut w = weights.clone();
     keys.iter()
         .map(|k| {
-            slot(&mut value, k)
-                .and_then(|v| v.as_f64())
+            slot(&mut w, k)
+                .map(|v| *v)
                 .ok_or_else(|| TuneError::NoKey(k.clone()))
         })
         .collect()
@@ -393,35 +423,31 @@ impl TuneState {
 }
 
 /// Plays `config.games` games of generation `generation` with `weights` on `threads` threads
-/// and returns the per-game results; `on_game` is called after each game.
+/// and returns the per-game results, or `None` when `stop` was set first (a candidate's
+/// score needs all its games); `on_game` is called after each game.
 pub fn play_generation(
     config: &TuneConfig,
     weights: &Weights,
     generation: u32,
     threads: usize,
+    stop: &AtomicBool,
     on_game: impl Fn(&GameResult) + Sync,
-) -> Vec<GameResult> {
-    play_seeds(
+) -> Option<Vec<GameResult>> {
+    let results = play_seeds(
         config,
         weights,
         config.game_seed(generation, 0),
         config.games,
         threads,
+        stop,
         on_game,
-    )
+    );
+    (results.len() == config.games as usize).then_some(results)
 }
 
-/// Plays `games` games from seed `seed` on, as tuning plays them (its level, limits, and
-/// stopping at level 29 when the objective is decided there).
-pub fn play_seeds(
-    config: &TuneConfig,
-    weights: &Weights,
-    seed: u64,
-    games: u32,
-    threads: usize,
-    on_game: impl Fn(&GameResult) + Sync,
-) -> Vec<GameResult> {
-    let batch = BatchConfig {
+/// The batch tuning plays: its level, limits, and the objective's stopping point.
+pub fn batch_config(config: &TuneConfig, seed: u64, games: u32, threads: usize) -> BatchConfig {
+    BatchConfig {
         games,
         level: config.level,
         seed,
@@ -430,9 +456,28 @@ pub fn play_seeds(
             max_pieces: config.max_pieces,
             max_frames: None,
         },
-        stop_at_29: config.objective.decided_at_29(),
-    };
-    run_batch(&batch, || Standard::new(weights.clone()), |_, r| on_game(r))
+        until: config.objective.until(),
+        max_lines: Some(config.max_lines),
+    }
+}
+
+/// Plays `games` games from seed `seed` on, as tuning plays them.
+pub fn play_seeds(
+    config: &TuneConfig,
+    weights: &Weights,
+    seed: u64,
+    games: u32,
+    threads: usize,
+    stop: &AtomicBool,
+    on_game: impl Fn(&GameResult) + Sync,
+) -> Vec<GameResult> {
+    let batch = batch_config(config, seed, games, threads);
+    run_batch(
+        &batch,
+        || Standard::new(weights.clone()),
+        stop,
+        |_, r| on_game(r),
+    )
 }
 
 /// The fitness of a candidate: the mean objective over its games.

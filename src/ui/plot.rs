@@ -1,5 +1,5 @@
 //! PNG plots of batch statistics drawn with nestor's own renderer: a histogram of final
-//! scores and a heat map of where pieces locked (row × column).
+//! scores, a heat map of where pieces locked (row × column) and the survival curve.
 
 use super::font::{draw_text, text_width};
 use super::render::{Frame, Rgb, BACKGROUND, BORDER, TEXT};
@@ -87,6 +87,42 @@ pub fn lock_heat_map(locks: &[(u8, u8)]) -> Frame {
     f
 }
 
+/// Step curve of the share of games still alive (0..1) against lines: `curve` holds
+/// (lines, share) points in increasing lines, as `search::batch::survival` gives them.
+pub fn survival_plot(curve: &[(u32, f64)], games: usize) -> Frame {
+    let (w, h) = (560, 320);
+    let mut f = Frame::new(w, h, BACKGROUND);
+    let (x0, y0, pw, ph) = (
+        MARGIN + 10,
+        MARGIN,
+        w - 2 * MARGIN - 10,
+        h - 2 * MARGIN - 10,
+    );
+    let most = curve.last().map_or(0, |&(l, _)| l).max(1);
+    for &(lines, share) in curve {
+        let x = x0 + (lines as u64 * (pw as u64 - 1) / most as u64) as usize;
+        let bh = (share.clamp(0.0, 1.0) * ph as f64).round() as usize;
+        f.fill_rect(x, y0 + ph - bh, 2, bh.max(1), BAR);
+    }
+    f.outline_rect(x0 - 2, y0 - 2, pw + 4, ph + 4, 1, BORDER);
+    draw_text(
+        &mut f,
+        x0,
+        12,
+        &format!("ALIVE BY LINES - {games} GAMES"),
+        2,
+        TEXT,
+    );
+    draw_text(&mut f, x0 - 40, y0, "100%", 2, TEXT);
+    draw_text(&mut f, x0 - 20, y0 + ph - 10, "0", 2, TEXT);
+    let last = most.to_string();
+    for (label, at) in [("0", 0usize), (last.as_str(), pw)] {
+        let lx = (x0 + at).saturating_sub(text_width(label, 2) / 2);
+        draw_text(&mut f, lx, y0 + ph + 8, label, 2, TEXT);
+    }
+    f
+}
+
 /// Black → blue → yellow as `n` goes from 0 to `top`.
 fn heat(n: u32, top: u32) -> Rgb {
     if n == 0 {
@@ -129,5 +165,18 @@ mod tests {
         assert_eq!(at(0, 0), [0, 0, 0]);
         assert_ne!(at(19, 0), at(5, 9));
         assert_eq!(at(19, 0), heat(2, 2));
+    }
+
+    #[test]
+    fn survival_bars_fall_with_the_share_alive() {
+        let f = survival_plot(&[(0, 1.0), (100, 1.0), (200, 0.5), (300, 0.0)], 2);
+        let x0 = MARGIN + 10;
+        let pw = f.width - 2 * MARGIN - 10;
+        let filled = |lines: usize| {
+            let x = x0 + lines * (pw - 1) / 300;
+            (0..f.height).filter(|&y| f.rgb(x, y) == Some(BAR)).count()
+        };
+        assert!(filled(0) > filled(200) && filled(200) > filled(300));
+        assert_eq!(filled(0), filled(100));
     }
 }

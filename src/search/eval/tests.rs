@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::Collide;
+use crate::search::weights::PhaseWeights;
 
 /// The bottom rows of a board drawn as text (`#` filled); the rows above are empty.
 fn bottom(text: &str) -> Board {
@@ -29,6 +30,7 @@ fn pair(board: &Board, lines_first: u32, lines_second: u32) -> PairOutcome<'_> {
         lines_first,
         lines_second,
         board,
+        level: 19,
     }
 }
 
@@ -179,6 +181,7 @@ fn pair_features_add_both_placements() {
         lines_first: 1,
         lines_second: 2,
         board: &board,
+        level: 19,
     };
     let f = pair_features(&outcome);
     assert_eq!(f.lines_cleared, 3);
@@ -191,7 +194,7 @@ fn score_without_rules_is_the_weighted_sum() {
     let board = bottom(MIXED);
     let outcome = pair(&board, 1, 0);
     let standard = Standard::default();
-    let w = Weights::default();
+    let w = PhaseWeights::meatfighter();
     let expected: f64 = w
         .floats()
         .iter()
@@ -317,7 +320,7 @@ fn a_pocket_under_an_empty_top_row_is_open() {
     let board = Board::from_text(&lowered).expect("20 rows");
     assert!(spawn_region_spans_a_row(&visible_rows(&board)));
     let tower = bottom(&"#.........\n".repeat(20));
-    assert!(Standard::default().playable(&tower));
+    assert!(Standard::default().playable(&tower, 19));
 }
 
 /// Cell-by-cell reference for `spawn_region_spans_a_row`: a plain depth-first search.
@@ -391,10 +394,10 @@ fn the_ceiling_penalty_grows_toward_the_top() {
     // in rows 4, 5, 6 of the zone, so 3 + 2 + 1 on top of the features.
     let board = bottom("#.........\n".repeat(16).as_str());
     let with = Standard::default().evaluate(&pair(&board, 0, 0));
-    let without = Standard::new(Weights {
+    let without = Standard::new(Weights::single(PhaseWeights {
         top_rows_penalty: 0.0,
-        ..Weights::default()
-    })
+        ..PhaseWeights::meatfighter()
+    }))
     .evaluate(&pair(&board, 0, 0));
     let diff = with.zip(without).map(|(a, b)| a - b);
     assert_eq!(diff, Some(6.0));
@@ -421,4 +424,44 @@ fn evaluate_speed() {
         let per = start.elapsed().as_nanos() as f64 / f64::from(n);
         println!("evaluate on the {name} board: {per:.0} ns per call ({acc})");
     }
+}
+
+#[test]
+fn the_phase_of_the_final_level_decides_the_rules() {
+    // A Tetris by the current piece: worth the bonus at level 28, nothing at 29.
+    let board = Board::EMPTY;
+    let standard = Standard::default();
+    let at = |level| {
+        standard
+            .evaluate(&PairOutcome {
+                level,
+                ..pair(&board, 4, 0)
+            })
+            .expect("playable")
+    };
+    assert!(at(28) < -1.0e9, "{}", at(28));
+    assert!(at(29) > -1.0e3, "{}", at(29));
+}
+
+#[test]
+fn out_of_reach_columns_cost_at_one_row_per_frame_only_where_weighted() {
+    // Column 8 filled up to row 3: at level 29 the far right is out of reach.
+    let mut board = Board::EMPTY;
+    for r in 3..20 {
+        board.rows[r + crate::game::board::HIDDEN_ROWS] |= 1 << 8;
+    }
+    let plain = Standard::new(Weights::single(PhaseWeights::killscreen_without_reach()));
+    let reach = Standard::default();
+    let o = PairOutcome {
+        level: 29,
+        ..pair(&board, 0, 0)
+    };
+    let extra = reach.evaluate(&o).unwrap() - plain.evaluate(&o).unwrap();
+    let table = crate::search::reach::ReachTable::derive(1);
+    let blocked = table.unreachable(&board);
+    assert!(blocked > 0);
+    assert_eq!(
+        extra,
+        PhaseWeights::killscreen().unreachable_columns * f64::from(blocked)
+    );
 }

@@ -2,6 +2,7 @@
 //! file stamped with the generation's identity; gathering them fills the state's scores.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
@@ -39,13 +40,15 @@ pub fn generation_id(state: &TuneState) -> String {
 }
 
 /// Scores the shard's candidates of the pending generation (sampling it if needed, which
-/// does not change the state file: every shard draws the same candidates).
+/// does not change the state file: every shard draws the same candidates). `None` when
+/// `stop` was set before every candidate was scored.
 pub fn score_shard(
     state: &mut TuneState,
     shard: ShardSpec,
     threads: usize,
+    stop: &AtomicBool,
     on_game: impl Fn(&GameResult) + Sync,
-) -> Result<ScoresFile, TuneError> {
+) -> Result<Option<ScoresFile>, TuneError> {
     if state.finished() {
         return Err(TuneError::Config(format!(
             "the run has finished its {} generations",
@@ -57,16 +60,20 @@ pub fn score_shard(
     let mut scores = Vec::new();
     for j in shard.range(state.config.population) {
         let weights = state.weights(&candidates[j as usize])?;
-        let results = play_generation(&state.config, &weights, generation, threads, &on_game);
+        let Some(results) =
+            play_generation(&state.config, &weights, generation, threads, stop, &on_game)
+        else {
+            return Ok(None);
+        };
         scores.push((j, fitness(state.config.objective, &results)));
     }
-    Ok(ScoresFile {
+    Ok(Some(ScoresFile {
         format: SCORES_FORMAT.to_string(),
         generation_id: generation_id(state),
         generation,
         shard,
         scores,
-    })
+    }))
 }
 
 /// Writes a scores file; an existing file is never overwritten.

@@ -1,4 +1,7 @@
 use super::*;
+use crate::search::PhaseWeights;
+
+const GO: AtomicBool = AtomicBool::new(false);
 
 fn config(generations: u32) -> TuneConfig {
     let start = Weights::default();
@@ -6,6 +9,7 @@ fn config(generations: u32) -> TuneConfig {
         objective: Objective::Lines,
         level: 19,
         max_pieces: Some(12),
+        max_lines: 3000,
         population: 4,
         elite: 2,
         generations,
@@ -25,7 +29,8 @@ fn step(state: &mut TuneState) {
     let pending = state.sample().clone();
     for (j, c) in pending.candidates.iter().enumerate() {
         let w = state.weights(c).expect("weights");
-        let r = play_generation(&state.config, &w, pending.generation, 2, |_| {});
+        let r = play_generation(&state.config, &w, pending.generation, 2, &GO, |_| {})
+            .expect("not stopped");
         state.pending.as_mut().expect("pending").scores[j] =
             Some(fitness(state.config.objective, &r));
     }
@@ -35,10 +40,16 @@ fn step(state: &mut TuneState) {
 #[test]
 fn tunable_keys_are_the_feature_weights_without_the_bonuses() {
     let keys = tunable_keys(&Weights::default(), None).expect("keys");
-    assert_eq!(keys.len(), 18, "{keys:?}");
-    assert!(keys.iter().any(|k| k == "pile_height"));
-    assert!(keys.iter().any(|k| k == "top_rows_penalty"));
-    assert!(!keys.iter().any(|k| k.contains("bonus") || k == "top_rows"));
+    let per_phase = PhaseWeights::floats(&Weights::default().phases[0].weights).len() - 2;
+    assert_eq!(keys.len(), 2 * per_phase, "{keys:?}");
+    assert!(keys.iter().any(|k| k == "score.pile_height"));
+    assert!(keys.iter().any(|k| k == "killscreen.top_rows_penalty"));
+    assert!(!keys
+        .iter()
+        .any(|k| k.contains("bonus") || k.ends_with(".top_rows")));
+    let killscreen = tunable_keys(&Weights::default(), Some("killscreen")).expect("keys");
+    assert_eq!(killscreen.len(), per_phase);
+    assert!(killscreen.iter().all(|k| k.starts_with("killscreen.")));
     let err = tunable_keys(&Weights::default(), Some("nope")).expect_err("no phase");
     assert!(err.to_string().contains("`nope`"), "{err}");
 }
@@ -48,11 +59,13 @@ fn params_round_trip_through_the_weights() {
     let keys = tunable_keys(&Weights::default(), None).expect("keys");
     let params: Vec<f64> = (0..keys.len()).map(|i| i as f64 * 0.25 - 1.0).collect();
     let w = apply(&Weights::default(), &keys, &params).expect("applies");
+    let at = |k: &str| params[keys.iter().position(|x| x == k).unwrap()];
+    assert_eq!(w.phases[1].weights.pile_height, at("killscreen.pile_height"));
+    assert_eq!(w.phases[0].weights.pile_height, at("score.pile_height"));
     assert_eq!(
-        w.pile_height,
-        params[keys.iter().position(|k| k == "pile_height").unwrap()]
+        w.phases[0].weights.tetris_now_bonus,
+        Weights::default().phases[0].weights.tetris_now_bonus
     );
-    assert_eq!(w.tetris_now_bonus, Weights::default().tetris_now_bonus);
     assert_eq!(read_params(&w, &keys).expect("reads"), params);
 }
 
@@ -108,7 +121,7 @@ fn a_saved_and_reloaded_run_ends_exactly_like_an_unbroken_one() {
     let w = broken
         .weights(&broken.pending.as_ref().unwrap().candidates[0])
         .unwrap();
-    let r = play_generation(&broken.config, &w, 1, 1, |_| {});
+    let r = play_generation(&broken.config, &w, 1, 1, &GO, |_| {}).expect("not stopped");
     broken.pending.as_mut().unwrap().scores[0] = Some(fitness(Objective::Lines, &r));
     broken.save(&path).expect("saved");
     let mut resumed = TuneState::load(&path).expect("loads");
@@ -167,7 +180,9 @@ fn shard_scores_gather_into_the_same_generation_as_one_machine() {
     let mut paths = Vec::new();
     for index in 1..=3 {
         let shard = crate::search::shard::ShardSpec { index, count: 3 };
-        let file = scores::score_shard(&mut sharded.clone(), shard, 1, |_| {}).expect("scores");
+        let file = scores::score_shard(&mut sharded.clone(), shard, 1, &GO, |_| {})
+            .expect("scores")
+            .expect("not stopped");
         let path = dir.path().join(format!("s{index}.json"));
         scores::write(&path, &file).expect("written");
         paths.push(path);

@@ -1,0 +1,223 @@
+//! Which columns each piece can still reach from its spawn at a given gravity: the fastest
+//! routes come from the planner's own BFS on an empty field, then are checked against a board.
+
+// The BFS on an empty field reaches every state of the piece in the fewest frames. For each
+// piece and column the table keeps the route of the first state that puts a cell of the piece
+// in that column, as the set of cells the route sweeps from the spawn. On a board, the column is
+// within reach of the piece when none of those cells is filled. At one row per frame the piece
+// falls a row for every frame it spends travelling, so a stack in the way cuts the far columns
+// off; this is what the table measures, with no column or height written in by hand.
+
+use crate::game::active::Active;
+use crate::game::board::{Board, BOARD_ROWS, HIDDEN_ROWS};
+use crate::game::pad::PadState;
+use crate::game::piece::{Orientation, Piece};
+
+use super::bfs::{Bfs, MoveSet};
+use super::collision::CollisionMap;
+
+/// The cells a route sweeps, as board rows (−2..19), and the rows it spans.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Sweep {
+    rows: [u16; BOARD_ROWS],
+    first: u8,
+    last: u8,
+    /// No route reaches the column at all (not even on an empty field).
+    none: bool,
+}
+
+impl Sweep {
+    #[inline]
+    fn blocked(&self, board: &Board) -> bool {
+        self.none
+            || (usize::from(self.first)..=usize::from(self.last))
+                .any(|r| self.rows[r] & board.rows[r] != 0)
+    }
+}
+
+/// Per piece and column, the fastest route's swept cells at one gravity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReachTable {
+    speed: u8,
+    sweeps: [[Sweep; 10]; Piece::NUM],
+}
+
+/// Board row index (0 = row −2) of cell dy under a pivot at y (y wraps below 0), if on the board.
+fn board_row(y: u8, dy: i8) -> Option<usize> {
+    let r = i32::from(y as i8) + i32::from(dy) + HIDDEN_ROWS as i32;
+    usize::try_from(r).ok().filter(|&r| r < BOARD_ROWS)
+}
+
+fn add_cells(sweep: &mut Sweep, (x, y, id): (u8, u8, u8)) {
+    let Some(o) = Orientation::new(id) else {
+        return;
+    };
+    for (dx, dy) in o.cells() {
+        let (Some(r), Ok(c)) = (board_row(y, dy), u8::try_from(i16::from(x) + i16::from(dx)))
+        else {
+            continue;
+        };
+        if c < 10 {
+            sweep.rows[r] |= 1 << c;
+            sweep.first = sweep.first.min(r as u8);
+            sweep.last = sweep.last.max(r as u8);
+        }
+    }
+}
+
+fn columns_of((x, _, id): (u8, u8, u8)) -> u16 {
+    Orientation::new(id).map_or(0, |o| {
+        o.cells()
+            .iter()
+            .filter_map(|&(dx, _)| u8::try_from(i16::from(x) + i16::from(dx)).ok())
+            .filter(|&c| c < 10)
+            .fold(0, |m, c| m | 1 << c)
+    })
+}
+
+impl ReachTable {
+    /// Derives the table for `speed` frames per row from the BFS, tapping at 30 Hz without
+    /// soft drop (the planner's move set).
+    pub fn derive(speed: u8) -> ReachTable {
+        let mut bfs = Bfs::new();
+        let empty = Board::EMPTY;
+        let mut sweeps = [[Sweep::default(); 10]; Piece::NUM];
+        let mut routes: Vec<Sweep> = Vec::new();
+        for piece in Piece::ALL {
+            let map = CollisionMap::new(&empty, piece);
+            let spawn = Active::spawn(piece.spawn().id(), 0, 0);
+            bfs.search(spawn, PadState::NONE, speed, &map, MoveSet::default());
+            // The BFS keeps states in order of frames, so the first state to cover a column is
+            // a fastest one; among those of the same frame, the smallest sweep wins.
+            let mut best: [Option<(u16, u32)>; 10] = [None; 10];
+            let table = &mut sweeps[piece.index()];
+            for c in 0..10 {
+                table[c].none = true;
+            }
+            routes.clear();
+            for (i, (state, parent, frames)) in bfs.reached().enumerate() {
+                let mut sweep = if i == 0 {
+                    Sweep {
+                        first: u8::MAX,
+                        ..Sweep::default()
+                    }
+                } else {
+                    routes[parent]
+                };
+                let cell = (state.x, state.y, state.id);
+                add_cells(&mut sweep, cell);
+                routes.push(sweep);
+                let cells: u32 = sweep.rows.iter().map(|r| r.count_ones()).sum();
+                let covers = columns_of(cell);
+                for c in (0..10).filter(|c| covers & (1 << c) != 0) {
+                    if best[c].is_none_or(|b| (frames, cells) < b) {
+                        best[c] = Some((frames, cells));
+                        table[c] = sweep;
+                    }
+                }
+            }
+        }
+        ReachTable { speed, sweeps }
+    }
+
+    /// Frames per row this table was derived for.
+    pub fn speed(&self) -> u8 {
+        self.speed
+    }
+
+    /// Can `piece` put a cell in `column` from its spawn on `board`?
+    pub fn reaches(&self, board: &Board, piece: Piece, column: usize) -> bool {
+        !self.sweeps[piece.index()][column].blocked(board)
+    }
+
+    /// (piece, column) pairs out of reach on `board`: 0 on an empty field, 70 when no piece
+    /// can move at all.
+    pub fn unreachable(&self, board: &Board) -> u32 {
+        let mut n = 0;
+        for piece in &self.sweeps {
+            for sweep in piece {
+                n += u32::from(sweep.blocked(board));
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(text: &str) -> Board {
+        Board::from_text(text).expect("20 rows")
+    }
+
+    /// A field whose column `c` is filled from row `top` down.
+    fn wall(c: usize, top: usize) -> Board {
+        let mut b = Board::EMPTY;
+        for r in top..20 {
+            b.rows[r + HIDDEN_ROWS] |= 1 << c;
+        }
+        b
+    }
+
+    #[test]
+    fn every_column_is_reachable_on_an_empty_field_at_every_gravity() {
+        for speed in [1u8, 2, 3, 6, 48] {
+            let t = ReachTable::derive(speed);
+            assert_eq!(t.unreachable(&Board::EMPTY), 0, "speed {speed}");
+        }
+    }
+
+    #[test]
+    fn a_tall_column_cuts_off_what_lies_beyond_it_at_one_row_per_frame() {
+        let t = ReachTable::derive(1);
+        // A wall in column 7 up to row 4: at one row per frame the piece is still above row 4
+        // when it crosses column 7? Not at this height: derive says how far it falls.
+        let tall = wall(7, 2);
+        for piece in Piece::ALL {
+            assert!(
+                !t.reaches(&tall, piece, 9),
+                "{piece:?} passes a wall to row 2"
+            );
+            assert!(!t.reaches(&tall, piece, 8), "{piece:?}");
+            assert!(t.reaches(&tall, piece, 0), "{piece:?} goes left");
+        }
+        assert!(t.unreachable(&tall) >= 14);
+    }
+
+    #[test]
+    fn gravity_decides_how_high_a_stack_may_stand_in_the_way() {
+        // The same wall in column 8: fine at two frames per row (the piece crosses it higher),
+        // not at one row per frame, for some height; find the heights from the tables.
+        let fast = ReachTable::derive(1);
+        let slow = ReachTable::derive(3);
+        let highest_passable = |t: &ReachTable| {
+            (0..20)
+                .rev()
+                .take_while(|&top| t.reaches(&wall(8, top), Piece::I, 9))
+                .last()
+                .unwrap_or(20)
+        };
+        let (f, s) = (highest_passable(&fast), highest_passable(&slow));
+        assert!(
+            f > s,
+            "at 1 row per frame the wall must be lower: {f} vs {s}"
+        );
+        assert!(f < 20 && f > 2, "{f}");
+    }
+
+    #[test]
+    fn a_low_stack_blocks_nothing() {
+        let t = ReachTable::derive(1);
+        let low = board(
+            &[".........."; 16]
+                .iter()
+                .chain(&["##########"; 0])
+                .chain(&["#########."; 4])
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        assert_eq!(t.unreachable(&low), 0);
+    }
+}

@@ -1,0 +1,125 @@
+//! When a simulated game stops: `Until` (top-out, a level, a line count: `--until`) and `End`,
+//! the reason each game ended, as plain data shared by `sim`, its outputs and the tuner.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// The goal a game plays to; every game also stops at its top-out and at the crash level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Until {
+    /// Play to the top-out (or the crash level, or a cap).
+    #[default]
+    TopOut,
+    /// Stop when the level reaches N (`level:29` gives the figures of the level-19 bot).
+    Level(u8),
+    /// Stop when the line count reaches N.
+    Lines(u32),
+}
+
+/// Why `--until` text was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}` is not a stopping point: expected `top-out`, `level:N` (0-255) or `lines:N`")]
+pub struct UntilError {
+    pub text: String,
+}
+
+impl FromStr for Until {
+    type Err = UntilError;
+
+    fn from_str(text: &str) -> Result<Until, UntilError> {
+        let err = || UntilError {
+            text: text.to_string(),
+        };
+        let t = text.trim();
+        if t == "top-out" {
+            return Ok(Until::TopOut);
+        }
+        let (kind, n) = t.split_once(':').ok_or_else(err)?;
+        match kind.trim() {
+            "level" => n.trim().parse().map(Until::Level).map_err(|_| err()),
+            "lines" => n.trim().parse().map(Until::Lines).map_err(|_| err()),
+            _ => Err(err()),
+        }
+    }
+}
+
+impl fmt::Display for Until {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Until::TopOut => write!(f, "top-out"),
+            Until::Level(n) => write!(f, "level:{n}"),
+            Until::Lines(n) => write!(f, "lines:{n}"),
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// The stack reached the spawn: the game is lost.
+    #[default]
+    TopOut,
+    /// The level reached `CRASH_LEVEL`, where the cartridge may crash: counted as reached.
+    CrashLevel,
+    /// The `Until` goal was reached.
+    Until,
+    /// The line cap (`--max-lines`).
+    MaxLines,
+    /// The piece cap (`--pieces`).
+    MaxPieces,
+    /// The frame cap.
+    MaxFrames,
+}
+
+impl End {
+    /// The name used in CSV and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            End::TopOut => "top_out",
+            End::CrashLevel => "crash_level",
+            End::Until => "until",
+            End::MaxLines => "max_lines",
+            End::MaxPieces => "max_pieces",
+            End::MaxFrames => "max_frames",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn until_parses_and_prints_back() {
+        for (text, until) in [
+            ("top-out", Until::TopOut),
+            ("level:29", Until::Level(29)),
+            ("lines:230", Until::Lines(230)),
+            (" level: 39 ", Until::Level(39)),
+        ] {
+            assert_eq!(text.parse::<Until>(), Ok(until), "{text}");
+            assert_eq!(until.to_string().parse::<Until>(), Ok(until));
+        }
+    }
+
+    #[test]
+    fn bad_until_says_what_is_expected() {
+        for text in [
+            "",
+            "level",
+            "level:",
+            "level:256",
+            "lines:-1",
+            "score:5",
+            "29",
+        ] {
+            let err = text.parse::<Until>().expect_err(text);
+            assert!(err.to_string().contains("level:N"), "{err}");
+            assert!(err.to_string().contains(&format!("`{text}`")), "{err}");
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! The built-in weights: meatfighter's 2018 level-19 set for levels 0-28 and the killscreen
+//! set for 29 on (found by measurement: benches/README.md), equal to config/weights/default.toml.
+
+use super::{Phase, PhaseWeights, Weights};
+
+impl PhaseWeights {
+    /// meatfighter's published level-19 set (2018) and the rule constants of its evaluator.
+    /// The weights keep every published digit (beyond f64's precision) so they read the same
+    /// as the source and as `config/weights/default.toml`.
+    #[allow(clippy::excessive_precision)]
+    pub fn meatfighter() -> PhaseWeights {
+        PhaseWeights {
+            lines_cleared: 0.286127095297893900,
+            lock_height: 1.701233676909959200,
+            well_cells: 0.711304230768307700,
+            deep_wells: 0.910665415998680400,
+            column_holes: 1.879338064244357000,
+            weighted_column_holes: 2.168463848297177000,
+            column_hole_depths: -0.265587111961757270,
+            min_column_hole_depth: 0.289886584949610500,
+            max_column_hole_depth: 0.362361055261181730,
+            column_transitions: -0.028668795795469625,
+            row_transitions: 0.874179981113233100,
+            column_heights: -0.507409683144361900,
+            pile_height: -2.148676202831281000,
+            column_height_spread: -1.187558540281141700,
+            solid_cells: -2.645656132241128000,
+            weighted_solid_cells: 0.242043416268706620,
+            column_height_variance: 0.287838126164431440,
+            unreachable_columns: 0.0,
+            tetris_rules: true,
+            tetris_now_bonus: 2.0e9,
+            tetris_next_bonus: 1.0e9,
+            ceiling_rules: true,
+            top_rows: 7,
+            top_rows_penalty: 1.0,
+            ceiling_rows: 2,
+        }
+    }
+
+    /// Level 29 on, one row per frame: survival. No Tetris rules; the columns each piece can
+    /// still reach from its spawn weigh heavily, so the stack stays low and lines are burnt
+    /// when the far columns go out of reach.
+    pub fn killscreen() -> PhaseWeights {
+        PhaseWeights {
+            unreachable_columns: 20.0,
+            tetris_rules: false,
+            tetris_now_bonus: 0.0,
+            tetris_next_bonus: 0.0,
+            ..PhaseWeights::meatfighter()
+        }
+    }
+}
+
+#[cfg(test)]
+impl PhaseWeights {
+    /// The killscreen set with the reach feature switched off (to measure what it adds).
+    pub fn killscreen_without_reach() -> PhaseWeights {
+        PhaseWeights {
+            unreachable_columns: 0.0,
+            ..PhaseWeights::killscreen()
+        }
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            phases: vec![
+                Phase {
+                    name: "score".into(),
+                    from_level: 0,
+                    to_level: 28,
+                    weights: PhaseWeights::meatfighter(),
+                },
+                Phase {
+                    name: "killscreen".into(),
+                    from_level: 29,
+                    to_level: 255,
+                    weights: PhaseWeights::killscreen(),
+                },
+            ],
+        }
+    }
+}

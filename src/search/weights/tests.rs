@@ -1,0 +1,210 @@
+use super::*;
+
+fn default_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("config/weights/default.toml")
+}
+
+/// A valid two-phase file, with `edit` applied to its text.
+fn two_phases(edit: impl Fn(String) -> String) -> String {
+    edit(Weights::default().to_toml())
+}
+
+fn err_of(text: &str) -> (WeightsError, String) {
+    let err = Weights::from_toml(text, Path::new("w.toml")).expect_err("refused");
+    let msg = err.to_string();
+    assert!(msg.contains("w.toml"), "names the file: {msg}");
+    (err, msg)
+}
+
+#[test]
+fn default_file_equals_default_set() {
+    let loaded = Weights::load(&default_file()).expect("config/weights/default.toml loads");
+    assert_eq!(loaded, Weights::default_set());
+}
+
+#[test]
+fn written_weights_load_back_equal() {
+    let w = Weights::default();
+    assert_eq!(Weights::from_toml(&w.to_toml(), Path::new("x")).unwrap(), w);
+}
+
+#[test]
+fn phases_play_their_levels() {
+    let w = Weights::default();
+    assert_eq!(w.phase(0).name, "score");
+    assert_eq!(w.phase(28).name, "score");
+    assert_eq!(w.phase(29).name, "killscreen");
+    assert_eq!(w.phase(255).name, "killscreen");
+    assert!(w.at(19).tetris_rules && !w.at(29).tetris_rules);
+}
+
+#[test]
+fn a_missing_key_names_the_file_the_phase_and_the_key() {
+    // Issue 10: a missing key used to be filled from the built-in set.
+    let text = two_phases(|t| t.replacen("pile_height = -2.148676202831281\n", "", 1));
+    assert_ne!(text, Weights::default().to_toml(), "the key was removed");
+    let (err, msg) = err_of(&text);
+    assert!(matches!(err, WeightsError::PhaseKeys { .. }), "{err:?}");
+    assert!(
+        msg.contains("pile_height") && msg.contains("[phase."),
+        "{msg}"
+    );
+}
+
+#[test]
+fn an_empty_file_is_refused() {
+    let (_, msg) = err_of("");
+    assert!(msg.contains("no phases"), "{msg}");
+    let (_, msg) = err_of("# only a comment\n");
+    assert!(msg.contains("no phases"), "{msg}");
+}
+
+#[test]
+fn a_flat_file_without_phases_is_refused_naming_the_key() {
+    let (_, msg) = err_of("pile_height = 1.5\n");
+    assert!(
+        msg.contains("`pile_height`") && msg.contains("[phase.NAME]"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn bad_phase_names_are_refused() {
+    for bad in ["\"Kill Screen\"", "\"29\"", "\"\""] {
+        let text = two_phases(|t| t.replace("[phase.killscreen]", &format!("[phase.{bad}]")));
+        let (_, msg) = err_of(&text);
+        assert!(msg.contains("bad phase name"), "{bad}: {msg}");
+    }
+}
+
+#[test]
+fn overlapping_ranges_name_both_phases() {
+    let text = two_phases(|t| t.replace("from_level = 29", "from_level = 25"));
+    let (err, msg) = err_of(&text);
+    assert!(
+        matches!(err, WeightsError::Overlap { level: 25, .. }),
+        "{err:?}"
+    );
+    assert!(msg.contains("score") && msg.contains("killscreen"), "{msg}");
+}
+
+#[test]
+fn gaps_say_which_levels() {
+    let text = two_phases(|t| t.replace("from_level = 29", "from_level = 31"));
+    let (err, msg) = err_of(&text);
+    assert!(
+        matches!(
+            err,
+            WeightsError::Gap {
+                from: 29,
+                to: 30,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(msg.contains("29-30"), "{msg}");
+    let text = two_phases(|t| t.replace("to_level = 255", "to_level = 154"));
+    let (err, _) = err_of(&text);
+    assert!(
+        matches!(
+            err,
+            WeightsError::Gap {
+                from: 155,
+                to: 255,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let text = two_phases(|t| t.replace("from_level = 0", "from_level = 1"));
+    let (err, _) = err_of(&text);
+    assert!(
+        matches!(err, WeightsError::Gap { from: 0, to: 0, .. }),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn bad_level_keys_are_named() {
+    for (from, to, key) in [
+        ("from_level = 0\n", "", "phase.score.from_level"),
+        (
+            "from_level = 0",
+            "from_level = 300",
+            "phase.score.from_level",
+        ),
+        (
+            "from_level = 0",
+            "from_level = \"0\"",
+            "phase.score.from_level",
+        ),
+        ("to_level = 28", "to_level = -1", "phase.score.to_level"),
+    ] {
+        let text = two_phases(|t| t.replacen(from, to, 1));
+        let (_, msg) = err_of(&text);
+        assert!(msg.contains(key), "{to}: {msg}");
+    }
+    let text = two_phases(|t| {
+        t.replace(
+            "from_level = 29\nto_level = 255",
+            "from_level = 29\nto_level = 28",
+        )
+    });
+    let (_, msg) = err_of(&text);
+    assert!(msg.contains("phase.killscreen.to_level"), "{msg}");
+}
+
+#[test]
+fn unknown_key_names_the_file_and_the_key() {
+    let text = two_phases(|t| t.replacen("pile_height", "pile_hieght", 1));
+    let (_, msg) = err_of(&text);
+    assert!(msg.contains("pile_hieght"), "{msg}");
+}
+
+#[test]
+fn missing_file_names_the_file() {
+    let err = Weights::load(Path::new("/nonexistent/w.toml")).expect_err("no such file");
+    assert!(matches!(err, WeightsError::Io { .. }));
+    assert!(err.to_string().contains("/nonexistent/w.toml"), "{err}");
+}
+
+#[test]
+fn bad_toml_names_the_file() {
+    let (err, _) = err_of("pile_height = = 2");
+    assert!(matches!(err, WeightsError::Parse { .. }));
+}
+
+#[test]
+fn non_finite_number_names_the_file_and_the_key() {
+    for value in ["nan", "inf", "-inf"] {
+        let text = two_phases(|t| {
+            t.replacen(
+                "well_cells = 0.7113042307683077",
+                &format!("well_cells = {value}"),
+                1,
+            )
+        });
+        let (err, msg) = err_of(&text);
+        assert!(matches!(err, WeightsError::NotFinite { .. }), "{err:?}");
+        assert!(msg.contains("phase.score.well_cells"), "{msg}");
+    }
+}
+
+#[test]
+fn row_counts_beyond_the_field_are_rejected() {
+    let text = two_phases(|t| t.replacen("top_rows = 7", "top_rows = 21", 1));
+    let (err, msg) = err_of(&text);
+    assert!(matches!(err, WeightsError::OutOfRange { .. }));
+    assert!(msg.contains("phase.score.top_rows"), "{msg}");
+}
+
+#[test]
+fn float_keys_are_all_settable() {
+    let mut w = PhaseWeights::meatfighter();
+    for (key, _) in PhaseWeights::meatfighter().floats() {
+        *w.float_mut(key).expect(key) = 42.0;
+    }
+    assert!(w.floats().iter().all(|&(_, v)| v == 42.0));
+    assert!(w.float_mut("top_rows").is_none());
+}
