@@ -57,12 +57,21 @@ fn identical_weights_show_no_difference() {
 #[test]
 fn a_deliberately_bad_set_is_reported_worse() {
     let dir = common::temp_dir("compare-bad");
-    // Rewards holes and high locks: it buries its own stack.
-    std::fs::write(
-        dir.join("bad.toml"),
-        "column_holes = -3.0\nweighted_column_holes = -1.0\nlock_height = -2.0\n",
-    )
-    .expect("write");
+    // The default file with rewards for holes and high locks, in every phase: it buries its
+    // own stack.
+    let default = std::fs::read_to_string(default_weights()).expect("default weights");
+    let bad: String = default
+        .lines()
+        .map(|l| match l.split(" = ").next() {
+            Some("column_holes") => "column_holes = -3.0".to_string(),
+            Some("weighted_column_holes") => "weighted_column_holes = -1.0".to_string(),
+            Some("lock_height") => "lock_height = -2.0".to_string(),
+            _ => l.to_string(),
+        })
+        .map(|l| l + "\n")
+        .collect();
+    assert_ne!(bad, default);
+    std::fs::write(dir.join("bad.toml"), bad).expect("write");
     let out = nestor(
         &[
             "sim",
@@ -77,7 +86,11 @@ fn a_deliberately_bad_set_is_reported_worse() {
         &dir,
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("default is significantly better"), "{text}");
 
     let v = json_of(&nestor(

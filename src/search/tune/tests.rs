@@ -60,7 +60,10 @@ fn params_round_trip_through_the_weights() {
     let params: Vec<f64> = (0..keys.len()).map(|i| i as f64 * 0.25 - 1.0).collect();
     let w = apply(&Weights::default(), &keys, &params).expect("applies");
     let at = |k: &str| params[keys.iter().position(|x| x == k).unwrap()];
-    assert_eq!(w.phases[1].weights.pile_height, at("killscreen.pile_height"));
+    assert_eq!(
+        w.phases[1].weights.pile_height,
+        at("killscreen.pile_height")
+    );
     assert_eq!(w.phases[0].weights.pile_height, at("score.pile_height"));
     assert_eq!(
         w.phases[0].weights.tetris_now_bonus,
