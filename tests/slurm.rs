@@ -1,5 +1,5 @@
-//! `deploy/slurm/` on a real one-node Slurm cluster: a 4-task array of `sim-task.sbatch`,
-//! merged, equals the single-machine run. Needs root and Slurm (or apt to install it); else
+//! `deploy/slurm/` on a real one-node Slurm cluster: a 4-task `sim` array merged, and a `tune`
+//! chain of jobs, equal the single-machine runs. Needs root and Slurm (or apt); else
 //! it says why it is skipped. The daemons it starts are stopped by pid at the end.
 
 use std::path::{Path, PathBuf};
@@ -161,7 +161,7 @@ fn run_nestor(args: &[&str], dir: &Path) -> serde_json::Value {
 }
 
 #[test]
-fn a_sim_array_job_merges_into_the_single_machine_summary() {
+fn sim_and_tune_jobs_give_what_one_machine_gives() {
     let cluster = match start_cluster() {
         Ok(c) => c,
         Err(why) => {
@@ -195,6 +195,67 @@ fn a_sim_array_job_merges_into_the_single_machine_summary() {
     let single = run_nestor(&single, &dir);
     assert_eq!(merged["summary"], single["summary"]);
     assert_eq!(merged["games"], single["games"]);
+
+    // A whole tuning run as a chain of array and gather jobs ends with the weights of the
+    // same run on this machine.
+    let tune = [
+        "--generations",
+        "2",
+        "--population",
+        "4",
+        "--games",
+        "2",
+        "--pieces",
+        "15",
+    ];
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/slurm/tune.sh");
+    let run = dir.join("run");
+    sh(&format!(
+        "cd {dir} && NESTOR={nestor} sh {script} 3 {run} {args}",
+        dir = dir.display(),
+        nestor = env!("CARGO_BIN_EXE_nestor"),
+        script = script.display(),
+        run = run.display(),
+        args = tune.join(" "),
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let result = run.join("tuned.toml");
+    let started = Instant::now();
+    while !result.exists() {
+        if started.elapsed() > Duration::from_secs(240)
+            || sh("squeue -h").is_ok_and(|q| q.trim().is_empty())
+        {
+            std::thread::sleep(Duration::from_millis(500));
+            let logs = sh(&format!("tail -n 3 {}/logs/*.log", run.display())).unwrap_or_default();
+            assert!(
+                result.exists(),
+                "no {} from the Slurm jobs:\n{logs}",
+                result.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let mut here = vec!["tune", "--state", "here.json", "--out", "here.toml"];
+    here.extend(tune);
+    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(&here)
+        .current_dir(&dir)
+        .output()
+        .expect("run nestor tune");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let weights = |p: &Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .expect("tuned weights")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(weights(&result), weights(&dir.join("here.toml")));
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);
 }
