@@ -402,7 +402,9 @@ mod tests {
         let cut = dir.path().join("cut.json");
         let text = std::fs::read(&one).expect("read");
         std::fs::write(&cut, &text[..text.len() / 2]).expect("write");
-        let err = merge(&[cut.clone()]).expect_err("truncated").to_string();
+        let err = merge(std::slice::from_ref(&cut))
+            .expect_err("truncated")
+            .to_string();
         assert!(
             err.contains("cut.json") && err.contains("truncated"),
             "{err}"

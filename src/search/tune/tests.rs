@@ -1,7 +1,7 @@
 use super::*;
 use crate::search::PhaseWeights;
 
-const GO: AtomicBool = AtomicBool::new(false);
+static GO: AtomicBool = AtomicBool::new(false);
 
 fn config(generations: u32) -> TuneConfig {
     let start = Weights::default();
