@@ -33,7 +33,8 @@ pub struct PairOutcome<'a> {
     pub lines_second: u32,
     /// The board after both pieces locked and their lines cleared.
     pub board: &'a Board,
-    /// The level after both pieces' lines (it picks the phase and the gravity).
+    /// The level of the decision. It picks the phase (one phase scores every pair of a
+    /// decision: values of different phases do not compare) and the gravity of the reach.
     pub level: u8,
 }
 

@@ -180,7 +180,7 @@ impl<E: Evaluator> Planner<E> {
                     lines_first: lines1,
                     lines_second: 0,
                     board: &board1,
-                    level: level_after(s.level, s.lines, lines1),
+                    level: s.level,
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, None);
@@ -206,11 +206,7 @@ impl<E: Evaluator> Planner<E> {
                     lines_first: lines1,
                     lines_second: lines2,
                     board: &board2,
-                    level: if lines2 == 0 {
-                        level1
-                    } else {
-                        level_after(s.level, s.lines, lines1 + lines2)
-                    },
+                    level: s.level,
                 };
                 if let Some(v) = self.evaluator.evaluate(&outcome) {
                     consider(v, Some(outcome.second));

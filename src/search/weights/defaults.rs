@@ -38,12 +38,30 @@ impl PhaseWeights {
         }
     }
 
-    /// Level 29 on, one row per frame: survival. No Tetris rules; the columns each piece can
-    /// still reach from its spawn weigh heavily, so the stack stays low and lines are burnt
-    /// when the far columns go out of reach.
+    /// Level 29 on, one row per frame: survival. Pierre Dellacherie's hand-set weights as
+    /// El-Tetris published them (landing height, rows cleared, row and column transitions,
+    /// holes, wells), no Tetris rules, and the reach of the columns from the spawn. Measured
+    /// against the level-19 set and other reach weights with `nestor sim` (benches/README.md).
     pub fn killscreen() -> PhaseWeights {
         PhaseWeights {
-            unreachable_columns: 20.0,
+            lines_cleared: -3.4,
+            lock_height: 4.5,
+            well_cells: 3.4,
+            deep_wells: 0.0,
+            column_holes: 7.9,
+            weighted_column_holes: 0.0,
+            column_hole_depths: 0.0,
+            min_column_hole_depth: 0.0,
+            max_column_hole_depth: 0.0,
+            column_transitions: 9.3,
+            row_transitions: 3.2,
+            column_heights: 0.0,
+            pile_height: 0.0,
+            column_height_spread: 0.0,
+            solid_cells: 0.0,
+            weighted_solid_cells: 0.0,
+            column_height_variance: 0.0,
+            unreachable_columns: 2.0,
             tetris_rules: false,
             tetris_now_bonus: 0.0,
             tetris_next_bonus: 0.0,
