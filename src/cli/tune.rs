@@ -116,7 +116,8 @@ fn new_state(setup: &TuneSetup) -> Result<TuneState> {
         );
     }
     let start = load_weights(setup.weights.as_deref())?;
-    let keys = tunable_keys(&start, setup.phase.as_deref())?;
+    let levels = setup.objective.levels(setup.level);
+    let keys = tunable_keys(&start, setup.phase.as_deref(), levels)?;
     let config = TuneConfig {
         objective: setup.objective,
         level: setup.level,

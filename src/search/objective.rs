@@ -61,6 +61,17 @@ impl Objective {
     }
 }
 
+impl Objective {
+    /// The levels a game from `start` passes through while its figure is decided.
+    pub fn levels(self, start: u8) -> std::ops::RangeInclusive<u8> {
+        match self.until() {
+            // The game ends at the transition to that level: no piece is played there.
+            Until::Level(n) => start..=n.saturating_sub(1),
+            _ => start..=u8::MAX,
+        }
+    }
+}
+
 impl fmt::Display for Objective {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

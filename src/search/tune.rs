@@ -1,6 +1,7 @@
 //! `nestor tune`'s search: noisy cross-entropy over evaluation weights (sample a Gaussian, keep
 //! the elite, refit, add decaying noise), one generation at a time from a resumable state.
 
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -14,7 +15,7 @@ use super::batch::{run_batch, BatchConfig, GameResult};
 use super::objective::Objective;
 use super::selfplay::Limits;
 use super::shard::write_atomically;
-use super::weights::Weights;
+use super::weights::{Phase, Weights};
 use super::Standard;
 
 pub mod scores;
@@ -121,19 +122,34 @@ mod weights_text {
     }
 }
 
-/// The weights that can be tuned, as `PHASE.KEY`: every floating-point weight of every phase,
-/// or of one phase, except the Tetris bonuses, which are rules (they must dwarf every feature
-/// sum) rather than weights to trade against the others.
-pub fn tunable_keys(weights: &Weights, phase: Option<&str>) -> Result<Vec<String>, TuneError> {
+/// The weights that can be tuned, as `PHASE.KEY`: every floating-point weight of the phases
+/// that play some of `levels` (the levels the games pass through: a phase no game reaches
+/// would only drift), or of the one phase named, except the Tetris bonuses, which are rules
+/// (they must dwarf every feature sum) rather than weights to trade against the others.
+pub fn tunable_keys(
+    weights: &Weights,
+    phase: Option<&str>,
+    levels: RangeInclusive<u8>,
+) -> Result<Vec<String>, TuneError> {
+    let plays = |ph: &Phase| ph.from_level <= *levels.end() && ph.to_level >= *levels.start();
     if let Some(p) = phase {
-        if !weights.phases.iter().any(|ph| ph.name == p) {
+        let Some(ph) = weights.phases.iter().find(|ph| ph.name == p) else {
             return Err(TuneError::NoPhase(p.to_string()));
+        };
+        if !plays(ph) {
+            return Err(TuneError::Config(format!(
+                "phase `{p}` plays levels {}-{}, which these games never reach (levels {}-{})",
+                ph.from_level,
+                ph.to_level,
+                levels.start(),
+                levels.end()
+            )));
         }
     }
-    Ok(weights
+    let keys: Vec<String> = weights
         .phases
         .iter()
-        .filter(|ph| phase.is_none_or(|p| ph.name == p))
+        .filter(|ph| plays(ph) && phase.is_none_or(|p| ph.name == p))
         .flat_map(|ph| {
             ph.weights
                 .floats()
@@ -141,7 +157,15 @@ pub fn tunable_keys(weights: &Weights, phase: Option<&str>) -> Result<Vec<String
                 .filter(|(k, _)| !k.ends_with("_bonus"))
                 .map(move |(k, _)| format!("{}.{k}", ph.name))
         })
-        .collect())
+        .collect();
+    if keys.is_empty() {
+        return Err(TuneError::Config(format!(
+            "no phase plays levels {}-{}",
+            levels.start(),
+            levels.end()
+        )));
+    }
+    Ok(keys)
 }
 
 /// The tuned float `PHASE.KEY` of `weights`.

@@ -18,7 +18,7 @@ fn config(generations: u32) -> TuneConfig {
         sigma: 0.5,
         noise: 0.1,
         phase: None,
-        keys: tunable_keys(&start, None).expect("keys"),
+        keys: tunable_keys(&start, None, 19..=255).expect("keys"),
         start,
         command: "test".into(),
     }
@@ -39,7 +39,7 @@ fn step(state: &mut TuneState) {
 
 #[test]
 fn tunable_keys_are_the_feature_weights_without_the_bonuses() {
-    let keys = tunable_keys(&Weights::default(), None).expect("keys");
+    let keys = tunable_keys(&Weights::default(), None, 19..=255).expect("keys");
     let per_phase = PhaseWeights::floats(&Weights::default().phases[0].weights).len() - 2;
     assert_eq!(keys.len(), 2 * per_phase, "{keys:?}");
     assert!(keys.iter().any(|k| k == "score.pile_height"));
@@ -47,16 +47,25 @@ fn tunable_keys_are_the_feature_weights_without_the_bonuses() {
     assert!(!keys
         .iter()
         .any(|k| k.contains("bonus") || k.ends_with(".top_rows")));
-    let killscreen = tunable_keys(&Weights::default(), Some("killscreen")).expect("keys");
+    let killscreen = tunable_keys(&Weights::default(), Some("killscreen"), 19..=255).expect("keys");
     assert_eq!(killscreen.len(), per_phase);
     assert!(killscreen.iter().all(|k| k.starts_with("killscreen.")));
-    let err = tunable_keys(&Weights::default(), Some("nope")).expect_err("no phase");
+    // Games that stop at the level-29 transition never play the killscreen phase: it is not
+    // tuned (it would only drift), and asking for it is an error that says why.
+    let before_29 = Objective::ScoreAt29.levels(19);
+    assert_eq!(before_29, 19..=28);
+    let keys = tunable_keys(&Weights::default(), None, before_29.clone()).expect("keys");
+    assert!(keys.iter().all(|k| k.starts_with("score.")), "{keys:?}");
+    let err =
+        tunable_keys(&Weights::default(), Some("killscreen"), before_29).expect_err("unplayed");
+    assert!(err.to_string().contains("never reach"), "{err}");
+    let err = tunable_keys(&Weights::default(), Some("nope"), 0..=255).expect_err("no phase");
     assert!(err.to_string().contains("`nope`"), "{err}");
 }
 
 #[test]
 fn params_round_trip_through_the_weights() {
-    let keys = tunable_keys(&Weights::default(), None).expect("keys");
+    let keys = tunable_keys(&Weights::default(), None, 0..=255).expect("keys");
     let params: Vec<f64> = (0..keys.len()).map(|i| i as f64 * 0.25 - 1.0).collect();
     let w = apply(&Weights::default(), &keys, &params).expect("applies");
     let at = |k: &str| params[keys.iter().position(|x| x == k).unwrap()];
