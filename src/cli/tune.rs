@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use nestor::search::shard::write_atomically;
 use nestor::search::tune::{
@@ -151,7 +151,8 @@ fn log_generation(config: &TuneConfig, r: &GenerationRecord) {
 }
 
 /// The whole run here: every candidate on all cores, the state saved after each one, then the
-/// result and the check on fresh seeds. Ctrl-C stops between candidates with the state saved.
+/// result and the check on fresh seeds. Ctrl-C drops the candidate in play (its games are
+/// replayed on resume, with the same seeds) and leaves the state as of the last one scored.
 fn run_here(args: &TuneArgs) -> Result<ExitCode> {
     let (mut state, path): (TuneState, PathBuf) = match &args.resume {
         Some(p) => (TuneState::load(p)?, p.clone()),
@@ -229,7 +230,13 @@ fn finish(
         compare_games,
         super::sim::threads(threads, compare_games),
     );
-    let check = play_and_compare(&check_batch, c.objective, &tuned, &c.start)?;
+    let check =
+        play_and_compare(&check_batch, c.objective, &tuned, &c.start).with_context(|| {
+            format!(
+                "the tuning is done; `nestor tune finish --state {}` writes the result",
+                state_path.display()
+            )
+        })?;
     let verdict = describe(
         &check_batch,
         c.objective,
