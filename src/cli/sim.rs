@@ -220,12 +220,20 @@ fn print_summary(
     let pieces: u64 = results.iter().map(|r| r.stats.pieces as u64).sum();
     let speed = match timing {
         None => String::from("merged from shards"),
-        Some(_) if pieces == 0 => String::from("no pieces played"),
-        Some((elapsed, threads)) => format!(
-            "{elapsed:.1} s on {}, {:.2} ms per piece per thread",
-            count(threads as u64, "thread", "threads"),
-            elapsed * 1000.0 * threads as f64 / pieces as f64
-        ),
+        Some((elapsed, threads)) => {
+            let per_piece = if pieces == 0 {
+                String::from("no pieces played")
+            } else {
+                format!(
+                    "{:.2} ms per piece per thread",
+                    elapsed * 1000.0 * threads as f64 / pieces as f64
+                )
+            };
+            format!(
+                "{elapsed:.1} s on {}, {per_piece}",
+                count(threads as u64, "thread", "threads")
+            )
+        }
     };
     let seeds = match results.len() as u64 {
         0 => String::from("no games finished"),
