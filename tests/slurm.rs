@@ -165,7 +165,7 @@ fn sim_and_tune_jobs_give_what_one_machine_gives() {
     let cluster = match start_cluster() {
         Ok(c) => c,
         Err(why) => {
-            eprintln!("SKIPPED slurm test: {why}");
+            eprintln!("skipped: no one-node Slurm cluster here: {why}");
             return;
         }
     };
