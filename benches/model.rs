@@ -16,6 +16,7 @@ fn main() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("fixtures folder")
         .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".jsonl.gz"))
         .collect();
     files.sort();
     let mut runs = Vec::new();

@@ -4,7 +4,9 @@
 pub mod compare;
 pub mod demo;
 pub mod interrupt;
+pub mod output;
 pub mod play;
+mod play_summary;
 pub mod plots;
 pub mod progress;
 pub mod replay;
@@ -13,8 +15,26 @@ pub mod sim;
 pub mod trace;
 pub mod tune;
 
-use nestor::nes::Video;
+use nestor::nes::{Rom, Video};
 use nestor::ui::NesView;
+
+/// Reads a ROM; when its PRG+CHR is the known dump's but the file differs (another header,
+/// trailing bytes), says so: what identifies the cartridge is PRG+CHR, not the whole file.
+pub fn load_rom(
+    path: &std::path::Path,
+    allow_unknown: bool,
+) -> Result<Rom, nestor::nes::rom::Error> {
+    let rom = Rom::load(path, allow_unknown)?;
+    if rom.header_differs() {
+        eprintln!(
+            "warning: {}: PRG+CHR is {}, but the file differs from that dump's (its iNES header \
+             or extra bytes); playing it as that cartridge",
+            path.display(),
+            rom.known.unwrap_or("a known dump")
+        );
+    }
+    Ok(rom)
+}
 
 /// Window pixels per NES pixel (vertically; 8:7 wider horizontally).
 pub const WINDOW_SCALE: usize = 3;

@@ -9,6 +9,7 @@ pub mod playfield;
 pub mod rng;
 pub mod score;
 pub mod state;
+pub mod timing;
 
 pub use active::{Active, Control};
 pub use board::{Board, Collide};

@@ -303,18 +303,19 @@ pub enum TuneCommand {
 #[derive(Args, Debug, Default)]
 pub struct PlayArgs {
     /// The cartridge: your own "Tetris (U) [!].nes".
-    pub rom: PathBuf,
+    #[arg(required_unless_present = "model_console")]
+    pub rom: Option<PathBuf>,
     /// Settings file (TOML, same keys as these options; see config/play.toml).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Run without a window, as fast as the emulator goes.
     #[arg(long)]
     pub headless: bool,
-    /// Start level (0-19).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=19))]
+    /// Start level (0-19) [default: 19].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=29))]
     pub level: Option<u8>,
-    /// Games to play (back to the level menu after each game over).
-    #[arg(long)]
+    /// Games to play (back to the level menu after each game over) [default: 1].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: Option<u32>,
     /// Stop after this many pieces.
     #[arg(long)]
@@ -340,6 +341,24 @@ pub struct PlayArgs {
     /// RAM map (TOML, as addresses.toml).
     #[arg(long, value_name = "FILE")]
     pub addresses: Option<PathBuf>,
+    /// Testing: play the rules model (seeded with SEED) through the same driver instead of a
+    /// cartridge; no ROM, no window. Each further game uses the next seed.
+    #[arg(long, hide = true, value_name = "SEED")]
+    pub model_console: Option<u64>,
+    /// Testing: corrupt this share (0-1) of the frames' pads on the way to the console (a
+    /// press dropped, delayed a frame, or a button added); every desync is re-planned.
+    #[arg(long, hide = true, value_name = "RATE", value_parser = fault_rate)]
+    pub inject_faults: Option<f64>,
+}
+
+/// `--inject-faults`: a share of frames, 0 to 1.
+fn fault_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
+        _ => Err(format!(
+            "`{text}` is not a share of frames from 0 to 1 (e.g. 0.01)"
+        )),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -357,6 +376,9 @@ pub struct ReplayArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Stop after this many frames (default: the whole movie).
+    #[arg(long)]
+    pub frames: Option<u64>,
     /// Play a well-formed ROM whose hash is not the known dump.
     #[arg(long)]
     pub allow_unknown_rom: bool,

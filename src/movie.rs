@@ -10,7 +10,6 @@ pub mod record;
 pub mod replay;
 mod write;
 
-use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -30,6 +29,24 @@ use crate::game::pad::PadState;
 /// frame-exactly there only if line 1 of the input log is a blank frame and line 2 holds the
 /// pads of tetanes' first `clock_frame`. Writers add this lead; replayers skip it.
 pub const FCEUX_LEAD_FRAMES: usize = 1;
+
+/// The largest movie file read: about 2.8 million input lines, some 13 hours at 60 frames per
+/// second. A longer file (or `/dev/zero`) is refused after reading just past this, instead of
+/// being read until memory runs out.
+pub const MAX_MOVIE_BYTES: u64 = 64 << 20;
+
+/// The text of an FM2 file, read with the size bound; errors name the file.
+pub(crate) fn read_text(path: &Path) -> Result<String, Error> {
+    let bytes =
+        crate::nes::bounded::read_at_most(path, MAX_MOVIE_BYTES).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            action: "cannot read",
+            source,
+        })?;
+    // FCEUX reads bytes; a stray non-UTF-8 byte in a comment should not make the movie
+    // unreadable, and the input log itself is ASCII.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
 
 /// An FM2 movie: the header and one `FrameInput` per input line, lead frame included.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,15 +84,7 @@ impl Movie {
 
     /// Reads and parses an FM2 file; errors name the file.
     pub fn load(path: &Path) -> Result<Movie, Error> {
-        let bytes = fs::read(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            action: "cannot read",
-            source,
-        })?;
-        // FCEUX reads bytes; a stray non-UTF-8 byte in a comment should not make the movie
-        // unreadable, and the input log itself is ASCII.
-        let text = String::from_utf8_lossy(&bytes);
-        Movie::parse(&text).map_err(|e| e.in_file(path))
+        Movie::parse(&read_text(path)?).map_err(|e| e.in_file(path))
     }
 
     /// Writes the movie as FM2 text, header first, one input line per frame.
@@ -88,13 +97,28 @@ impl Movie {
         write::movie_text(self)
     }
 
-    /// Writes the movie to `path`; errors name the file.
+    /// Writes the movie to `path`; errors name the file. The text goes to a temporary file in
+    /// the same folder, renamed over `path` once complete: a full disk or an interruption
+    /// never leaves a half-written movie, nor destroys the file that was there.
     pub fn save(&self, path: &Path) -> Result<(), Error> {
-        fs::write(path, self.to_fm2_string()).map_err(|source| Error::Io {
+        let io = |source| Error::Io {
             path: path.to_path_buf(),
             action: "cannot write",
             source,
-        })
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".nestor-")
+            .suffix(".fm2.part")
+            .tempfile_in(dir)
+            .map_err(io)?;
+        tmp.write_all(self.to_fm2_string().as_bytes()).map_err(io)?;
+        tmp.as_file().sync_all().map_err(io)?;
+        tmp.persist(path).map_err(|e| io(e.error))?;
+        Ok(())
     }
 
     /// The frames nestor emulates: every input line after the FCEUX lead frame.

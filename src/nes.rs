@@ -2,9 +2,12 @@
 //! model behind one trait), the RAM observer and the menu navigation.
 
 pub mod addresses;
+pub mod bounded;
 pub mod console;
 pub mod deck;
 pub mod driver;
+pub mod faults;
+mod freeze;
 pub mod menu;
 pub mod model_console;
 pub mod modes;
@@ -17,6 +20,7 @@ pub use addresses::AddressMap;
 pub use console::{Console, ConsoleError};
 pub use deck::{NesDeck, Video, SAMPLE_RATE};
 pub use driver::{Driver, DriverConfig, DriverError, GameCounts, Step};
+pub use faults::{Fault, FaultyPad};
 pub use menu::{navigate, MenuError, MenuGoal, MenuNav};
 pub use model_console::ModelConsole;
 pub use observe::{is_spawn_frame, RamSnapshot, SnapshotError};

@@ -13,5 +13,5 @@ pub mod window;
 pub use nes_view::{NesView, ViewEvent};
 pub use pacing::{Action, Controls, Pacer, NES_FPS};
 pub use render::{draw_game, overlay_plan_on_nes, save_png, DrawOptions, Frame, RenderError};
-pub use terminal::{render_terminal, TermOptions, TerminalView};
+pub use terminal::{render_terminal, too_small, TermOptions, TerminalView};
 pub use window::{screenshot_path, Input, PixelAspect, Window, WindowError};

@@ -3,19 +3,11 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use nestor::nes::testcart::{mmc1_image, nrom_image};
 
-/// A fresh path in the temp dir, unique to this process and call.
-fn temp_path(name: &str) -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("nestor-cli-play-{}-{n}-{name}", std::process::id()))
-}
-
-fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = temp_path(name);
+fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.path().join(name);
     std::fs::write(&p, bytes).expect("write a temp file");
     p
 }
@@ -45,7 +37,8 @@ fn s(p: &std::path::Path) -> &str {
 
 #[test]
 fn missing_rom() {
-    let p = temp_path("missing.nes");
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("missing.nes");
     fails_with(
         &play(&[s(&p), "--headless"]),
         &[s(&p), "cannot read ROM file"],
@@ -54,35 +47,40 @@ fn missing_rom() {
 
 #[test]
 fn not_ines() {
-    let p = write("text.nes", b"this is not a cartridge\n");
+    let tmp = tempfile::tempdir().unwrap();
+    let p = write(&tmp, "text.nes", b"this is not a cartridge\n");
     fails_with(&play(&[s(&p), "--headless"]), &[s(&p), "not an iNES ROM"]);
 }
 
 #[test]
 fn empty_file() {
-    let p = write("empty.nes", b"");
+    let tmp = tempfile::tempdir().unwrap();
+    let p = write(&tmp, "empty.nes", b"");
     fails_with(&play(&[s(&p), "--headless"]), &[s(&p), "not an iNES ROM"]);
 }
 
 #[test]
 fn truncated() {
+    let tmp = tempfile::tempdir().unwrap();
     let mut img = mmc1_image();
     img.truncate(4000);
-    let p = write("truncated.nes", &img);
+    let p = write(&tmp, "truncated.nes", &img);
     fails_with(&play(&[s(&p), "--headless"]), &[s(&p), "truncated"]);
 }
 
 #[test]
 fn wrong_mapper_even_when_unknown_roms_are_allowed() {
+    let tmp = tempfile::tempdir().unwrap();
     // The synthetic NROM cartridge cannot play Tetris: refused for its mapper.
-    let p = write("nrom.nes", &nrom_image());
+    let p = write(&tmp, "nrom.nes", &nrom_image());
     let out = play(&[s(&p), "--headless", "--allow-unknown-rom"]);
     fails_with(&out, &[s(&p), "mapper 0"]);
 }
 
 #[test]
 fn unknown_dump() {
-    let p = write("mmc1.nes", &mmc1_image());
+    let tmp = tempfile::tempdir().unwrap();
+    let p = write(&tmp, "mmc1.nes", &mmc1_image());
     fails_with(
         &play(&[s(&p), "--headless"]),
         &[s(&p), "not a known Tetris", "--allow-unknown-rom"],
@@ -91,10 +89,11 @@ fn unknown_dump() {
 
 #[test]
 fn an_allowed_cartridge_that_is_not_tetris_fails_in_the_menus_and_keeps_the_movie() {
+    let tmp = tempfile::tempdir().unwrap();
     // The MMC1 test cartridge runs but never shows Tetris's menus: the navigator gives up
     // cleanly, and the movie recorded so far is saved for inspection.
-    let rom = write("mmc1-allowed.nes", &mmc1_image());
-    let movie = temp_path("menus.fm2");
+    let rom = write(&tmp, "mmc1-allowed.nes", &mmc1_image());
+    let movie = tmp.path().join("menus.fm2");
     let out = play(&[
         s(&rom),
         "--headless",
@@ -102,22 +101,38 @@ fn an_allowed_cartridge_that_is_not_tetris_fails_in_the_menus_and_keeps_the_movi
         "--record",
         s(&movie),
     ]);
-    fails_with(&out, &["menu navigation failed", "gave up"]);
+    fails_with(
+        &out,
+        &[
+            "mmc1-allowed.nes does not look like Tetris (U) [!]",
+            "menu navigation failed",
+            "an A-type game at level 19",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("StartGame {"), "no debug text: {err}");
+    // The movie names the ROM file, not the folder it was in.
+    let text = std::fs::read_to_string(&movie).expect("the movie was saved");
+    assert!(text.contains("comment rom mmc1-allowed.nes ("), "{text}");
+    assert!(
+        !text.contains(&*tmp.path().to_string_lossy()),
+        "no absolute path"
+    );
     let text = std::fs::read_to_string(&movie).expect("the movie was saved");
     assert!(text.starts_with("version 3"));
     assert!(text.contains("comment nestor play: A-type, start level 19"));
     assert!(text.lines().filter(|l| l.starts_with('|')).count() > 3000);
-    let _ = std::fs::remove_file(movie);
 }
 
 #[test]
 fn settings_file_errors_name_the_file() {
-    let rom = write("cfg-rom.nes", b"NES");
-    let cfg = write("unknown-key.toml", b"level = 19\nlevle = 3\n");
+    let tmp = tempfile::tempdir().unwrap();
+    let rom = write(&tmp, "cfg-rom.nes", b"NES");
+    let cfg = write(&tmp, "unknown-key.toml", b"level = 19\nlevle = 3\n");
     fails_with(&play(&[s(&rom), "--config", s(&cfg)]), &[s(&cfg), "levle"]);
-    let cfg = write("bad-level.toml", b"level = 25\n");
+    let cfg = write(&tmp, "bad-level.toml", b"level = 25\n");
     fails_with(&play(&[s(&rom), "--config", s(&cfg)]), &[s(&cfg), "level"]);
-    let missing = temp_path("no-such-settings.toml");
+    let missing = tmp.path().join("no-such-settings.toml");
     fails_with(
         &play(&[s(&rom), "--config", s(&missing)]),
         &[s(&missing), "cannot read settings file"],
@@ -126,9 +141,10 @@ fn settings_file_errors_name_the_file() {
 
 #[test]
 fn options_override_the_settings_file() {
+    let tmp = tempfile::tempdir().unwrap();
     // The file asks for level 25 (invalid); --level 5 wins, so the run gets as far as the ROM.
-    let rom = write("override.nes", b"nope");
-    let cfg = write("override.toml", b"level = 25\nheadless = true\n");
+    let rom = write(&tmp, "override.nes", b"nope");
+    let cfg = write(&tmp, "override.toml", b"level = 25\nheadless = true\n");
     let out = play(&[s(&rom), "--config", s(&cfg), "--level", "5"]);
     fails_with(&out, &[s(&rom), "not an iNES ROM"]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("window"));
@@ -136,9 +152,10 @@ fn options_override_the_settings_file() {
 
 #[test]
 fn the_shipped_settings_file_parses() {
+    let tmp = tempfile::tempdir().unwrap();
     // config/play.toml is all comments: it must parse, then fail only on the ROM.
     let cfg = concat!(env!("CARGO_MANIFEST_DIR"), "/config/play.toml");
-    let rom = write("shipped.nes", b"");
+    let rom = write(&tmp, "shipped.nes", b"");
     fails_with(
         &play(&[s(&rom), "--config", cfg, "--headless"]),
         &[s(&rom), "not an iNES ROM"],
@@ -147,9 +164,10 @@ fn the_shipped_settings_file_parses() {
 
 #[test]
 fn bad_weights_and_addresses_files_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
     // Checked after the ROM, so these need a ROM that loads: the allowed MMC1 test cart.
-    let rom = write("w-rom.nes", &mmc1_image());
-    let weights = write("weights.toml", b"lines_cleared = \"x\"\n");
+    let rom = write(&tmp, "w-rom.nes", &mmc1_image());
+    let weights = write(&tmp, "weights.toml", b"lines_cleared = \"x\"\n");
     fails_with(
         &play(&[
             s(&rom),
@@ -160,7 +178,7 @@ fn bad_weights_and_addresses_files_are_named() {
         ]),
         &[s(&weights)],
     );
-    let addresses = temp_path("no-addresses.toml");
+    let addresses = tmp.path().join("no-addresses.toml");
     fails_with(
         &play(&[
             s(&rom),

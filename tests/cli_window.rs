@@ -15,11 +15,12 @@ fn xvfb_run() -> Option<PathBuf> {
     })
 }
 
-fn temp_cart(name: &str) -> PathBuf {
-    let path =
-        std::env::temp_dir().join(format!("nestor-window-{}-{name}.nes", std::process::id()));
+/// The test cartridge in a temp dir that is removed when the guard drops.
+fn temp_cart(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join(format!("{name}.nes"));
     std::fs::write(&path, testcart::mmc1_image()).expect("write the test cartridge");
-    path
+    (dir, path)
 }
 
 #[test]
@@ -45,14 +46,13 @@ fn play_opens_the_window_and_runs() {
         eprintln!("skipped: xvfb-run is not installed (Debian package xvfb)");
         return;
     };
-    let cart = temp_cart("play");
+    let (_tmp, cart) = temp_cart("play");
     let out = Command::new(xvfb)
         .args(["-a", env!("CARGO_BIN_EXE_nestor"), "play"])
         .arg(&cart)
         .args(["--allow-unknown-rom", "--frames", "90", "--json"])
         .output()
         .expect("run xvfb-run");
-    let _ = std::fs::remove_file(&cart);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "play failed: {stderr}");
     assert!(
@@ -65,7 +65,7 @@ fn play_opens_the_window_and_runs() {
 
 #[test]
 fn without_a_display_play_says_so_and_runs_headless() {
-    let cart = temp_cart("nodisplay");
+    let (_tmp, cart) = temp_cart("nodisplay");
     let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
         .arg("play")
         .arg(&cart)
@@ -74,7 +74,6 @@ fn without_a_display_play_says_so_and_runs_headless() {
         .env_remove("WAYLAND_DISPLAY")
         .output()
         .expect("run nestor");
-    let _ = std::fs::remove_file(&cart);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("running headless"), "{stderr}");
@@ -89,7 +88,7 @@ fn with_the_audio_feature_play_runs_with_or_without_a_sound_device() {
         eprintln!("skipped: xvfb-run is not installed (Debian package xvfb)");
         return;
     };
-    let cart = temp_cart("audio");
+    let (_tmp, cart) = temp_cart("audio");
     let out = Command::new(xvfb)
         .args(["-a", env!("CARGO_BIN_EXE_nestor"), "play"])
         .arg(&cart)
@@ -97,7 +96,6 @@ fn with_the_audio_feature_play_runs_with_or_without_a_sound_device() {
         .env("RUST_LOG", "nestor=info")
         .output()
         .expect("run xvfb-run");
-    let _ = std::fs::remove_file(&cart);
     let stderr = String::from_utf8_lossy(&out.stderr);
     eprintln!("{stderr}");
     assert!(out.status.success(), "play failed: {stderr}");

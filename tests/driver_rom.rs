@@ -2,16 +2,14 @@
 //! menus included, with no desync and the score and lines the rules model gives in lockstep.
 
 use nestor::game::{Game, PadState};
-use nestor::nes::{AddressMap, Driver, DriverConfig, NesDeck, Rom, Step, Video};
+use nestor::nes::rom::rom_for_tests;
+use nestor::nes::{AddressMap, Driver, DriverConfig, NesDeck, Step, Video};
 use nestor::search::{Planner, Standard};
 
 #[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn two_hundred_pieces_at_level_19_on_the_cartridge() {
-    let Some(path) = std::env::var_os("NESTOR_ROM") else {
-        eprintln!("skipped: set NESTOR_ROM to the Tetris (U) [!] ROM to run this test");
-        return;
-    };
-    let rom = Rom::load(&path, false).expect("NESTOR_ROM is the known dump");
+    let rom = rom_for_tests();
     let deck = NesDeck::new(&rom, Video::Headless).expect("tetanes loads the ROM");
     let map = AddressMap::default();
     let mut d = Driver::new(

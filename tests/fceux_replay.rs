@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use common::{assert_same_ram, fceux_ram, fceux_tools, nestor, random_pads, temp_dir};
 use nestor::game::PadState;
 use nestor::movie::{Movie, Recorder, Replay};
+use nestor::nes::rom::rom_for_tests;
 use nestor::nes::testcart::{self, COUNTER, HELD};
 use nestor::nes::{navigate, AddressMap, Console, MenuNav, NesDeck, Rom, Video};
 use nestor::trace::read_trace;
@@ -38,7 +39,8 @@ fn fceux_and_nestor_agree_on_the_test_cart_every_frame() {
         eprintln!("skipped: {why}");
         return;
     }
-    let dir = temp_dir("fceux-cart");
+    let tmp = temp_dir("fceux-cart");
+    let dir = tmp.path();
     let image = testcart::nrom_image();
     let rom = dir.join("testcart.nes");
     std::fs::write(&rom, &image).unwrap();
@@ -51,7 +53,7 @@ fn fceux_and_nestor_agree_on_the_test_cart_every_frame() {
     let path = dir.join("movie.fm2");
     movie.save(&path).unwrap();
 
-    let theirs = fceux_ram(&rom, &path, &dir).unwrap_or_else(|e| panic!("{e}"));
+    let theirs = fceux_ram(&rom, &path, dir).unwrap_or_else(|e| panic!("{e}"));
     let replay = Replay::load(&path).unwrap();
     let mut deck = NesDeck::from_image("testcart", &image, Video::Headless).unwrap();
     let ours = nestor_ram(&replay, &mut deck);
@@ -76,16 +78,6 @@ fn fceux_and_nestor_agree_on_the_test_cart_every_frame() {
         }
     }
     assert_same_ram(&movie, &theirs, &ours);
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-/// The cartridge from `NESTOR_ROM`, or why the test is skipped.
-fn real_rom() -> Option<Rom> {
-    let Some(path) = std::env::var_os("NESTOR_ROM") else {
-        eprintln!("skipped: NESTOR_ROM is not set (path to your own Tetris (U) [!] .nes)");
-        return None;
-    };
-    Some(Rom::load(&path, false).unwrap_or_else(|e| panic!("NESTOR_ROM: {e}")))
 }
 
 /// Where a test movie comes from: any function that plays the cartridge from power-on and
@@ -131,22 +123,21 @@ fn scripted_level19_game(rom: &Rom) -> Movie {
 const SOURCE: MovieSource = scripted_level19_game;
 
 #[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn fceux_and_nestor_agree_on_a_real_game() {
-    let Some(rom) = real_rom() else { return };
-    if let Err(why) = fceux_tools() {
-        eprintln!("skipped: {why}");
-        return;
-    }
-    let dir = temp_dir("fceux-rom");
+    let rom = rom_for_tests();
+    // With the cartridge given, a missing FCEUX is a failure to report, not a skip.
+    fceux_tools().unwrap_or_else(|why| panic!("{why}"));
+    let tmp = temp_dir("fceux-rom");
+    let dir = tmp.path();
     let movie = SOURCE(&rom);
     let path = dir.join("game.fm2");
     movie.save(&path).unwrap();
-    let theirs = fceux_ram(&rom.path, &path, &dir).unwrap_or_else(|e| panic!("{e}"));
+    let theirs = fceux_ram(&rom.path, &path, dir).unwrap_or_else(|e| panic!("{e}"));
     let replay = Replay::load(&path).unwrap();
     replay.check_rom(&rom.prg_chr_md5, false).unwrap();
     let ours = nestor_ram(&replay, &mut NesDeck::new(&rom, Video::Headless).unwrap());
     assert_same_ram(&movie, &theirs, &ours);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn run_ok(args: &[&dyn AsRef<std::ffi::OsStr>]) -> String {
@@ -161,9 +152,11 @@ fn run_ok(args: &[&dyn AsRef<std::ffi::OsStr>]) -> String {
 }
 
 #[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn regression_workflow_record_capture_replay_diff_verify() {
-    let Some(rom) = real_rom() else { return };
-    let dir = temp_dir("regression");
+    let rom = rom_for_tests();
+    let tmp = temp_dir("regression");
+    let dir = tmp.path();
     let movie: PathBuf = dir.join("game.fm2");
     SOURCE(&rom).save(&movie).unwrap();
     let golden = dir.join("golden.jsonl.gz");
@@ -206,5 +199,4 @@ fn regression_workflow_record_capture_replay_diff_verify() {
     let last = trace.frames.last().unwrap();
     assert_eq!(v["score"], last["score"]);
     assert_eq!(v["lines"], last["lines"]);
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -53,14 +53,17 @@ fn capture(replay: &Replay, out: &Path) {
     )
     .expect("known fields");
     let header = cap.header("testcart", "testcart", "movie.fm2", FRAMES);
-    let (end, lines) =
-        capture_to_file(replay, &mut deck, cap, out, &header, |_| {}).expect("capture");
+    let (end, lines) = capture_to_file(replay, &mut deck, cap, out, &header, |_| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .expect("capture");
     assert_eq!((end.frames, lines), (FRAMES, FRAMES as u64));
 }
 
 #[test]
 fn recorded_movie_replays_into_identical_traces_holding_its_pads() {
-    let dir = temp_dir("cart-replay");
+    let tmp = temp_dir("cart-replay");
+    let dir = tmp.path();
     let path = dir.join("movie.fm2");
     let movie = recorded_movie(0x5EED);
     assert_eq!(
@@ -101,7 +104,6 @@ fn recorded_movie_replays_into_identical_traces_holding_its_pads() {
         }
     }
     assert!(counted > FRAMES - 10, "the NMI ran on {counted} frames");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -162,8 +164,9 @@ fn os(args: &[&dyn AsRef<OsStr>]) -> Vec<OsString> {
 
 #[test]
 fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
-    let dir = temp_dir("cli-replay");
-    let (rom, movie) = cli_files(&dir);
+    let tmp = temp_dir("cli-replay");
+    let dir = tmp.path();
+    let (rom, movie) = cli_files(dir);
     let ok = nestor(&os(&[
         &"replay",
         &rom,
@@ -182,6 +185,20 @@ fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
     assert_eq!(v["frames"], FRAMES as u64);
     assert_eq!(v["game_over"], false);
     assert_eq!(v["checksum"], "match");
+    let part = nestor(&os(&[
+        &"replay",
+        &rom,
+        &movie,
+        &"--allow-unknown-rom",
+        &"--headless",
+        &"--frames",
+        &"25",
+    ]));
+    let text = String::from_utf8_lossy(&part.stdout);
+    assert!(
+        text.contains(&format!("25 of {FRAMES} frames replayed")),
+        "{text}"
+    );
 
     let mut m = Movie::load(&movie).unwrap();
     m.header.rom_checksum = [0x22; 16];
@@ -218,13 +235,13 @@ fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
         String::from_utf8_lossy(&forced.stderr)
     );
     assert!(String::from_utf8_lossy(&forced.stderr).contains("warning"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn cli_errors_name_the_problem() {
-    let dir = temp_dir("cli-errors");
-    let (rom, movie) = cli_files(&dir);
+    let tmp = temp_dir("cli-errors");
+    let dir = tmp.path();
+    let (rom, movie) = cli_files(dir);
     let text = std::fs::read_to_string(&movie).unwrap();
     // Break the 10th input line (the 5th pad's field loses a byte).
     let header_lines = text.lines().take_while(|l| !l.starts_with('|')).count();
@@ -323,14 +340,34 @@ fn cli_errors_name_the_problem() {
             assert!(stderr.contains(&w), "{args:?}: `{w}` not in: {stderr}");
         }
     }
+    // Each error names its movie once, not once per layer.
+    let empty = dir.join("empty.fm2");
+    std::fs::write(&empty, "").unwrap();
+    for (m, wanted) in [
+        (&empty, "not an FM2 movie"),
+        (&bad, "7 bytes"),
+        (&reset, "soft reset"),
+    ] {
+        let out = nestor(&os(&[
+            &"replay",
+            &rom,
+            m,
+            &"--allow-unknown-rom",
+            &"--headless",
+        ]));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let name = m.file_name().unwrap().to_str().unwrap();
+        assert_eq!(stderr.matches(name).count(), 1, "{stderr}");
+        assert!(stderr.contains(wanted), "{stderr}");
+    }
     assert!(!out_trace.exists(), "no header-only trace is left behind");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn cli_captures_the_whole_movie_twice_into_equal_traces() {
-    let dir = temp_dir("cli-whole");
-    let (rom, movie) = cli_files(&dir);
+    let tmp = temp_dir("cli-whole");
+    let dir = tmp.path();
+    let (rom, movie) = cli_files(dir);
     let pads = Movie::load(&movie).unwrap().gameplay_pads();
     let mut outs = Vec::new();
     for name in ["a.jsonl.gz", "b.jsonl"] {
@@ -372,5 +409,106 @@ fn cli_captures_the_whole_movie_twice_into_equal_traces() {
     for (line, pad) in trace.frames.iter().zip(&pads).skip(first + 1) {
         assert_eq!(line["held"], u64::from(pad.bits()), "{line:?}");
     }
-    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Ctrl-C during `trace` keeps a complete trace of the frames replayed so far: the gzip stream
+/// is finished, every line parses, and nothing else is left in the folder.
+#[cfg(unix)]
+#[test]
+fn interrupting_trace_keeps_a_complete_trace() {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let tmp = temp_dir("cli-trace-int");
+    let dir = tmp.path();
+    let (rom, movie) = cli_files(dir);
+    // A movie long enough to be still replaying when the signal comes (about an hour).
+    let mut long = Movie::load(&movie).unwrap();
+    let pads = long.frames.clone();
+    while long.frames.len() < 200_000 {
+        long.frames.extend_from_slice(&pads[1..]);
+    }
+    let long_path = dir.join("long.fm2");
+    long.save(&long_path).unwrap();
+    let out = dir.join("t.jsonl.gz");
+    let child = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .arg("trace")
+        .arg(&rom)
+        .arg("--movie")
+        .arg(&long_path)
+        .arg("--out")
+        .arg(&out)
+        .args(["--allow-unknown-rom", "--whole-movie"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run nestor");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: a plain kill(2) on the child's pid, which has not been waited for yet.
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    let done = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(
+        done.status.code(),
+        Some(130),
+        "{stdout} {}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert!(stdout.contains("interrupted"), "{stdout}");
+    let trace = read_trace(&out).expect("a complete, readable trace");
+    let n = trace.frames.len();
+    assert!(n > 10 && n < 199_999, "{n} lines");
+    assert!(stdout.contains(&format!("{n} frame lines")), "{stdout}");
+    // The frames are consecutive from power-on.
+    for (i, line) in trace.frames.iter().enumerate() {
+        assert_eq!(line["frame"], i as u64 + 1);
+    }
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["cart.nes", "long.fm2", "movie.fm2", "t.jsonl.gz"]);
+}
+
+#[test]
+fn verify_says_why_a_trace_cannot_be_checked_naming_the_file_once() {
+    let tmp = temp_dir("cli-verify");
+    let dir = tmp.path();
+    let (rom, movie) = cli_files(dir);
+    let whole = dir.join("whole.jsonl");
+    let out = nestor(&os(&[
+        &"trace",
+        &rom,
+        &"--movie",
+        &movie,
+        &"--out",
+        &whole,
+        &"--allow-unknown-rom",
+        &"--whole-movie",
+    ]));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let corrupt = dir.join("corrupt.jsonl");
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[2] = "{not json";
+    std::fs::write(&corrupt, lines.join("\n")).unwrap();
+    let out = nestor(&os(&[&"trace", &"verify", &whole, &corrupt]));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("whole.jsonl: ERROR: made with --whole-movie"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("corrupt.jsonl: ERROR: line 3: not JSON"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("corrupt.jsonl").count(), 1, "{stdout}");
 }

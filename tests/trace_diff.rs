@@ -116,8 +116,8 @@ fn a_truncated_copy_reports_both_lengths() {
 #[test]
 fn run_diff_reads_files_and_names_them() {
     let a = fixture();
-    let dir = std::env::temp_dir().join(format!("nestor-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = dir.join("changed.jsonl");
     let header = a.header.clone().unwrap_or(Value::Null);
     let mut writer = TraceWriter::create(&path, &header).unwrap();
@@ -143,5 +143,4 @@ fn run_diff_reads_files_and_names_them() {
     let missing = dir.join("missing.jsonl");
     let err = run_diff(&missing, &path).unwrap_err();
     assert!(err.to_string().contains("missing.jsonl"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

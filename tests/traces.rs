@@ -3,6 +3,10 @@
 
 use std::path::Path;
 
+use nestor::game::pad::PadState;
+use nestor::movie::Movie;
+use nestor::trace::file::read_trace;
+use nestor::trace::record::game_from_line;
 use nestor::trace::verify_trace;
 
 fn check(name: &str) {
@@ -65,4 +69,80 @@ trace_tests! {
     l19_smart_topout => "l19-smart-topout.jsonl.gz",
     l29_hidden_rows_07_quirk => "l29-hidden-rows-07-quirk.jsonl.gz",
     l29_speed_levelup_score_cap => "l29-speed-levelup-score-cap.jsonl.gz",
+    l30_levelup_31 => "l30-levelup-31.jsonl.gz",
+    l60_levelup_61 => "l60-levelup-61.jsonl.gz",
+    l99_levelup_100 => "l99-levelup-100.jsonl.gz",
+    l137_no_levelup_1380 => "l137-no-levelup-1380.jsonl.gz",
+    l145_lag_frame => "l145-lag-frame.jsonl.gz",
+    l154_lag_frame => "l154-lag-frame.jsonl.gz",
+    nestor_l19_game => "nestor-l19-game.jsonl.gz",
+}
+
+/// The frames (NMI counts since power-on) on which the model runs only the NMI because the
+/// previous frame's logic overran, over a whole trace.
+fn lag_frames(name: &str) -> Vec<u64> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/traces")
+        .join(name);
+    let trace = read_trace(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut game = game_from_line(&trace.frames[0]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let frame0 = trace.frames[0]["frame"].as_u64().unwrap();
+    let mut lags = Vec::new();
+    let mut lag_next = false;
+    for (i, line) in trace.frames.iter().enumerate().skip(1) {
+        let input = PadState::from_letters(line["input"].as_str().unwrap()).unwrap();
+        let ev = game.step(input);
+        if lag_next {
+            assert!(!ev.logic, "{name}: a lag frame runs only the NMI");
+            lags.push(frame0 + i as u64);
+        }
+        lag_next = ev.lag;
+    }
+    lags
+}
+
+#[test]
+fn lag_frames_are_exactly_those_of_the_cartridge() {
+    // The traces' README: level 154 skips the logic on frames 451, 523, 703 and 1187 (not on
+    // its double at t=485), level 145 on t=138 and t=338 (first frame 313).
+    assert_eq!(
+        lag_frames("l154-lag-frame.jsonl.gz"),
+        vec![451, 523, 703, 1187]
+    );
+    assert_eq!(
+        lag_frames("l145-lag-frame.jsonl.gz"),
+        vec![313 + 138, 313 + 338]
+    );
+    for name in [
+        "l137-no-levelup-1380.jsonl.gz",
+        "l99-levelup-100.jsonl.gz",
+        "l60-levelup-61.jsonl.gz",
+        "l30-levelup-31.jsonl.gz",
+        "nestor-l19-game.jsonl.gz",
+        "l29-speed-levelup-score-cap.jsonl.gz",
+    ] {
+        assert_eq!(lag_frames(name), Vec::<u64>::new(), "{name}");
+    }
+}
+
+#[test]
+fn nestor_game_movie_holds_the_traced_inputs() {
+    // The movie replays the traced game from power-on: trace frame f (NMIs since power-on,
+    // 1-based) used the movie's gameplay frame f − 1, the FCEUX lead frame skipped.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/traces");
+    let movie = Movie::load(&dir.join("nestor-l19-game.fm2")).unwrap_or_else(|e| panic!("{e}"));
+    let pads = movie.gameplay_pads();
+    let trace = read_trace(&dir.join("nestor-l19-game.jsonl.gz")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        trace
+            .header
+            .as_ref()
+            .and_then(|h| h["movie_frames"].as_u64()),
+        Some(pads.len() as u64)
+    );
+    for line in &trace.frames {
+        let frame = line["frame"].as_u64().unwrap() as usize;
+        let input = PadState::from_letters(line["input"].as_str().unwrap()).unwrap();
+        assert_eq!(pads[frame - 1], input, "trace frame {frame}");
+    }
 }

@@ -12,9 +12,11 @@ use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, St
 use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::render::draw_game_into;
 use nestor::ui::{
-    render_terminal, save_png, screenshot_path, DrawOptions, Frame, Pacer, TermOptions,
+    render_terminal, save_png, screenshot_path, too_small, DrawOptions, Frame, Pacer, TermOptions,
     TerminalView, Window,
 };
+
+use super::interrupt::Interrupt;
 
 /// Window pixels per picture pixel.
 const WINDOW_SCALE: usize = 2;
@@ -121,28 +123,81 @@ fn term_options(demo: &Demo, colour: bool) -> TermOptions {
     }
 }
 
+/// The terminal in raw mode while the demo draws: keys arrive one by one without echo
+/// (`q`, Esc and Ctrl-C quit); restored when dropped, on every way out.
+struct RawKeys {
+    on: bool,
+}
+
+impl RawKeys {
+    fn start() -> RawKeys {
+        // Without a keyboard on stdin (redirected), keys are simply not read: Ctrl-C and
+        // SIGTERM still stop the demo through the interrupt flag.
+        let on = io::stdin().is_terminal() && crossterm::terminal::enable_raw_mode().is_ok();
+        RawKeys { on }
+    }
+
+    /// True when a quit key was pressed since the last call.
+    fn quit_pressed(&self) -> bool {
+        use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+        while self.on && event::poll(Duration::ZERO).unwrap_or(false) {
+            if let Ok(Event::Key(k)) = event::read() {
+                let ctrl_c =
+                    k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+                let quit = matches!(k.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc);
+                if k.kind == KeyEventKind::Press && (quit || ctrl_c) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+impl Drop for RawKeys {
+    fn drop(&mut self) {
+        if self.on {
+            let _ = crossterm::terminal::disable_raw_mode();
+        }
+    }
+}
+
 /// Animated terminal view: one redraw per frame at 60.0988 fps, or unpaced with `--fast`
-/// (redrawn at most about 60 times a second so the terminal keeps up).
+/// (redrawn at most about 60 times a second so the terminal keeps up). `q`, Esc, Ctrl-C or
+/// SIGTERM end it with the terminal restored; a terminal too small for the picture is told so.
 fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
     let colour = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let stop = Interrupt::install();
+    // Declared before the view, so dropped after it: the cursor comes back in raw mode, then
+    // the terminal's modes.
+    let keys = RawKeys::start();
     let mut view = TerminalView::start(io::stdout()).context("cannot write to the terminal")?;
     let mut pacer = Pacer::new();
     let mut last_draw: Option<Instant> = None;
-    loop {
+    let ending = loop {
+        if stop.requested() || keys.quit_pressed() {
+            break Ending::Quit;
+        }
         let done = demo.finished();
         if !fast || done || last_draw.is_none_or(|t| t.elapsed() >= MAX_REDRAW) {
-            view.draw(&render_terminal(demo.game(), &term_options(demo, colour)))
-                .context("cannot write to the terminal")?;
+            let small = crossterm::terminal::size().ok().and_then(too_small);
+            match small {
+                Some(why) => view.message(&why),
+                None => view.draw(&render_terminal(demo.game(), &term_options(demo, colour))),
+            }
+            .context("cannot write to the terminal")?;
             last_draw = Some(Instant::now());
         }
         if done {
-            return Ok(Ending::Finished);
+            break Ending::Finished;
         }
         demo.step()?;
         if !fast {
             pacer.wait(1.0);
         }
-    }
+    };
+    view.finish().context("cannot write to the terminal")?;
+    Ok(ending)
 }
 
 /// No terminal (CI, a pipe): no animation, a few progress lines and the final board.

@@ -1,5 +1,5 @@
-//! `nestor play ROM`: the bot plays the real cartridge in tetanes-core through the driver, in
-//! a window or headless, with a settings file, an FM2 recording, progress and a summary.
+//! `nestor play ROM`: the bot plays the real cartridge in tetanes-core through the driver (or,
+//! for tests, the rules model), in a window or headless, recording, interruptible, summarised.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,14 +8,23 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
+use nestor::game::Game;
 use nestor::movie::Movie;
 use nestor::nes::settings::PlaySettings;
-use nestor::nes::{AddressMap, Console as _, Driver, DriverConfig, GameCounts, NesDeck, Rom, Step};
+use nestor::nes::{
+    AddressMap, Console, Driver, DriverConfig, DriverError, FaultyPad, MenuError, ModelConsole,
+    NesDeck, Step,
+};
+use nestor::search::eval::Evaluator;
+use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::ViewEvent;
 
-use nestor::search::{Planner, Standard, Weights};
-
+use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
+use super::play_summary::{GameEnd, GameSummary, Summary, Totals};
 use crate::PlayArgs;
+
+/// Seed of the fault injector (mixed with the model console's seed).
+const FAULT_SEED: u64 = 0x5EED_FA17;
 
 /// Every setting, after the file and the options are merged.
 #[derive(Debug, Serialize)]
@@ -36,8 +45,15 @@ struct Settings {
 impl Settings {
     fn merge(args: &PlayArgs, file: PlaySettings, file_name: &str) -> Result<Settings> {
         let level = args.level.or(file.level).unwrap_or(19);
-        if level > 19 {
-            bail!("{file_name}: `level` = {level}: an A-type game starts at level 0-19");
+        // The menus offer 0-19; the model console (tests) starts any level up to 29.
+        let top = if args.model_console.is_some() { 29 } else { 19 };
+        if level > top {
+            let from = if args.level.is_some() {
+                "--level"
+            } else {
+                file_name
+            };
+            bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
         }
         let games = args.games.or(file.games).unwrap_or(1);
         if games == 0 {
@@ -58,23 +74,21 @@ impl Settings {
         })
     }
 
-    /// One line per setting, for the movie's comments.
-    fn comments(&self, rom: &Rom) -> Vec<String> {
+    /// One line per setting, for the movie's comments. Files are named without their folders:
+    /// a movie is shared, the user's directory layout is not.
+    fn comments(&self, rom: &str) -> Vec<String> {
+        let name = |p: &PathBuf| {
+            p.file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+        };
         let mut c = vec![
             format!(
                 "nestor play: A-type, start level {}, {} game(s)",
                 self.level, self.games
             ),
-            format!(
-                "rom {} ({})",
-                rom.path.display(),
-                rom.known.unwrap_or("unknown dump, --allow-unknown-rom")
-            ),
+            rom.to_string(),
         ];
-        let weights = self
-            .weights
-            .as_ref()
-            .map_or("built-in".into(), |p| p.display().to_string());
+        let weights = self.weights.as_ref().map_or("built-in".into(), name);
         c.push(format!("weights {weights}"));
         if let Some(p) = self.pieces {
             c.push(format!("stopped after {p} pieces"));
@@ -86,50 +100,22 @@ impl Settings {
     }
 }
 
-/// One game in the summary.
-#[derive(Debug, Serialize)]
-struct GameSummary {
-    score: u32,
-    lines: u32,
-    level: u8,
-    pieces: u32,
-    tetris_rate: f64,
-    desyncs: u32,
-    /// False when a limit stopped the run during this game.
-    finished: bool,
+/// How the run ended.
+enum End {
+    /// Every game asked for was played.
+    Done,
+    /// A limit or the window's Esc.
+    Stopped,
+    Interrupted,
+    Failed(anyhow::Error),
 }
 
-impl GameSummary {
-    fn new(c: &GameCounts, finished: bool) -> GameSummary {
-        GameSummary {
-            score: c.score,
-            lines: c.lines,
-            level: c.level,
-            pieces: c.pieces,
-            tetris_rate: c.tetris_rate(),
-            desyncs: c.desyncs,
-            finished,
-        }
-    }
-}
-
-/// The run's summary (`--json` prints it as is).
-#[derive(Debug, Serialize)]
-struct Summary {
-    rom: String,
-    settings: Settings,
-    /// The last game's score, lines and level.
-    score: u32,
-    lines: u32,
-    level: u8,
-    pieces: u32,
-    tetris_rate: f64,
-    desyncs: u32,
+/// What the loop leaves: the games, the frames run and why it ended.
+struct Run {
+    games: Vec<GameSummary>,
     frames: u64,
     seconds: f64,
-    frames_per_second: f64,
-    games: Vec<GameSummary>,
-    record: Option<PathBuf>,
+    end: End,
 }
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
@@ -137,17 +123,61 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(p) => (PlaySettings::load(p)?, p.display().to_string()),
         None => (PlaySettings::default(), "--level".into()),
     };
-    let settings = Settings::merge(args, file, &file_name)?;
-    // Rom errors name the file and the problem (missing, not iNES, truncated, mapper, dump).
-    // The message already includes the I/O cause; `anyhow!` keeps it from printing twice.
-    let rom = Rom::load(&args.rom, settings.allow_unknown_rom).map_err(|e| anyhow!("{e}"))?;
-    let map = match &settings.addresses {
-        Some(p) => AddressMap::load(p)?,
-        None => AddressMap::default(),
-    };
+    let mut settings = Settings::merge(args, file, &file_name)?;
+    // The recording must never replace an input, and an unwritable path fails now, before
+    // anything runs.
+    if let Some(out) = &settings.record {
+        let mut inputs = Vec::new();
+        let named = [
+            ("ROM", args.rom.as_ref()),
+            ("settings file", args.config.as_ref()),
+            ("weights file", settings.weights.as_ref()),
+            ("addresses file", settings.addresses.as_ref()),
+        ];
+        for (role, p) in named {
+            if let Some(p) = p {
+                inputs.push((role, p.as_path()));
+            }
+        }
+        super::output::check_output("--record", out, &inputs)?;
+    }
+    if args.model_console.is_some() {
+        settings.headless = true;
+        if settings.record.is_some() && settings.games > 1 {
+            bail!("--record on the model console records one game: use --games 1");
+        }
+    }
+    if settings.show_plan && settings.headless {
+        eprintln!("warning: --show-plan outlines the plan in the window; there is none headless");
+    }
     let weights = match &settings.weights {
         Some(p) => Weights::load(p)?,
         None => Weights::default_set(),
+    };
+    let planner = Planner::new(Standard::new(weights));
+    let stop = Interrupt::install();
+    let rate = args.inject_faults.unwrap_or(0.0);
+    match (args.model_console, &args.rom) {
+        (Some(seed), _) => play_model(settings, seed, planner, rate, &stop),
+        (None, Some(rom)) => play_rom(rom, settings, planner, rate, &stop),
+        (None, None) => bail!("`nestor play` needs a ROM"),
+    }
+}
+
+/// The real cartridge in tetanes-core, through the menus.
+fn play_rom<E: Evaluator>(
+    path: &std::path::Path,
+    settings: Settings,
+    planner: Planner<E>,
+    rate: f64,
+    stop: &Interrupt,
+) -> Result<ExitCode> {
+    // Rom errors name the file and the problem (missing, not iNES, truncated, mapper, dump).
+    // The message already includes the I/O cause; `anyhow!` keeps it from printing twice.
+    let rom = super::load_rom(path, settings.allow_unknown_rom).map_err(|e| anyhow!("{e}"))?;
+    let map = match &settings.addresses {
+        Some(p) => AddressMap::load(p)?,
+        None => AddressMap::default(),
     };
     let (mut view, video) = super::open_view(settings.headless, &format!("nestor: {}", rom.name()));
     let deck = NesDeck::new(&rom, video)
@@ -159,88 +189,195 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         // Mixing only when a device takes the samples; emulation is the same either way.
         deck.set_audio(v.open_audio());
     }
-    let mut movie = settings
-        .record
-        .as_ref()
-        .map(|_| Movie::new_recording(rom.name(), rom.prg_chr_md5, settings.comments(&rom)));
-    if let (Some(m), Some(path)) = (&movie, &settings.record) {
-        // An unwritable --record path fails now, not after the game.
-        m.save(path)?;
-    }
+    let rom_comment = format!(
+        "rom {} ({})",
+        rom.file_name(),
+        rom.known.unwrap_or("unknown dump, --allow-unknown-rom")
+    );
+    let mut movie = settings.record.as_ref().map(|_| {
+        Movie::new_recording(rom.name(), rom.prg_chr_md5, settings.comments(&rom_comment))
+    });
     let mut driver = Driver::new(
-        deck,
+        FaultyPad::new(deck, rate, FAULT_SEED),
         map,
-        Planner::new(Standard::new(weights)),
+        planner,
         DriverConfig {
             level: settings.level,
         },
     )?;
+    let show_plan = settings.show_plan;
+    let mut run = drive(
+        &mut driver,
+        &settings,
+        &mut movie,
+        stop,
+        |d| {
+            let Some(v) = &mut view else {
+                return Ok(false);
+            };
+            #[cfg(feature = "audio")]
+            v.queue_audio(d.console_mut().inner_mut().audio_samples());
+            let plan = if show_plan {
+                d.plan().map(|p| p.lock)
+            } else {
+                None
+            };
+            let frame = d.console_mut().inner_mut().frame_buffer();
+            Ok(v.show(frame, plan.as_ref())? == ViewEvent::Quit)
+        },
+        |_| Ok(()),
+    );
+    if let End::Failed(e) = &mut run.end {
+        // A cartridge accepted with --allow-unknown-rom whose menus never behave as Tetris's.
+        let menus = matches!(
+            e.downcast_ref::<DriverError>(),
+            Some(DriverError::Menu(MenuError::Timeout { .. }))
+        );
+        if menus && rom.known.is_none() {
+            let taken = std::mem::replace(e, anyhow!(""));
+            *e = taken.context(format!(
+                "{} does not look like Tetris (U) [!]",
+                rom.path.display()
+            ));
+        }
+    }
+    let faults = driver.console().faults();
+    finish(
+        run,
+        faults,
+        &settings,
+        movie,
+        rom.path.display().to_string(),
+    )
+}
+
+/// The rules model through the same driver: no ROM, no menus; each game is a fresh seeded
+/// model game (the next seed), started by the driver's `new_game`.
+fn play_model<E: Evaluator>(
+    settings: Settings,
+    seed: u64,
+    planner: Planner<E>,
+    rate: f64,
+    stop: &Interrupt,
+) -> Result<ExitCode> {
+    let map = match &settings.addresses {
+        Some(p) => AddressMap::load(p)?,
+        None => AddressMap::default(),
+    };
+    let level = settings.level;
+    let console = ModelConsole::new(Game::seeded(level, seed), map.clone());
+    let rom_comment = format!(
+        "model console: seed {seed}, start level {level} (replays on nestor's rules model, \
+         not on a cartridge)"
+    );
+    let mut movie = settings
+        .record
+        .as_ref()
+        .map(|_| Movie::new_recording("nestor-model", [0; 16], settings.comments(&rom_comment)));
+    let mut driver = Driver::new(
+        FaultyPad::new(console, rate, FAULT_SEED ^ seed),
+        map.clone(),
+        planner,
+        DriverConfig { level },
+    )?;
+    let mut next_seed = seed;
+    let run = drive(
+        &mut driver,
+        &settings,
+        &mut movie,
+        stop,
+        |_| Ok(false),
+        |d| {
+            next_seed = next_seed.wrapping_add(1);
+            let game = Game::seeded(level, next_seed);
+            let m = map.clone();
+            d.new_game(|c| *c.inner_mut() = ModelConsole::new(game, m))
+                .map_err(Into::into)
+        },
+    );
+    let faults = driver.console().faults();
+    finish(
+        run,
+        faults,
+        &settings,
+        movie,
+        format!("model console, seed {seed}"),
+    )
+}
+
+/// The frame loop shared by the cartridge and the model: steps the driver, records what the
+/// console really got, shows the frame (`show` returns true to quit), starts the next game
+/// (`next_game`) after a game over, and stops on a limit, Ctrl-C or a failure.
+fn drive<C: Console, E: Evaluator>(
+    driver: &mut Driver<FaultyPad<C>, E>,
+    settings: &Settings,
+    movie: &mut Option<Movie>,
+    stop: &Interrupt,
+    mut show: impl FnMut(&mut Driver<FaultyPad<C>, E>) -> Result<bool>,
+    mut next_game: impl FnMut(&mut Driver<FaultyPad<C>, E>) -> Result<()>,
+) -> Run {
     let progress = super::progress::spinner();
     let started = Instant::now();
     let mut games = Vec::new();
     let mut frames = 0u64;
-    loop {
+    let in_progress = |d: &Driver<FaultyPad<C>, E>, games: &mut Vec<GameSummary>, end| {
+        if d.is_playing() {
+            games.push(GameSummary::new(d.game(), end));
+        }
+    };
+    let end = loop {
+        if stop.requested() {
+            in_progress(driver, &mut games, GameEnd::Interrupted);
+            break End::Interrupted;
+        }
         if settings.frames.is_some_and(|f| frames >= f)
             || settings.pieces.is_some_and(|p| driver.total().pieces >= p)
         {
-            if driver.is_playing() {
-                games.push(GameSummary::new(driver.game(), false));
-            }
-            break;
+            in_progress(driver, &mut games, GameEnd::Stopped);
+            break End::Stopped;
         }
         let ran_before = driver.console().frame_number();
         let step = driver.step();
-        if let Some(m) = &mut movie {
-            // Recorded before any error so the movie shows the frame that failed, but only
-            // when the frame really ran (an error can come before the emulator does).
-            if driver.console().frame_number() != ran_before {
-                m.push(driver.last_pad());
+        // Recorded before any error so the movie shows the frame that failed, but only when
+        // the frame really ran (an error can come before the emulator does), and with the pad
+        // the console got (faults included), so the movie replays what happened.
+        if driver.console().frame_number() != ran_before {
+            frames += 1;
+            if let Some(m) = movie {
+                m.push(driver.console().applied());
             }
         }
         let step = match step {
             Ok(s) => s,
             Err(e) => {
-                progress.finish_and_clear();
-                // Keep what was recorded: the movie shows how the run got there.
-                if let (Some(m), Some(path)) = (&movie, &settings.record) {
-                    m.save(path)?;
-                    eprintln!(
-                        "recorded {} frames up to the failure in {}",
-                        m.frames.len(),
-                        path.display()
-                    );
-                }
-                return Err(e).with_context(|| format!("at frame {}", frames + 1));
+                in_progress(driver, &mut games, GameEnd::Failed);
+                break End::Failed(e.into());
             }
         };
-        frames += 1;
-        if let Some(v) = &mut view {
-            #[cfg(feature = "audio")]
-            v.queue_audio(driver.console_mut().audio_samples());
-            let plan = if settings.show_plan {
-                driver.plan().map(|p| p.lock)
-            } else {
-                None
-            };
-            if v.show(driver.console_mut().frame_buffer(), plan.as_ref())? == ViewEvent::Quit {
-                if driver.is_playing() {
-                    games.push(GameSummary::new(driver.game(), false));
-                }
-                break;
+        match show(driver) {
+            Ok(false) => {}
+            Ok(true) => {
+                in_progress(driver, &mut games, GameEnd::Stopped);
+                break End::Stopped;
             }
+            Err(e) => break End::Failed(e),
         }
         if let Step::GameOver { .. } = step {
-            games.push(GameSummary::new(driver.game(), true));
+            games.push(GameSummary::new(driver.game(), GameEnd::ToppedOut));
             if driver.games_over() >= settings.games {
-                break;
+                break End::Done;
+            }
+            if let Err(e) = next_game(driver) {
+                break End::Failed(e);
             }
         }
         if frames.is_multiple_of(30) {
             let g = driver.game();
             let fps = frames as f64 / started.elapsed().as_secs_f64().max(1e-9);
             progress.set_message(format!(
-                "game {} | pieces {} | lines {} | score {} | desyncs {} | {fps:.0} fps",
+                "game {} | level {} | pieces {} | lines {} | score {} | desyncs {} | {fps:.0} fps",
                 games.len() + 1,
+                g.level,
                 g.pieces,
                 g.lines,
                 g.score,
@@ -248,76 +385,68 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             ));
             progress.tick();
         }
-    }
+    };
     progress.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
+    Run {
+        games,
+        frames,
+        seconds: started.elapsed().as_secs_f64(),
+        end,
+    }
+}
+
+/// Saves the movie, prints the summary (also after a failure or an interruption: everything
+/// up to there) and turns the end into the exit code or the error.
+fn finish(
+    run: Run,
+    faults: u64,
+    settings: &Settings,
+    movie: Option<Movie>,
+    rom: String,
+) -> Result<ExitCode> {
     if let (Some(m), Some(path)) = (&movie, &settings.record) {
         m.save(path)?;
+        if !matches!(run.end, End::Done | End::Stopped) {
+            eprintln!(
+                "kept the {} frames recorded so far in {}",
+                m.gameplay_frames().len(),
+                path.display()
+            );
+        }
     }
-    let total = driver.total();
-    let last = games.last();
+    let total_lines: u32 = run.games.iter().map(|g| g.lines).sum();
+    let tetrises: u32 = run.games.iter().map(|g| g.tetrises).sum();
+    let last = run.games.last();
     let summary = Summary {
-        rom: rom.path.display().to_string(),
+        rom,
         score: last.map_or(0, |g| g.score),
         lines: last.map_or(0, |g| g.lines),
         level: last.map_or(settings.level, |g| g.level),
-        pieces: total.pieces,
-        tetris_rate: {
-            let lines: u32 = games.iter().map(|g| g.lines).sum();
-            let tetris_lines = total.tetrises * 4;
-            if lines == 0 {
+        frames: run.frames,
+        totals: Totals {
+            games: run.games.len(),
+            pieces: run.games.iter().map(|g| g.pieces).sum(),
+            lines: total_lines,
+            tetrises,
+            tetris_rate: if total_lines == 0 {
                 0.0
             } else {
-                f64::from(tetris_lines) / f64::from(lines)
-            }
+                f64::from(tetrises * 4) / f64::from(total_lines)
+            },
+            desyncs: run.games.iter().map(|g| g.desyncs).sum(),
+            faults_injected: faults,
+            frames: run.frames,
+            seconds: run.seconds,
+            frames_per_second: run.frames as f64 / run.seconds.max(1e-9),
         },
-        desyncs: total.desyncs,
-        frames,
-        seconds,
-        frames_per_second: frames as f64 / seconds.max(1e-9),
-        games,
+        games: run.games,
         record: settings.record.clone(),
         settings,
     };
-    if summary.settings.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
-    } else {
-        print_summary(&summary);
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn print_summary(s: &Summary) {
-    for (i, g) in s.games.iter().enumerate() {
-        println!(
-            "game {}: score {}, lines {}, level {}, pieces {}, tetris rate {:.1}%, desyncs {}{}",
-            i + 1,
-            g.score,
-            g.lines,
-            g.level,
-            g.pieces,
-            g.tetris_rate * 100.0,
-            g.desyncs,
-            if g.finished { "" } else { " (stopped)" }
-        );
-    }
-    println!(
-        "score {}, lines {}, level {}, pieces {}, tetris rate {:.1}%, desyncs {}",
-        s.score,
-        s.lines,
-        s.level,
-        s.pieces,
-        s.tetris_rate * 100.0,
-        s.desyncs
-    );
-    println!(
-        "{} frames in {:.2} s: {:.0} frames per second ({:.1}x real time)",
-        s.frames,
-        s.seconds,
-        s.frames_per_second,
-        s.frames_per_second / 60.0988
-    );
-    if let Some(r) = &s.record {
-        println!("recorded {}", r.display());
+    summary.print(settings.json)?;
+    match run.end {
+        End::Done | End::Stopped => Ok(ExitCode::SUCCESS),
+        End::Interrupted => Ok(ExitCode::from(EXIT_INTERRUPTED)),
+        End::Failed(e) => Err(e),
     }
 }

@@ -31,13 +31,13 @@ pub fn load(
     addresses: Option<&Path>,
     force: bool,
 ) -> Result<Loaded> {
-    let rom = Rom::load(rom, allow_unknown_rom)?;
+    let rom = super::load_rom(rom, allow_unknown_rom)?;
     let map = match addresses {
         Some(p) => AddressMap::load(p)?,
         None => AddressMap::default(),
     };
-    // Some replay errors (PAL, save-state, mid-movie reset) do not carry the file name.
-    let replay = Replay::load(movie).with_context(|| movie.display().to_string())?;
+    // Every error of `Replay::load` names the file already.
+    let replay = Replay::load(movie)?;
     let checksum = replay
         .check_rom(&rom.prg_chr_md5, force)
         .with_context(|| format!("{}", movie.display()))?;
@@ -94,15 +94,23 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
         deck.set_audio(v.open_audio());
     }
     let mut topouts = TopOuts::default();
+    let movie_frames = loaded.replay.movie().gameplay_frames().len() as u64;
+    let limit = args.frames.unwrap_or(u64::MAX).min(movie_frames);
+    // Ctrl-C stops the replay; the result so far is printed as usual.
+    let stop = super::interrupt::Interrupt::install();
     let frames = match &mut view {
         None => {
-            let bar = super::progress::bar(loaded.replay.pads().len() as u64, "frames");
+            let bar = super::progress::bar(limit, "frames");
             let end = loaded
                 .replay
                 .run(&mut deck, |f| {
                     bar.inc(1);
                     topouts.see(&RamSnapshot::read(f.ram, &loaded.map));
-                    ControlFlow::Continue(())
+                    if f.index as u64 + 1 >= limit || stop.requested() {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
                 })?
                 .frames;
             bar.finish_and_clear();
@@ -112,7 +120,10 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
             // The window needs the picture, which `Replay::run` keeps inside the console: step
             // the same pads (the movie was checked when loaded) frame by frame here.
             let mut n = 0;
-            for pad in loaded.replay.pads() {
+            for pad in loaded.replay.pads().into_iter().take(limit as usize) {
+                if stop.requested() {
+                    break;
+                }
                 deck.frame(pad)?;
                 n += 1;
                 topouts.see(&RamSnapshot::read(deck.ram(), &loaded.map));
@@ -146,6 +157,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
                 ChecksumCheck::ForcedMismatch => "forced mismatch",
             },
             "frames": frames,
+            "movie_frames": movie_frames,
             "score": score,
             "lines": lines,
             "level": level,
@@ -157,9 +169,9 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         println!(
-            "{}: {} frames replayed; score {score}, lines {lines}, level {level}; {}",
+            "{}: {frames} of {movie_frames} frames replayed; score {score}, lines {lines}, level \
+             {level}; {}",
             args.movie.display(),
-            frames,
             match topouts.games {
                 0 => "the game was not over".to_string(),
                 1 => "the game was over (as it stood at the top-out)".to_string(),

@@ -1,14 +1,20 @@
 //! `nestor trace …`: capture a RAM trace from a movie, verify traces against the rules model,
 //! diff two traces.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use nestor::nes::rom::hex;
 use nestor::nes::{NesDeck, Video};
-use nestor::trace::{capture_to_file, check_fields, verify_trace, CaptureSpan, TraceCapture};
+use nestor::trace::{
+    capture_to_file, check_fields, verify_trace, CaptureError, CaptureSpan, TraceCapture,
+    TraceError,
+};
+
+use super::interrupt::Interrupt;
 
 pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     let mut reports = Vec::new();
@@ -23,12 +29,12 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
                 fields_checked: 0,
                 divergence: None,
                 unknown_fields: vec![],
-                error: Some(e.to_string()),
+                error: Some(without_file(&e)),
             },
         };
         if !json {
             match (&report.error, &report.divergence) {
-                (Some(e), _) => println!("{}: ERROR {e}", report.file),
+                (Some(e), _) => println!("{}: ERROR: {e}", report.file),
                 (None, Some(d)) => println!(
                     "{}: {} frames checked, DIVERGES at t={} (frame {}) field `{}`: cartridge {}, model {}",
                     report.file, report.frames_checked, d.t, d.frame, d.field, d.expected, d.actual
@@ -71,6 +77,16 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     })
 }
 
+/// A read error without the file name, which the report line already starts with.
+fn without_file(e: &TraceError) -> String {
+    match e {
+        TraceError::Io { action, source, .. } => format!("cannot {action}: {source}"),
+        TraceError::Line { line, reason, .. } => format!("line {line}: {reason}"),
+        TraceError::Empty { .. } => "no frame lines".into(),
+        e => e.to_string(),
+    }
+}
+
 /// `nestor trace diff A B`: exit 0 when equal, 1 when they differ, 2 when one cannot be read.
 pub fn diff(a: &std::path::Path, b: &std::path::Path, json: bool) -> Result<ExitCode> {
     let report = match nestor::trace::diff::run_diff(a, b) {
@@ -91,14 +107,21 @@ pub fn diff(a: &std::path::Path, b: &std::path::Path, json: bool) -> Result<Exit
 
 /// `nestor trace ROM --movie M --out F`: the first game of the movie, framed as the cartridge
 /// traces are (see `CaptureSpan::FirstGame`), so `nestor trace verify` can check it; or every
-/// frame with `--whole-movie`.
+/// frame with `--whole-movie`. Ctrl-C stops the replay and keeps a complete trace of the frames
+/// so far (exit code 130).
 pub fn capture(args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
     // clap requires these three; the checks only keep a bad parse from panicking.
     let (Some(rom), Some(movie), Some(out)) = (&args.rom, &args.movie, &args.out) else {
         anyhow::bail!("`nestor trace` needs ROM, --movie and --out");
     };
-    // Field names first: a typo should not cost a whole replay.
+    // Field names and the output first: a typo or a wrong path should not cost a replay, and
+    // an output that is an input must never be touched.
     check_fields(args.fields.as_deref())?;
+    let mut inputs = vec![("ROM", rom.as_path()), ("movie", movie.as_path())];
+    if let Some(a) = &args.addresses {
+        inputs.push(("addresses file", a.as_path()));
+    }
+    super::output::check_output("--out", out, &inputs)?;
     let loaded = super::replay::load(
         rom,
         movie,
@@ -136,17 +159,33 @@ pub fn capture(args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
         loaded.replay.movie().gameplay_frames().len(),
     );
     let mut deck = NesDeck::new(&loaded.rom, Video::Headless)?;
+    let stop = Interrupt::install();
     let bar = super::progress::bar(loaded.replay.pads().len() as u64, "frames");
-    let (end, lines) = capture_to_file(&loaded.replay, &mut deck, capture, out, &header, |_| {
-        bar.inc(1)
-    })
-    .with_context(|| format!("capturing {}", out.display()))?;
+    let result = capture_to_file(&loaded.replay, &mut deck, capture, out, &header, |_| {
+        bar.inc(1);
+        if stop.requested() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
     bar.finish_and_clear();
+    let (end, lines) = result.map_err(|e| match e {
+        // Write errors name the trace file; the rest concern the movie being replayed.
+        CaptureError::Trace(e) => anyhow::Error::new(e),
+        e => anyhow::Error::new(e).context(format!("replaying {}", movie.display())),
+    })?;
+    let interrupted = stop.requested();
     println!(
-        "{}: {lines} frame lines ({} of {} movie frames replayed)",
+        "{}: {lines} frame lines ({} of {} movie frames replayed{})",
         out.display(),
         end.frames,
-        end.movie_frames
+        end.movie_frames,
+        if interrupted { "; interrupted" } else { "" }
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(if interrupted {
+        ExitCode::from(super::interrupt::EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -13,12 +13,9 @@ use nestor::search::tune::{
 };
 
 use super::compare::{describe, play_and_compare};
-use super::interrupt::Interrupt;
+use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
 use super::sim::{load_weights, threads};
 use crate::{TuneArgs, TuneCommand, TuneSetup};
-
-/// Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
-const INTERRUPTED: u8 = 130;
 
 pub fn run(args: &TuneArgs) -> Result<ExitCode> {
     match &args.command {
@@ -52,7 +49,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
             bar.finish_and_clear();
             let Some(file) = file else {
                 eprintln!("interrupted: no scores written");
-                return Ok(ExitCode::from(INTERRUPTED));
+                return Ok(ExitCode::from(EXIT_INTERRUPTED));
             };
             scores::write(out, &file)?;
             println!(
@@ -187,7 +184,7 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
                     g + 1,
                     path.display()
                 );
-                return Ok(ExitCode::from(INTERRUPTED));
+                return Ok(ExitCode::from(EXIT_INTERRUPTED));
             };
             if let Some(p) = state.pending.as_mut() {
                 p.scores[j] = Some(fitness(config.objective, &results));

@@ -8,6 +8,7 @@ use super::piece::{Orientation, Piece, HIDDEN_ID};
 use super::playfield::{Playfield, CURTAIN, EMPTY};
 use super::rng::{self, Picker};
 use super::score::{self, drop_speed, minus};
+use super::timing::{self, NmiWork};
 
 /// `playState` ($68).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,6 +80,12 @@ pub struct Events {
     pub topped_out: bool,
     /// The game logic ran this frame (false on NMI-only frames).
     pub logic: bool,
+    /// This frame's logic ran past the next NMI: the next frame runs only the NMI (a lag
+    /// frame, from about level 145 after a line clear; see [`timing`]).
+    pub lag: bool,
+    /// Counted CPU cycles of the frame, from its NMI to the point where a late NMI is lost,
+    /// audio allowance included, on frames that run play state 5 (0 on the others).
+    pub cycles: u32,
 }
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
@@ -131,6 +138,18 @@ pub enum Wait {
     QuirkNmi,
     /// Score ≥ 30,000 and the curtain is down: the ending runs (not modelled past its wait).
     Ending,
+    /// The last frame's logic missed the NMI (a lag frame): the next NMI is followed by the
+    /// game logic again.
+    Lag,
+}
+
+/// The bytes the NMI's cycle count depends on, as they were before it ran.
+#[derive(Clone, Copy)]
+struct NmiPre {
+    rng: u16,
+    frame_counter: u16,
+    vram_row: u8,
+    line_clear: bool,
 }
 
 /// Block-tile → byte for boards given as text (`1` $7B, `2` $7C, `3` $7D, other filled $7B).
@@ -237,12 +256,23 @@ impl Game {
     /// parked) the game logic, states 2-8.
     pub fn step(&mut self, input: PadState) -> Events {
         let mut ev = Events::default();
+        let pre = NmiPre {
+            rng: self.picker.rng,
+            frame_counter: self.frame_counter,
+            vram_row: self.vram_row,
+            line_clear: self.play_state == PlayState::LineClear,
+        };
         self.nmi(input);
         match self.wait {
             Wait::QuirkNmi => {
                 // States 7 and 8 run after the extra NMI; 8 sets $A7 back to 2.
                 self.wait = Wait::None;
                 self.game_mode_state = 2;
+                return ev;
+            }
+            Wait::Lag => {
+                // The late logic reached its wait after this NMI set the flag it then cleared.
+                self.wait = Wait::None;
                 return ev;
             }
             Wait::Ending => return ev,
@@ -252,9 +282,14 @@ impl Game {
         // State 2.
         self.active.fall_timer = self.active.fall_timer.wrapping_add(1);
         // State 4: the play-state handler.
-        self.run_play_state(&mut ev);
+        self.run_play_state(&mut ev, pre);
         if self.wait == Wait::Ending {
             self.game_mode_state = 4;
+            return ev;
+        }
+        if ev.lag {
+            self.wait = Wait::Lag;
+            self.game_mode_state = 2;
             return ev;
         }
         // After state 6 the main loop waits for an extra NMI when held is exactly $07.
@@ -295,7 +330,39 @@ impl Game {
         self.held = input;
     }
 
-    fn run_play_state(&mut self, ev: &mut Events) {
+    /// What the NMI that just ran did, as far as its cycle count depends on it, worked out from
+    /// the state it started from (`pre`) only on the frames that need it (play state 5).
+    fn nmi_work(&self, pre: NmiPre) -> NmiWork {
+        let mut work = NmiWork {
+            rng_bit: ((pre.rng >> 8) ^ pre.rng) & 2 != 0,
+            line_clear: pre.line_clear,
+            ..NmiWork::default()
+        };
+        if self.completed_lines == 4 && pre.frame_counter & 3 == 0 {
+            work.tetris_flash = Some(pre.frame_counter & 7 == 0);
+        }
+        if pre.line_clear {
+            if pre.frame_counter & 3 == 0 {
+                work.rows = self.completed_rows.iter().filter(|&&r| r != 0).count() as u8;
+            }
+        } else {
+            let mut v = pre.vram_row;
+            for _ in 0..4 {
+                if !minus(v, 21) {
+                    break;
+                }
+                v = v.wrapping_add(1);
+                work.rows += 1;
+                if !minus(v, 20) {
+                    v = 0x20;
+                    work.copy_done = true;
+                }
+            }
+        }
+        work
+    }
+
+    fn run_play_state(&mut self, ev: &mut Events, pre: NmiPre) {
         match self.play_state {
             PlayState::Control => {
                 let speed = drop_speed(self.level);
@@ -311,7 +378,7 @@ impl Game {
             PlayState::Lock => self.lock(ev),
             PlayState::RowCheck => self.check_row(),
             PlayState::LineClear | PlayState::Noop | PlayState::Ended => {}
-            PlayState::Score => self.update_lines_and_score(ev),
+            PlayState::Score => self.update_lines_and_score(ev, pre),
             PlayState::GoalCheck | PlayState::Garbage | PlayState::Increment => {
                 self.play_state = self.play_state.next();
             }
@@ -380,17 +447,30 @@ impl Game {
         };
     }
 
-    fn update_lines_and_score(&mut self, ev: &mut Events) {
+    /// `playState_updateLinesAndStatistics`, with its CPU cycles: the one routine whose cost
+    /// grows with the level, so the only place a frame can overrun the next NMI.
+    fn update_lines_and_score(&mut self, ev: &mut Events, pre: NmiPre) {
         let cleared = self.completed_lines;
+        let first_block = (0..10u8).find(|&c| self.field.get(5, c as i16) != EMPTY);
+        let mut cycles = timing::music_speed_cycles(first_block);
+        if cleared == 0 {
+            cycles += timing::LINES_NONE;
+        } else {
+            cycles += timing::LINES_SETUP + timing::LINE_LOOP * cleared as u32 - 1;
+        }
         for _ in 0..cleared {
-            ev.level_up |= score::add_line(&mut self.lines, &mut self.level);
+            let (up, c) = score::add_line_timed(&mut self.lines, &mut self.level);
+            ev.level_up |= up;
+            cycles += c;
         }
         ev.cleared = cleared;
-        score::add_soft_drop_points(&mut self.score, self.active.hold_down_points);
+        cycles += score::add_soft_drop_points(&mut self.score, self.active.hold_down_points);
         self.active.hold_down_points = 0;
-        score::add_clear_points(&mut self.score, cleared, self.level);
+        cycles += score::add_clear_points(&mut self.score, cleared, self.level);
         self.completed_lines = 0;
         self.play_state = PlayState::GoalCheck;
+        ev.cycles = timing::frame_cycles(self.nmi_work(pre), cycles);
+        ev.lag = timing::lags(ev.cycles);
     }
 
     fn spawn(&mut self, ev: &mut Events) {

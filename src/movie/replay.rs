@@ -18,6 +18,13 @@ use crate::nes::rom::hex;
 pub enum ReplayError {
     #[error(transparent)]
     Movie(#[from] MovieError),
+    /// A movie file that parses but cannot be replayed: the file, then why.
+    #[error("{path}: {source}")]
+    InFile {
+        path: std::path::PathBuf,
+        #[source]
+        source: Box<ReplayError>,
+    },
     /// Both hashes in both spellings: hex is what `md5sum` users compare, base64 is what
     /// the FM2 header holds.
     #[error(
@@ -102,17 +109,15 @@ fn input_line_numbers(text: &str) -> Vec<usize> {
 }
 
 impl Replay {
-    /// Reads a movie file; parse errors name the file and the line.
+    /// Reads a movie file; every error names the file (once), parse errors the line too.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let bytes = std::fs::read(path).map_err(|source| MovieError::Io {
-            path: path.to_path_buf(),
-            action: "cannot read",
-            source,
-        })?;
-        let text = String::from_utf8_lossy(&bytes);
+        let text = super::read_text(path)?;
         let movie = Movie::parse(&text).map_err(|e| e.in_file(path))?;
         let lines = input_line_numbers(&text);
-        Replay::checked(movie, lines)
+        Replay::checked(movie, lines).map_err(|e| ReplayError::InFile {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        })
     }
 
     /// A movie already in memory; error lines are those of the text nestor would save.

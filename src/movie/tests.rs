@@ -197,8 +197,8 @@ fn crlf_blank_lines_and_indent_are_accepted() {
 
 #[test]
 fn load_and_save_name_the_file() {
-    let dir = std::env::temp_dir().join(format!("nestor-movie-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = dir.join("m.fm2");
     let movie = recording();
     movie.save(&path).unwrap();
@@ -216,5 +216,6 @@ fn load_and_save_name_the_file() {
     let e = Movie::load(&missing).unwrap_err();
     assert!(matches!(e, Error::Io { .. }));
     assert!(e.to_string().contains("missing.fm2"), "{e}");
-    std::fs::remove_dir_all(&dir).unwrap();
+    // The atomic save leaves no temporary file behind.
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 1);
 }

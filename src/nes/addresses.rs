@@ -38,8 +38,15 @@ pub enum Error {
         key: String,
         expected: &'static str,
     },
+    /// `width` is the field's size in bytes; 0 means the value is a tile, not an address.
     #[error(
-        "{file}: `{key}` = {value:#06x} is out of range: its {width} byte(s) must lie in $0000-$07FF"
+        "{file}: `{key}` = {shown} is out of range: {}",
+        if *width == 0 {
+            "a tile value is one byte, 0x00-0xFF".to_string()
+        } else {
+            format!("an address whose {width} byte(s) lie in $0000-$07FF")
+        },
+        shown = Shown(*value)
     )]
     OutOfRange {
         file: String,
@@ -47,13 +54,27 @@ pub enum Error {
         value: i64,
         width: u16,
     },
-    #[error("{file}: `{key}` = {value:#06x}: {reason}")]
+    #[error("{file}: `{key}` = {shown}: {reason}", shown = Shown(*value))]
     Inconsistent {
         file: String,
         key: String,
         value: i64,
         reason: &'static str,
     },
+}
+
+/// A number from the file as the user wrote it: hex when it is not negative (-5 stays -5,
+/// not 0xfffffffffffffffb).
+struct Shown(i64);
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0 < 0 {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{:#06x}", self.0)
+        }
+    }
 }
 
 macro_rules! address_map {
@@ -170,7 +191,7 @@ impl AddressMap {
     pub fn load(path: impl AsRef<Path>) -> Result<AddressMap, Error> {
         let path = path.as_ref();
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        let text = super::bounded::read_toml_text(path).map_err(|source| Error::Io {
             file: file.clone(),
             source,
         })?;
@@ -287,7 +308,7 @@ fn section<'k>(
                 file: file.into(),
                 key: full(),
                 value: v,
-                width: width.max(1),
+                width,
             });
         }
         out.insert(key, v as u16);
@@ -404,6 +425,21 @@ mod tests {
             );
             assert!(e.to_string().contains(key) && e.to_string().contains("c.toml"));
         }
+        let e = AddressMap::parse(&replace("empty_tile = 0xEF", "empty_tile = 0x1EF"), "c")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("0x01ef") && e.contains("a tile value is one byte"),
+            "{e}"
+        );
+        assert!(!e.contains("$0000-$07FF"), "{e}");
+        let e = AddressMap::parse(&replace("piece_x = 0x60", "piece_x = -5"), "c")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`ram.piece_x` = -5 is out of range: an address"),
+            "{e}"
+        );
         // The last byte of a multi-byte field may be $07FF.
         assert!(AddressMap::parse(&replace("score = 0x73", "score = 0x7FD"), "c").is_ok());
     }

@@ -3,6 +3,8 @@
 
 use super::addresses::AddressMap;
 use super::console::{Console, ConsoleError};
+use super::freeze::FreezeWatch;
+pub use super::freeze::FREEZE_FRAMES;
 use super::menu::{MenuError, MenuGoal, MenuNav};
 use super::observe::{RamSnapshot, SnapshotError};
 use crate::game::piece::Piece;
@@ -17,6 +19,8 @@ use super::modes::{GMS_PLAY, GMS_QUIRK};
 const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
 /// Frames the play screen may take to load after the menus (the cartridge needs about 5).
 const START_LIMIT: u32 = 300;
+/// The level from which gravity stays at one row per frame (the "killscreen" of the figures).
+pub const LEVEL_29: u8 = 29;
 
 /// What one frame did. The pad pressed in it is `Driver::last_pad`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +62,20 @@ pub enum DriverError {
         if problems.is_empty() { String::new() } else { format!(": {}", problems.join("; ")) }
     )]
     NotStarting { frames: u32, problems: Vec<String> },
+    /// The game stopped: RAM stayed frozen, or stopped describing a game, for
+    /// `FREEZE_FRAMES` frames (the cartridge crashed, or the emulator hangs).
+    #[error(
+        "the game froze at frame {frame}: {what} for {frames} frames; it stood at level {level}, \
+         {lines} lines, score {score}"
+    )]
+    Frozen {
+        frame: u64,
+        what: String,
+        frames: u32,
+        level: u8,
+        lines: u32,
+        score: u32,
+    },
     /// RAM during play does not describe a game: a wrong address map or a wrong cartridge.
     #[error("at frame {frame}: {source}")]
     Snapshot {
@@ -76,9 +94,17 @@ pub struct GameCounts {
     pub pieces: u32,
     pub tetrises: u32,
     pub desyncs: u32,
+    /// Lines when the level first showed 29 or more in this game (`None`: never reached).
+    pub lines_at_29: Option<u32>,
 }
 
 impl GameCounts {
+    /// Lines cleared from the level-29 transition on (0 when the game never reached it).
+    pub fn lines_after_29(&self) -> u32 {
+        self.lines_at_29
+            .map_or(0, |at| self.lines.saturating_sub(at))
+    }
+
     /// Lines cleared by tetrises over all lines (0 when no line was cleared).
     pub fn tetris_rate(&self) -> f64 {
         if self.lines == 0 {
@@ -130,6 +156,8 @@ pub struct Driver<C: Console, E: Evaluator> {
     game: GameCounts,
     total: GameCounts,
     games_over: u32,
+    /// Watches the play frames for a game that stopped.
+    stuck_frames: FreezeWatch,
 }
 
 impl<C: Console, E: Evaluator> Driver<C, E> {
@@ -161,7 +189,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             game: GameCounts::default(),
             total: GameCounts::default(),
             games_over: 0,
+            stuck_frames: FreezeWatch::default(),
         };
+        d.note_level_29();
         d.game.level = d.now.level;
         d.ensure_plan()?;
         Ok(d)
@@ -224,6 +254,54 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.games_over
     }
 
+    /// Starts the game `set_up` puts on the console, without menus: for consoles that begin
+    /// games directly, as the rules model does. `set_up` changes the console (e.g. puts a
+    /// freshly seeded game in it); the driver then reads RAM and, when it shows a game in
+    /// play, plays it as a new game (the run's totals go on).
+    pub fn new_game(&mut self, set_up: impl FnOnce(&mut C)) -> Result<(), DriverError> {
+        set_up(&mut self.console);
+        self.now = RamSnapshot::read(self.console.ram(), &self.map);
+        self.following = None;
+        self.stuck = false;
+        self.stuck_frames = FreezeWatch::default();
+        self.mode = if self.now.in_play() {
+            Mode::Playing
+        } else {
+            Mode::Menu(MenuNav::start_game(self.config.level)?)
+        };
+        self.game = GameCounts {
+            level: self.now.level,
+            ..GameCounts::default()
+        };
+        self.note_level_29();
+        self.ensure_plan()
+    }
+
+    /// Remembers the lines at the first frame the level shows 29 or more.
+    fn note_level_29(&mut self) {
+        if self.game.lines_at_29.is_none() && self.is_playing() && self.now.level >= LEVEL_29 {
+            self.game.lines_at_29 = Some(bcd_value(&self.now.lines_bcd));
+        }
+    }
+
+    /// Fails once the game has looked frozen for `FREEZE_FRAMES` frames.
+    fn check_frozen(&mut self, before: &RamSnapshot) -> Result<(), DriverError> {
+        let Some(what) = self.stuck_frames.see(before, &self.now) else {
+            return Ok(());
+        };
+        let now = &self.now;
+        let err = DriverError::Frozen {
+            frame: self.console.frame_number(),
+            what,
+            frames: FREEZE_FRAMES,
+            level: now.level,
+            lines: bcd_value(&now.lines_bcd),
+            score: bcd_value(&now.score_bcd),
+        };
+        log::warn!("{err}");
+        Err(err)
+    }
+
     /// Runs one frame: chooses the pad, presses it for the frame, reads RAM and reports.
     pub fn step(&mut self) -> Result<Step, DriverError> {
         let menu_pad = if matches!(self.mode, Mode::Menu(_)) {
@@ -240,8 +318,14 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         let controlled = self.is_playing() && self.now.play_state == PlayState::Control as u8;
         self.console.frame(pad)?;
         self.last_pad = pad;
-        let before_state = self.now.play_state;
-        self.now = RamSnapshot::read(self.console.ram(), &self.map);
+        let before = std::mem::replace(
+            &mut self.now,
+            RamSnapshot::read(self.console.ram(), &self.map),
+        );
+        let before_state = before.play_state;
+        if self.is_playing() {
+            self.check_frozen(&before)?;
+        }
         match self.mode {
             Mode::Menu(_) => Ok(Step::Menu),
             Mode::Starting(ref mut frames) => {
@@ -290,6 +374,13 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 level: self.now.level,
                 ..GameCounts::default()
             };
+            self.stuck_frames = FreezeWatch::default();
+            self.note_level_29();
+            log::info!(
+                "frame {}: a game starts at level {}",
+                self.console.frame_number(),
+                self.now.level
+            );
             self.ensure_plan()?;
         }
         Ok(())
@@ -342,6 +433,16 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             .map_err(|source| DriverError::Snapshot { frame, source })?;
         match self.planner.plan(&Situation::of(&game)) {
             Some(plan) => {
+                log::debug!(
+                    "frame {frame}: planned a lock at x {}, y {}, orientation {} in {} frames \
+                     ({} reachable locks, value {:?})",
+                    plan.lock.x,
+                    plan.lock.y,
+                    plan.lock.orientation.id(),
+                    plan.inputs.len(),
+                    plan.candidates,
+                    plan.value
+                );
                 self.following = Some(Following {
                     plan,
                     cursor: 0,
@@ -370,6 +471,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.game.score = score;
         self.game.lines = lines;
         self.game.level = s.level;
+        if self.game.lines_at_29.is_none() && s.level >= LEVEL_29 {
+            self.game.lines_at_29 = Some(lines);
+        }
         let state = s.play_state;
         let mut step = Step::Playing;
         if controlled {
@@ -378,7 +482,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 if expected == Some(observed) {
                     f.cursor += 1;
                 } else {
-                    log::warn!(
+                    log::info!(
                         "desync at frame {frame}: expected {expected:?}, observed {observed:?} \
                          (plan made at frame {}); re-planning",
                         f.planned_at
@@ -402,7 +506,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                     let l = f.plan.lock;
                     if f.cursor != f.plan.inputs.len() || observed != (l.x, l.y, l.orientation.id())
                     {
-                        log::warn!(
+                        log::info!(
                             "desync at frame {frame}: locked at {observed:?} after {} of {} \
                              planned frames (plan made at frame {})",
                             f.cursor,
@@ -440,6 +544,13 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             self.total.lines += lines;
             self.total.level = self.total.level.max(s.level);
             self.mode = Mode::Menu(MenuNav::back_to_level_menu());
+            log::info!(
+                "frame {frame}: game over at level {}, {lines} lines, score {score}, {} pieces, \
+                 {} desyncs",
+                s.level,
+                self.game.pieces,
+                self.game.desyncs
+            );
             return Ok(Step::GameOver {
                 score,
                 lines,

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::Game;
+use crate::nes::faults::FaultyPad;
 use crate::nes::model_console::ModelConsole;
 use crate::search::eval::Standard;
 use crate::search::selfplay::{Limits, SelfPlay};
@@ -118,78 +119,33 @@ struct FrameLog {
     actual: (u8, u8, u8),
 }
 
-/// A console that sometimes presses something other than what it was told: it drops a
-/// press, delays one by a frame, or adds a button, on random frames (seeded).
+/// The library's fault injector on the model, logging what each frame would have done with
+/// the intended pad.
 struct Faulty {
-    inner: ModelConsole,
-    rng: u64,
-    /// One frame in `rate` gets a fault.
-    rate: u64,
-    /// A press held back by a delay fault, applied in the next frame instead of its pad.
-    delayed: Option<PadState>,
-    last_applied: PadState,
+    inner: FaultyPad<ModelConsole>,
     log: FrameLog,
 }
 
 impl Faulty {
     fn new(inner: ModelConsole, seed: u64, rate: u64) -> Faulty {
         Faulty {
-            inner,
-            rng: seed | 1,
-            rate,
-            delayed: None,
-            last_applied: PadState::NONE,
+            inner: FaultyPad::new(inner, 1.0 / rate as f64, seed),
             log: FrameLog::default(),
-        }
-    }
-
-    fn next(&mut self) -> u64 {
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        self.rng
-    }
-
-    fn corrupt(&mut self, intended: PadState) -> PadState {
-        if let Some(p) = self.delayed.take() {
-            return p;
-        }
-        let r = self.next();
-        if !r.is_multiple_of(self.rate) {
-            return intended;
-        }
-        const EXTRA: [PadState; 5] = [
-            PadState::LEFT,
-            PadState::RIGHT,
-            PadState::A,
-            PadState::B,
-            PadState::DOWN,
-        ];
-        match (r >> 32) % 3 {
-            0 => PadState::NONE, // drop
-            1 => {
-                // Delay: the old buttons stay one more frame, the new ones come a frame late.
-                self.delayed = Some(intended);
-                self.last_applied
-            }
-            _ => intended.union(EXTRA[(r >> 40) as usize % EXTRA.len()]),
         }
     }
 }
 
 impl Console for Faulty {
     fn frame(&mut self, intended: PadState) -> Result<(), ConsoleError> {
-        let applied = self.corrupt(intended);
-        let mut shadow = self.inner.game().clone();
+        let mut shadow = self.inner.inner().game().clone();
         let controlled = shadow.play_state == PlayState::Control;
         shadow.step(intended);
-        self.inner.frame(applied)?;
-        let g = self.inner.game();
-        self.last_applied = applied;
+        self.inner.frame(intended)?;
+        let g = self.inner.inner().game();
         self.log = FrameLog {
             frame: self.inner.frame_number(),
             intended,
-            applied,
+            applied: self.inner.applied(),
             controlled,
             would_be: (shadow.active.x, shadow.active.y, shadow.active.id),
             actual: (g.active.x, g.active.y, g.active.id),
@@ -350,4 +306,126 @@ fn a_game_that_never_becomes_playable_is_an_error() {
         .expect("the driver gives up");
     assert!(matches!(err, DriverError::NotStarting { .. }), "{err}");
     assert!(err.to_string().contains("did not become playable"), "{err}");
+}
+
+/// A model console that freezes at frame `at`: RAM stops changing altogether, or only the
+/// frame counter goes on (the NMI runs, the main loop hangs).
+struct Freezing {
+    inner: ModelConsole,
+    at: u64,
+    counter_runs: bool,
+    frames: u64,
+    ram: Vec<u8>,
+}
+
+impl Console for Freezing {
+    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
+        self.frames += 1;
+        if self.frames < self.at {
+            self.inner.frame(pad)?;
+            self.ram = self.inner.ram().to_vec();
+        } else if self.counter_runs {
+            let a = usize::from(AddressMap::default().frame_counter);
+            self.ram[a] = self.ram[a].wrapping_add(1);
+        }
+        Ok(())
+    }
+    fn ram(&self) -> &[u8] {
+        &self.ram
+    }
+    fn frame_number(&self) -> u64 {
+        self.frames
+    }
+}
+
+#[test]
+fn a_frozen_game_is_reported_within_a_second_with_what_it_showed() {
+    for counter_runs in [false, true] {
+        let inner = model(9);
+        let ram = inner.ram().to_vec();
+        let console = Freezing {
+            inner,
+            at: 1500,
+            counter_runs,
+            frames: 0,
+            ram,
+        };
+        let mut d = Driver::new(
+            console,
+            AddressMap::default(),
+            Planner::new(Standard::default()),
+            DriverConfig { level: 19 },
+        )
+        .unwrap();
+        let err = (0..5000)
+            .find_map(|_| d.step().err())
+            .expect("the freeze is detected");
+        let game = d.console().inner.game();
+        match &err {
+            DriverError::Frozen {
+                frame,
+                what,
+                level,
+                lines,
+                score,
+                ..
+            } => {
+                assert!(
+                    (1500..=1500 + u64::from(FREEZE_FRAMES)).contains(frame),
+                    "{frame}"
+                );
+                assert_eq!(
+                    (*level, *lines, *score),
+                    (game.level, game.lines(), game.score())
+                );
+                let expected = if counter_runs {
+                    "game loop stopped"
+                } else {
+                    "frame counter stopped"
+                };
+                assert!(what.contains(expected), "{what}");
+            }
+            e => panic!("{e}"),
+        }
+        assert!(err.to_string().contains("froze at frame"), "{err}");
+    }
+}
+
+/// Plays a model game poked to `level` with `lines` (BCD) until it tops out or `max` pieces.
+fn play_from(level: u8, lines: [u8; 2], seed: u64, max: u32) -> Driver<ModelConsole, Standard> {
+    let mut game = Game::seeded(level, seed);
+    game.lines = lines;
+    let mut d = driver(ModelConsole::new(game, AddressMap::default()));
+    loop {
+        let step = d.step().expect("no driver error");
+        assert!(!matches!(step, Step::Desync { .. }), "{step:?}");
+        if matches!(step, Step::GameOver { .. }) || d.game().pieces >= max {
+            return d;
+        }
+    }
+}
+
+#[test]
+fn a_game_through_the_level_29_transition_counts_the_lines_after_it() {
+    // Level 28 with 199 lines: the next line is the 200th, and 200 lines lift level 28 to 29.
+    let d = play_from(28, [0x99, 0x01], 21, 400);
+    let (g, model) = (d.game(), d.console().game());
+    assert!(g.level >= 29, "level {}", g.level);
+    // The clear that made the 200th line may have made up to three more.
+    let at = g.lines_at_29.expect("reached 29");
+    assert!((200..=203).contains(&at), "{at}");
+    assert_eq!((g.lines, g.level), (model.lines(), model.level));
+    assert_eq!(g.lines_after_29(), model.lines() - at);
+    assert!(g.lines_after_29() > 0, "the bot cleared lines at level 29");
+}
+
+#[test]
+fn a_level_up_past_100_is_followed() {
+    // Level 99 with 639 lines: at 640 the packed tens (0x64 = 100) pass 99.
+    let d = play_from(99, [0x39, 0x06], 22, 400);
+    let (g, model) = (d.game(), d.console().game());
+    assert!(g.level >= 100, "level {}", g.level);
+    assert_eq!((g.lines, g.level), (model.lines(), model.level));
+    assert_eq!(g.lines_at_29, Some(639), "a game that starts past 29");
+    assert_eq!(g.lines_after_29(), model.lines() - 639);
 }

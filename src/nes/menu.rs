@@ -29,6 +29,15 @@ pub enum MenuGoal {
     LevelMenu,
 }
 
+impl std::fmt::Display for MenuGoal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MenuGoal::StartGame { level } => write!(f, "an A-type game at level {level}"),
+            MenuGoal::LevelMenu => write!(f, "the level menu"),
+        }
+    }
+}
+
 /// Why the menus could not be navigated.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -36,8 +45,9 @@ pub enum MenuError {
     #[error("start level {0} is out of range: an A-type game starts at level 0-19")]
     LevelOutOfRange(u8),
     #[error(
-        "gave up on {goal:?} after {frames} frames: gameMode {game_mode}, playState \
-         {play_state}, renderMode {render_mode}, gameType {game_type}, startLevel {start_level}"
+        "gave up after {frames} frames trying to reach {goal}: the menus never showed what \
+         Tetris (U) [!] shows (RAM: gameMode {game_mode}, playState {play_state}, renderMode \
+         {render_mode}, gameType {game_type}, startLevel {start_level})"
     )]
     Timeout {
         goal: MenuGoal,

@@ -6,7 +6,6 @@ use super::*;
 use crate::game::Game;
 use crate::nes::deck::{NesDeck, Video};
 use crate::nes::observe::RamSnapshot;
-use crate::nes::rom::Rom;
 use crate::trace::FrameRecord;
 
 /// The menus as nes-tetris.md §10 describes them, and a game that only knows "topped out".
@@ -231,18 +230,11 @@ fn a_game_at_the_wrong_level_is_an_error() {
     assert!(matches!(e, MenuError::WrongLevel { wanted: 19, got: 9 }));
 }
 
-fn real_rom() -> Option<Rom> {
-    let Some(path) = std::env::var_os("NESTOR_ROM") else {
-        eprintln!("skipped: set NESTOR_ROM to the Tetris (U) [!] ROM to run this test");
-        return None;
-    };
-    Some(Rom::load(&path, false).unwrap_or_else(|e| panic!("{e}")))
-}
-
 /// Needs the real cartridge.
 #[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn real_rom_boots_to_a_level_19_game() {
-    let Some(rom) = real_rom() else { return };
+    let rom = crate::nes::rom::rom_for_tests();
     let map = AddressMap::default();
     let mut deck = NesDeck::new(&rom, Video::Headless).unwrap();
     let nav = MenuNav::start_game(19).unwrap();
@@ -279,8 +271,9 @@ fn real_rom_boots_to_a_level_19_game() {
 
 /// Needs the real cartridge: the rules model, started from RAM, stays equal to the cartridge.
 #[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn real_rom_and_model_agree_from_ram() {
-    let Some(rom) = real_rom() else { return };
+    let rom = crate::nes::rom::rom_for_tests();
     let map = AddressMap::default();
     let mut deck = NesDeck::new(&rom, Video::Headless).unwrap();
     let nav = MenuNav::start_game(18).unwrap();

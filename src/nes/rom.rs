@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use md5::{Digest as _, Md5};
 use sha1::Sha1;
 
+use super::bounded::read_at_most;
+
 /// Length of the iNES header.
 pub const HEADER_LEN: usize = 16;
 /// Length of the optional trainer that follows the header.
@@ -17,6 +19,26 @@ pub const PRG_BANK: usize = 16 * 1024;
 pub const CHR_BANK: usize = 8 * 1024;
 /// The only mapper the NTSC cartridge uses (MMC1, SxROM).
 pub const MAPPER_MMC1: u16 = 1;
+/// The largest file read as a ROM: the biggest MMC1 board (512 KiB PRG, 256 KiB CHR) with
+/// header and trainer fits; Tetris itself is 40 KiB. Anything longer (or `/dev/zero`) is
+/// refused after reading just past this, instead of being read until memory runs out.
+pub const MAX_ROM_BYTES: u64 = 1 << 20;
+
+/// The environment variable naming the user's own cartridge for the tests that need it. Those
+/// tests are compiled as ignored ("needs NESTOR_ROM") unless it is set at build time
+/// (`build.rs`), so `cargo test` shows them skipped instead of passing silently.
+pub const ROM_ENV: &str = "NESTOR_ROM";
+
+/// The cartridge named by `NESTOR_ROM`, for the tests that need it; panics with the reason
+/// when it is unset or not the known dump (such a test was asked to run, so that is a failure).
+pub fn rom_for_tests() -> Rom {
+    let path = std::env::var_os(ROM_ENV)
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| {
+            panic!("{ROM_ENV} is not set: the path to your own Tetris (U) [!] .nes")
+        });
+    Rom::load(&path, false).unwrap_or_else(|e| panic!("{ROM_ENV}: {e}"))
+}
 
 /// A cartridge dump this program knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,7 +256,7 @@ impl Rom {
     pub fn load(path: impl AsRef<Path>, allow_unknown: bool) -> Result<Rom, Error> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        let bytes = read_at_most(path, MAX_ROM_BYTES).map_err(|source| Error::Io {
             name: name.clone(),
             source,
         })?;
@@ -288,6 +310,21 @@ impl Rom {
             file_md5,
             known,
         })
+    }
+
+    /// True when PRG+CHR is a known dump's but the file as a whole is not that dump's file
+    /// (another header, a trainer, trailing bytes): it plays the same, and callers say so.
+    pub fn header_differs(&self) -> bool {
+        KNOWN_DUMPS
+            .iter()
+            .any(|d| d.prg_chr_md5 == self.prg_chr_md5 && d.file_md5 != self.file_md5)
+    }
+
+    /// The file's name without its folder, for a movie header (never the absolute path).
+    pub fn file_name(&self) -> String {
+        self.path
+            .file_name()
+            .map_or_else(|| "rom".to_string(), |s| s.to_string_lossy().into_owned())
     }
 
     /// A short name for the emulator (the file stem).
@@ -385,6 +422,37 @@ mod tests {
     }
 
     #[test]
+    fn a_known_prg_chr_in_another_file_is_flagged_and_files_are_named_without_folders() {
+        let mut rom = Rom::from_bytes("dir/u.nes", testcart::mmc1_image(), true).unwrap();
+        assert!(!rom.header_differs(), "an unknown dump");
+        assert_eq!(rom.file_name(), "u.nes");
+        // The known PRG+CHR under another whole-file hash (a changed header, extra bytes).
+        rom.prg_chr_md5 = TETRIS_U.prg_chr_md5;
+        assert!(rom.header_differs());
+        rom.file_md5 = TETRIS_U.file_md5;
+        assert!(!rom.header_differs(), "the usual file");
+    }
+
+    #[test]
+    fn an_endless_or_huge_file_is_refused_after_the_limit() {
+        #[cfg(unix)]
+        {
+            let e = Rom::load("/dev/zero", true).unwrap_err().to_string();
+            assert!(
+                e.contains("/dev/zero") && e.contains("larger than 1 MiB"),
+                "{e}"
+            );
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.nes");
+        let mut img = testcart::mmc1_image();
+        img.resize(MAX_ROM_BYTES as usize + 1, 0);
+        std::fs::write(&big, img).unwrap();
+        let e = Rom::load(&big, true).unwrap_err().to_string();
+        assert!(e.contains("big.nes") && e.contains("larger than"), "{e}");
+    }
+
+    #[test]
     fn hashes_match_a_direct_computation() {
         let img = testcart::mmc1_image();
         let rom = Rom::from_bytes("u.nes", img.clone(), true).unwrap();
@@ -403,12 +471,10 @@ mod tests {
 
     /// Needs the real cartridge: `NESTOR_ROM=/path/to/Tetris (U) [!].nes`.
     #[test]
+    #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
     fn real_rom_is_identified() {
-        let Some(path) = std::env::var_os("NESTOR_ROM") else {
-            eprintln!("skipped: set NESTOR_ROM to the Tetris (U) [!] ROM to run this test");
-            return;
-        };
-        let rom = Rom::load(&path, false).unwrap_or_else(|e| panic!("{e}"));
+        let rom = rom_for_tests();
+        assert!(!rom.header_differs(), "the usual dump's file");
         assert_eq!(rom.known, Some(TETRIS_U.name));
         assert_eq!(rom.mapper, 1);
         eprintln!(

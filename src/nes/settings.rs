@@ -42,7 +42,7 @@ pub enum SettingsError {
 impl PlaySettings {
     /// Reads a settings file; relative paths in it are taken relative to the file.
     pub fn load(path: &Path) -> Result<PlaySettings, SettingsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SettingsError::Io {
+        let text = super::bounded::read_toml_text(path).map_err(|source| SettingsError::Io {
             path: path.to_path_buf(),
             source,
         })?;

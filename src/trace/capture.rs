@@ -51,6 +51,8 @@ impl CaptureSpan {
 pub enum CaptureError {
     #[error("unknown trace field(s) {unknown}; the fields are: {valid}")]
     UnknownFields { unknown: String, valid: String },
+    #[error("--fields names no field; give some of: {valid} (or leave it out for all)")]
+    NoFields { valid: String },
     #[error(
         "the movie never starts an A-type game ({frames} frames replayed), so there is no \
          game to trace"
@@ -64,13 +66,21 @@ pub enum CaptureError {
     Trace(#[from] TraceError),
 }
 
-/// Checks `--fields` names against the schema; `None` keeps every field.
+/// Checks `--fields` names against the schema; `None` keeps every field. An empty list (or
+/// only blanks, as `--fields ""` gives) names no field and is refused too.
 pub fn check_fields(fields: Option<&[String]>) -> Result<(), CaptureError> {
-    let unknown: Vec<&str> = fields
-        .unwrap_or_default()
+    let Some(fields) = fields else {
+        return Ok(());
+    };
+    if fields.iter().all(|f| f.trim().is_empty()) {
+        return Err(CaptureError::NoFields {
+            valid: FIELDS.join(", "),
+        });
+    }
+    let unknown: Vec<String> = fields
         .iter()
-        .map(String::as_str)
-        .filter(|f| !FIELDS.contains(f))
+        .filter(|f| !FIELDS.contains(&f.as_str()))
+        .map(|f| format!("`{f}`"))
         .collect();
     if unknown.is_empty() {
         Ok(())
@@ -197,19 +207,22 @@ impl TraceCapture {
 
 /// Replays `replay` on `console` (freshly powered on) and writes the trace to `out`
 /// (gzip when it ends in `.gz`): the header line, then one line per captured frame.
-/// Returns the replay's end and the number of frame lines.
+/// `on_frame` sees every replayed frame and may stop the replay (`Break`, e.g. on Ctrl-C):
+/// the trace then holds every frame up to there and is complete and valid all the same.
+/// The file appears only when complete (see `TraceWriter`). Returns the replay's end and the
+/// number of frame lines.
 pub fn capture_to_file<C: Console + ?Sized>(
     replay: &Replay,
     console: &mut C,
     mut capture: TraceCapture,
     out: &Path,
     header: &Value,
-    mut on_frame: impl FnMut(&ReplayFrame<'_>),
+    mut on_frame: impl FnMut(&ReplayFrame<'_>) -> ControlFlow<()>,
 ) -> Result<(ReplayEnd, u64), CaptureError> {
     let mut writer = TraceWriter::create(out, header)?;
     let mut failed = None;
     let end = replay.run(console, |frame| {
-        on_frame(frame);
+        on_frame(frame)?;
         match capture.line(frame) {
             ControlFlow::Continue(Some(line)) => match writer.write_line(&line) {
                 Ok(()) => ControlFlow::Continue(()),
@@ -225,15 +238,16 @@ pub fn capture_to_file<C: Console + ?Sized>(
     if let Some(e) = failed {
         return Err(e.into());
     }
-    writer.finish()?;
     if capture.lines() == 0 {
-        // A header-only file is not a trace (`read_trace` refuses it): say why instead.
-        let _ = std::fs::remove_file(out);
+        // A header-only file is not a trace (`read_trace` refuses it): none is written, and
+        // the error says why.
+        drop(writer);
         return Err(match capture.span {
             CaptureSpan::Movie => CaptureError::EmptyMovie,
             CaptureSpan::FirstGame => CaptureError::NoGame { frames: end.frames },
         });
     }
+    writer.finish()?;
     Ok((end, capture.lines()))
 }
 
@@ -248,8 +262,14 @@ mod tests {
         let e = check_fields(Some(&["score".into(), "scroe".into(), "zz".into()]))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("scroe, zz"), "{e}");
+        assert!(e.contains("`scroe`, `zz`"), "{e}");
         assert!(e.contains("frame, t, input"), "{e}");
+        for empty in [vec![], vec![String::new()], vec![" ".into(), String::new()]] {
+            let e = check_fields(Some(&empty)).unwrap_err().to_string();
+            assert!(e.contains("names no field"), "{e}");
+        }
+        let e = check_fields(Some(&["score".into(), String::new()])).unwrap_err();
+        assert!(e.to_string().contains("``"), "{e}");
     }
 
     /// RAM whose game fields say `mode`, `state`, `play`, on the play screen.

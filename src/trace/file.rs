@@ -65,17 +65,66 @@ fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> TraceError + '_ {
     }
 }
 
-/// Opens a file for reading, decompressing it when it starts with the gzip magic.
+/// The longest trace line read (a real one is under 1 KiB).
+pub const MAX_LINE_BYTES: u64 = 64 << 10;
+/// The most (decompressed) trace text read: some 650,000 frames, hours of play, four times a
+/// game from level 19 to the crash level. `/dev/zero`, an endless pipe or a gzip bomb stops here.
+pub const MAX_TRACE_BYTES: u64 = 512 << 20;
+
+/// A reader that fails (`InvalidData`) once a line or the whole text passes its bound, so a
+/// file that is not a trace cannot make the line reader fill memory.
+struct Bounded<R> {
+    inner: R,
+    line: u64,
+    total: u64,
+}
+
+impl<R: Read> Read for Bounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.total += n as u64;
+        for &b in &buf[..n] {
+            self.line = if b == b'\n' { 0 } else { self.line + 1 };
+            if self.line > MAX_LINE_BYTES {
+                return Err(bound_error(format!(
+                    "a line is longer than {} KiB: not a trace",
+                    MAX_LINE_BYTES >> 10
+                )));
+            }
+        }
+        if self.total > MAX_TRACE_BYTES {
+            return Err(bound_error(format!(
+                "more than {} MiB of trace text: larger than any trace nestor reads",
+                MAX_TRACE_BYTES >> 20
+            )));
+        }
+        Ok(n)
+    }
+}
+
+fn bound_error(message: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, message)
+}
+
+/// Opens a file for reading, decompressing it when it starts with the gzip magic; the text is
+/// read under the `MAX_LINE_BYTES` and `MAX_TRACE_BYTES` bounds.
 pub fn open_maybe_gzip(path: &Path) -> Result<Box<dyn BufRead>, TraceError> {
     let mut file = File::open(path).map_err(io_error(path))?;
     let mut magic = [0u8; 2];
     let n = file.read(&mut magic).map_err(io_error(path))?;
     let file = File::open(path).map_err(io_error(path))?;
-    Ok(if n == 2 && magic == [0x1F, 0x8B] {
-        Box::new(BufReader::new(MultiGzDecoder::new(file)))
+    let bounded = |inner: Box<dyn Read>| {
+        BufReader::new(Bounded {
+            inner,
+            line: 0,
+            total: 0,
+        })
+    };
+    Ok(Box::new(if n == 2 && magic == [0x1F, 0x8B] {
+        bounded(Box::new(MultiGzDecoder::new(file)))
     } else {
-        Box::new(BufReader::new(file))
-    })
+        bounded(Box::new(file))
+    }))
 }
 
 /// Reads a whole trace.
@@ -115,22 +164,42 @@ pub fn read_trace(path: &Path) -> Result<Trace, TraceError> {
     Ok(trace)
 }
 
-/// Writes trace lines to a file, gzip-compressed when the name ends in `.gz`.
+/// Where a trace's bytes go: a buffered file, gzip-compressed or not.
+enum Sink {
+    Plain(BufWriter<File>),
+    Gzip(GzEncoder<BufWriter<File>>),
+}
+
+/// Writes trace lines to a file, gzip-compressed when the name ends in `.gz`. The lines go to
+/// a temporary file in the same folder, renamed to the trace's name by `finish`: a run that
+/// fails or stops early without `finish` leaves nothing half-written (and no old file lost).
 pub struct TraceWriter {
-    out: Box<dyn Write>,
+    out: Sink,
+    tmp: tempfile::TempPath,
     path: PathBuf,
 }
 
 impl TraceWriter {
     pub fn create(path: &Path, header: &Value) -> Result<TraceWriter, TraceError> {
-        let file = BufWriter::new(File::create(path).map_err(write_error(path))?);
-        let out: Box<dyn Write> = if path.extension().is_some_and(|e| e == "gz") {
-            Box::new(GzEncoder::new(file, flate2::Compression::default()))
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let (file, tmp) = tempfile::Builder::new()
+            .prefix(".nestor-")
+            .suffix(".trace.part")
+            .tempfile_in(dir)
+            .map_err(write_error(path))?
+            .into_parts();
+        let file = BufWriter::new(file);
+        let out = if path.extension().is_some_and(|e| e == "gz") {
+            Sink::Gzip(GzEncoder::new(file, flate2::Compression::default()))
         } else {
-            Box::new(file)
+            Sink::Plain(file)
         };
         let mut w = TraceWriter {
             out,
+            tmp,
             path: path.to_path_buf(),
         };
         let mut h = Map::new();
@@ -141,13 +210,54 @@ impl TraceWriter {
 
     pub fn write_line(&mut self, line: &Map<String, Value>) -> Result<(), TraceError> {
         let text = serde_json::to_string(line).expect("a JSON map always serialises");
-        writeln!(self.out, "{text}").map_err(write_error(&self.path))
+        let out: &mut dyn Write = match &mut self.out {
+            Sink::Plain(w) => w,
+            Sink::Gzip(w) => w,
+        };
+        writeln!(out, "{text}").map_err(write_error(&self.path))
     }
 
-    /// Flushes and closes (finishing the gzip stream).
-    pub fn finish(mut self) -> Result<(), TraceError> {
-        self.out.flush().map_err(write_error(&self.path))?;
-        drop(self.out);
+    /// Finishes the gzip stream, flushes to the disk and renames the file to its name; every
+    /// failure (a full disk, say) is reported, none is lost in a destructor.
+    pub fn finish(self) -> Result<(), TraceError> {
+        let buffered = match self.out {
+            Sink::Plain(w) => w,
+            Sink::Gzip(w) => w.finish().map_err(write_error(&self.path))?,
+        };
+        let file = buffered
+            .into_inner()
+            .map_err(|e| write_error(&self.path)(e.into_error()))?;
+        file.sync_all().map_err(write_error(&self.path))?;
+        self.tmp
+            .persist(&self.path)
+            .map_err(|e| write_error(&self.path)(e.error))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endless_lines_are_refused_after_the_line_bound() {
+        #[cfg(unix)]
+        {
+            let e = read_trace(Path::new("/dev/zero")).unwrap_err().to_string();
+            assert!(
+                e.contains("/dev/zero") && e.contains("longer than 64 KiB"),
+                "{e}"
+            );
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("long.jsonl");
+        let mut text = "{\"t\":0}\n".to_string();
+        text.push_str(&"x".repeat(MAX_LINE_BYTES as usize + 1));
+        std::fs::write(&p, text).unwrap();
+        let e = read_trace(&p).unwrap_err().to_string();
+        assert!(e.contains("long.jsonl") && e.contains("not a trace"), "{e}");
+        // Right at the bound a line is still read (and here, not JSON).
+        std::fs::write(&p, "y".repeat(MAX_LINE_BYTES as usize)).unwrap();
+        assert!(read_trace(&p).unwrap_err().to_string().contains("not JSON"));
     }
 }

@@ -226,6 +226,36 @@ fn get_rows(line: &Map<String, Value>, key: &str, n: usize) -> Result<Vec<String
         .collect()
 }
 
+/// The fields `game_from_line` needs: a trace that `trace verify` can check keeps all of them
+/// (plus `input` or `held` on every line). The others are optional or only compared.
+pub const START_FIELDS: &[&str] = &[
+    "hidden",
+    "field",
+    "play_state",
+    "piece",
+    "x",
+    "y",
+    "next",
+    "fall_timer",
+    "das",
+    "soft_drop",
+    "hold_down_points",
+    "level",
+    "start_level",
+    "lines_bcd",
+    "score_bcd",
+    "rng",
+    "spawn_id",
+    "spawn_count",
+    "frame_counter",
+    "held",
+    "newly",
+    "vram_row",
+    "completed_lines",
+    "row_y",
+    "curtain_row",
+];
+
 /// Builds the model from a trace line (the state at the end of that frame): the line is read
 /// as the RAM it records, then checked and turned into a `Game` like RAM from a console.
 pub fn game_from_line(line: &Map<String, Value>) -> Result<Game, StartError> {

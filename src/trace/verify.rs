@@ -6,8 +6,9 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::capture::CaptureSpan;
 use super::file::{read_trace, Trace, TraceError};
-use super::record::{game_from_line, FrameRecord, FIELDS};
+use super::record::{game_from_line, FrameRecord, FIELDS, START_FIELDS};
 use crate::game::pad::PadState;
 
 /// The first place the model and the trace disagree.
@@ -68,6 +69,10 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
         unknown_fields: Vec::new(),
         error: None,
     };
+    if let Some(why) = not_verifiable(trace) {
+        report.error = Some(why);
+        return report;
+    }
     let first = &trace.frames[0];
     let mut game = match game_from_line(first) {
         Ok(g) => g,
@@ -113,8 +118,80 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
     report
 }
 
+/// Why a trace cannot be checked at all, in words that say how to capture one that can: a
+/// whole-movie capture (its first line is power-on, not a game) or one without the fields the
+/// model starts from.
+fn not_verifiable(trace: &Trace) -> Option<String> {
+    let span = trace.header.as_ref().and_then(|h| h.get("span"));
+    if span.and_then(Value::as_str) == Some(CaptureSpan::Movie.name()) {
+        return Some(
+            "made with --whole-movie (every frame from power-on, menus included): verify checks              one game from its first frame; capture without --whole-movie"
+                .into(),
+        );
+    }
+    let first = &trace.frames[0];
+    let missing: Vec<&str> = START_FIELDS
+        .iter()
+        .copied()
+        .filter(|f| !first.contains_key(*f))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the trace lacks {} of the fields verify needs ({}); capture without --fields, or          with at least: {}, input",
+        missing.len(),
+        missing.join(", "),
+        START_FIELDS.join(",")
+    ))
+}
+
 /// Reads and verifies one trace file.
 pub fn verify_trace(path: &Path) -> Result<VerifyReport, TraceError> {
     let trace = read_trace(path)?;
     Ok(verify_frames(&path.display().to_string(), &trace))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> Trace {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/traces/l05-soft-drop-levelup.jsonl.gz");
+        let mut t = read_trace(&p).expect("fixture");
+        t.frames.truncate(300);
+        t
+    }
+
+    #[test]
+    fn start_fields_are_exactly_those_the_model_needs() {
+        let t = fixture();
+        assert!(verify_frames("f", &t).ok());
+        for key in t.frames[0].keys() {
+            let mut line = t.frames[0].clone();
+            line.remove(key);
+            let needed = START_FIELDS.contains(&key.as_str());
+            assert_eq!(game_from_line(&line).is_err(), needed, "field `{key}`");
+        }
+    }
+
+    #[test]
+    fn traces_that_cannot_be_verified_say_how_to_capture_one_that_can() {
+        let mut t = fixture();
+        for line in &mut t.frames {
+            line.remove("rng");
+            line.remove("das");
+        }
+        let e = verify_frames("f", &t).error.expect("refused");
+        assert!(
+            e.contains("lacks 2 of the fields verify needs (das, rng)"),
+            "{e}"
+        );
+        assert!(e.contains("without --fields"), "{e}");
+        let mut t = fixture();
+        t.header = Some(serde_json::json!({"span": "movie"}));
+        let e = verify_frames("f", &t).error.expect("refused");
+        assert!(e.contains("--whole-movie"), "{e}");
+    }
 }

@@ -209,13 +209,13 @@ fn overlay_outlines_nes_cells() {
 #[test]
 fn png_round_trip() {
     let f = draw_game(&game(), &DrawOptions::default());
-    let path = std::env::temp_dir().join(format!("nestor-ui-{}.png", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("board.png");
     save_png(&f, &path).expect("write png");
     let file = File::open(&path).expect("open png");
     let mut reader = png::Decoder::new(file).read_info().expect("png header");
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).expect("png data");
-    let _ = std::fs::remove_file(&path);
     assert_eq!(
         (info.width as usize, info.height as usize),
         (f.width, f.height)

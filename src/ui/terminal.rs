@@ -170,15 +170,21 @@ pub fn render_terminal(game: &Game, opts: &TermOptions) -> String {
     out
 }
 
-/// Draws frames in place on a terminal: hides the cursor and clears the screen on start,
-/// redraws from the top-left corner each frame, and shows the cursor again when dropped
-/// (normal exit, error or panic).
-///
-/// Ctrl-C: std has no signal handling and no new crate is pulled in for it, so an interrupt
-/// ends the process without running `Drop`; the colours are already reset at the end of every
-/// line, but the cursor stays hidden. `tput cnorm` (or `reset`) shows it again.
+/// The smallest terminal the picture fits: 22 lines (plus one for the cursor) and the board
+/// with its side panel.
+pub const MIN_SIZE: (u16, u16) = (46, 23);
+
+/// Draws frames in place on a terminal: hides the cursor and clears the screen on start, then
+/// rewrites only the lines that changed since the last frame (one game is some 30,000 frames;
+/// redrawing everything each time wrote over 100 MB), and shows the cursor again when dropped
+/// (normal exit, `q`, Ctrl-C, an error or a panic: the demo handles Ctrl-C and SIGTERM itself
+/// so that this always runs).
 pub struct TerminalView<W: Write> {
     out: W,
+    /// The lines on the screen now (`None` after a message: everything is redrawn).
+    shown: Option<Vec<String>>,
+    /// A message is on the screen instead of the picture.
+    message_up: bool,
 }
 
 impl<W: Write> TerminalView<W> {
@@ -186,18 +192,53 @@ impl<W: Write> TerminalView<W> {
     pub fn start(mut out: W) -> io::Result<TerminalView<W>> {
         write!(out, "{HIDE_CURSOR}{CLEAR}{HOME}")?;
         out.flush()?;
-        Ok(TerminalView { out })
+        Ok(TerminalView {
+            out,
+            shown: None,
+            message_up: false,
+        })
     }
 
-    /// Replaces the picture with `text` (from [`render_terminal`]).
+    /// Replaces the picture with `text` (from [`render_terminal`]), writing only the lines
+    /// that differ from the picture on the screen, each at its own row.
     pub fn draw(&mut self, text: &str) -> io::Result<()> {
-        write!(self.out, "{HOME}{text}\x1b[J")?;
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        self.message_up = false;
+        let old = self.shown.take();
+        if old.is_none() {
+            write!(self.out, "{CLEAR}")?;
+        }
+        let old = old.unwrap_or_default();
+        for (row, line) in lines.iter().enumerate() {
+            if old.get(row) != Some(line) {
+                // Rows count from 1; the line is cleared past its end.
+                write!(self.out, "\x1b[{};1H{line}\x1b[K", row + 1)?;
+            }
+        }
+        if lines.len() < old.len() {
+            write!(self.out, "\x1b[{};1H\x1b[J", lines.len() + 1)?;
+        }
+        self.shown = Some(lines);
         self.out.flush()
     }
 
-    /// Writes a line below the picture (the cursor is left after the last frame).
-    pub fn println(&mut self, line: &str) -> io::Result<()> {
-        writeln!(self.out, "{line}")?;
+    /// Replaces the picture with a message (e.g. that the terminal is too small); the next
+    /// `draw` repaints everything.
+    pub fn message(&mut self, text: &str) -> io::Result<()> {
+        if self.message_up {
+            // Already up: do not flicker.
+            return Ok(());
+        }
+        write!(self.out, "{CLEAR}{HOME}{text}")?;
+        self.shown = None;
+        self.message_up = true;
+        self.out.flush()
+    }
+
+    /// Moves the cursor below the picture (for the lines printed after the game).
+    pub fn finish(&mut self) -> io::Result<()> {
+        let rows = self.shown.as_ref().map_or(1, Vec::len);
+        write!(self.out, "\x1b[{};1H", rows + 1)?;
         self.out.flush()
     }
 }
@@ -208,6 +249,18 @@ impl<W: Write> Drop for TerminalView<W> {
         let _ = write!(self.out, "{RESET}{SHOW_CURSOR}");
         let _ = self.out.flush();
     }
+}
+
+/// Whether the terminal is too small for the picture: `Some(message)` saying so.
+pub fn too_small(size: (u16, u16)) -> Option<String> {
+    let (w, h) = size;
+    let (need_w, need_h) = MIN_SIZE;
+    (w < need_w || h < need_h).then(|| {
+        format!(
+            "The terminal is {w}x{h}; the demo needs {need_w}x{need_h}. Enlarge it (the game \
+             goes on meanwhile), or press q to quit."
+        )
+    })
 }
 
 #[cfg(test)]

@@ -96,16 +96,72 @@ fn colour_mode_uses_tile_colours_and_clears_each_line() {
 }
 
 #[test]
-fn the_view_hides_redraws_and_restores() {
+fn the_view_hides_redraws_only_changed_lines_and_restores() {
     let mut out = Vec::new();
     {
         let mut view = TerminalView::start(&mut out).expect("write to a Vec");
-        view.draw("frame one\n").expect("write");
-        view.draw("frame two\n").expect("write");
+        view.draw("line one\nline two\nline three\n")
+            .expect("write");
+        view.draw("line one\nline 2\nline three\n").expect("write");
+        view.draw("line one\nline 2\nline three\n").expect("write");
+        view.draw("line one\n").expect("write");
     }
     let s = String::from_utf8(out).expect("utf-8");
     assert!(s.starts_with(HIDE_CURSOR));
-    assert_eq!(s.matches(HOME).count(), 3, "start plus one per frame");
-    assert!(s.contains(&format!("{HOME}frame two\n")));
+    assert_eq!(s.matches("line one").count(), 1, "{s:?}");
+    assert_eq!(s.matches("line three").count(), 1, "{s:?}");
+    assert!(s.contains("\x1b[2;1Hline 2\x1b[K"), "{s:?}");
+    // Fewer lines: the rest of the screen is cleared.
+    assert!(s.contains("\x1b[2;1H\x1b[J"), "{s:?}");
     assert!(s.ends_with(&format!("{RESET}{SHOW_CURSOR}")));
+}
+
+#[test]
+fn a_whole_game_writes_a_small_part_of_full_redraws() {
+    let mut game = Game::seeded(19, 5);
+    let mut out = Vec::new();
+    let mut full = 0usize;
+    {
+        let mut view = TerminalView::start(&mut out).expect("write");
+        for i in 0..3000u32 {
+            game.step(if i % 7 == 0 {
+                crate::game::PadState::LEFT
+            } else {
+                crate::game::PadState::NONE
+            });
+            let text = render_terminal(
+                &game,
+                &TermOptions {
+                    colour: true,
+                    ..plain()
+                },
+            );
+            full += text.len();
+            view.draw(&text).expect("write");
+        }
+    }
+    eprintln!(
+        "{} bytes written for {full} bytes of full redraws",
+        out.len()
+    );
+    assert!(out.len() * 20 < full, "{} of {full} bytes", out.len());
+}
+
+#[test]
+fn a_small_terminal_is_told_and_the_picture_comes_back() {
+    assert!(too_small(MIN_SIZE).is_none());
+    let msg = too_small((30, 40)).expect("too narrow");
+    assert!(msg.contains("30x40") && msg.contains("46x23"), "{msg}");
+    assert!(too_small((80, 20)).is_some());
+    let mut out = Vec::new();
+    {
+        let mut view = TerminalView::start(&mut out).expect("write");
+        view.draw("board\n").expect("write");
+        view.message(&msg).expect("write");
+        view.message(&msg).expect("write");
+        view.draw("board\n").expect("write");
+    }
+    let s = String::from_utf8(out).expect("utf-8");
+    assert_eq!(s.matches("Enlarge").count(), 1, "shown once while it lasts");
+    assert_eq!(s.matches("board").count(), 2, "redrawn after the message");
 }

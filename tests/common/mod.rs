@@ -5,29 +5,33 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use nestor::game::PadState;
 use nestor::movie::Movie;
 
-/// RAM FCEUX and nestor are compared on: $0000-$0754 (above, the cartridge never writes and
-/// FCEUX's power-on fill is what `RAMInitOption` says).
+/// RAM FCEUX dumps: $0000-$0754 (above, the cartridge never writes and FCEUX's power-on fill
+/// is what `RAMInitOption` says).
 pub const COMPARED_RAM: usize = 0x755;
+
+/// The parts of the dump that must be equal: the zero page and $0200-$0754, not the stack
+/// page $0100-$01FF. The two emulators end a frame at different CPU instructions (FCEUX at
+/// the end of its scanline loop, tetanes-core at the end of the PPU frame), so the NMI
+/// interrupts the main loop at different places and pushes different return addresses and
+/// flags there; on the real cartridge they first differ at $01FA on frame 4. No game
+/// variable lives on the stack page (`../shared/host-notes.md`, `docs/nes-tetris.md` §2).
+pub const EQUAL_RAM: [std::ops::Range<usize>; 2] = [0x0000..0x0100, 0x0200..COMPARED_RAM];
 
 /// How long one FCEUX run may take (a full game at maximum speed takes seconds).
 const FCEUX_TIMEOUT: Duration = Duration::from_secs(180);
 
-/// A fresh directory under the system temp dir, unique per process and call.
-pub fn temp_dir(tag: &str) -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "nestor-{tag}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).expect("create a temp dir");
-    dir
+/// A fresh directory under the system temp dir, removed (with everything in it) when the
+/// returned guard drops, also when the test fails.
+pub fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("nestor-{tag}-"))
+        .tempdir()
+        .expect("create a temp dir")
 }
 
 /// Runs the `nestor` binary.
@@ -167,10 +171,12 @@ pub fn assert_same_ram(movie: &Movie, fceux: &[Vec<u8>], nestor: &[Vec<u8>]) {
         "nestor ran every frame"
     );
     for (k, (ours, theirs)) in nestor.iter().zip(&fceux[1..]).enumerate() {
-        if ours[..COMPARED_RAM] != theirs[..] {
-            let at = (0..COMPARED_RAM)
-                .find(|&a| ours[a] != theirs[a])
-                .unwrap_or_default();
+        assert_eq!(theirs.len(), COMPARED_RAM, "FCEUX dump line {}", k + 2);
+        if let Some(at) = EQUAL_RAM
+            .iter()
+            .flat_map(|r| r.clone())
+            .find(|&a| ours[a] != theirs[a])
+        {
             panic!(
                 "RAM differs after nestor frame {} (movie input line {}): first at ${at:04X}, \
                  nestor {:#04x}, FCEUX {:#04x}",

@@ -153,3 +153,64 @@ fn seeded_games_are_reproducible_and_differ_by_seed() {
         .collect();
     assert!(pieces.len() > 10);
 }
+
+/// A game at `level` with the score at the cap whose O, one row above a support, completes
+/// `clear` rows when it locks at row 16.
+fn capped_clear(level: u8, clear: u8) -> Game {
+    let mut g = o_resting_at(16, false, 0);
+    g.level = level;
+    g.score = [0x99; 3];
+    g.lines = [0x01, 0x10];
+    for r in 0..clear {
+        for c in (0..10).filter(|&c| c != 4 && c != 5) {
+            g.field.set(18 - r as i16 - 1, c, 0x7C);
+        }
+    }
+    g
+}
+
+/// Steps until play state 5 has run; returns its events and the next frame's.
+fn score_frame(mut g: Game) -> (Events, Events) {
+    for _ in 0..200 {
+        let ev = g.step(PadState::NONE);
+        if ev.cycles > 0 {
+            return (ev, g.step(PadState::NONE));
+        }
+    }
+    panic!("play state 5 never ran");
+}
+
+#[test]
+fn a_single_at_the_cap_lags_from_level_145_not_at_137() {
+    for (level, lag) in [(137u8, false), (140, false), (145, true), (154, true)] {
+        let (ev, next) = score_frame(capped_clear(level, 1));
+        assert_eq!(ev.cleared, 1);
+        assert_eq!(ev.lag, lag, "level {level}: {} cycles", ev.cycles);
+        assert_eq!(
+            next.logic, !lag,
+            "the frame after a long one runs only the NMI"
+        );
+    }
+}
+
+#[test]
+fn a_double_at_level_154_fits_a_single_does_not() {
+    let (single, _) = score_frame(capped_clear(154, 1));
+    let (double, _) = score_frame(capped_clear(154, 2));
+    assert_eq!(double.cleared, 2);
+    assert!(single.lag && !double.lag);
+    // 155 passes at 11 cycles fewer (no byte-0 carry), one more line (15 + 8 + 5).
+    // The NMI blanks one more row (94).
+    assert_eq!(single.cycles - double.cycles, 155 * 11 - (15 + 8 + 5) - 94);
+}
+
+#[test]
+fn locks_without_a_clear_do_not_lag_below_the_crash_level() {
+    // 155 passes of 83 cycles: some 9,000 cycles short of a frame.
+    let mut g = o_resting_at(16, false, 0);
+    g.level = crate::game::score::CRASH_LEVEL - 1;
+    g.score = [0x99; 3];
+    let (ev, next) = score_frame(g);
+    assert_eq!(ev.cleared, 0);
+    assert!(!ev.lag && next.logic, "{} cycles", ev.cycles);
+}

@@ -1,0 +1,203 @@
+//! CPU-cycle cost of the one frame that can overrun: the frame whose logic runs play state 5
+//! (lines, level, points), counted per instruction from the cartridge's code; decides lag frames.
+//!
+//! Why only that frame: it is the only game-logic routine with a loop that grows with the
+//! level (`addLineClearPoints` runs `level + 1` times). Every other frame costs a fixed few
+//! thousand cycles. When the NMI comes before the main loop has cleared
+//! `verticalBlankingInterval` (in `updateAudioWaitForNmiAndResetOamStaging`), the flag set by
+//! that NMI is lost and the loop waits for the next one: that frame runs only the NMI.
+//!
+//! The figures are NMOS 6502 cycles per instruction along the path taken (taken branch +1,
+//! all loops and tables of these routines stay inside one page), counted on the public
+//! disassembly of the cartridge (CelestialAmber/TetrisNESDisasm, `main.asm`); the names below
+//! are its labels. The only part not counted is `updateAudio`: the music engine's cost depends
+//! on the music state (notes starting, sound effects playing), which the game RAM the model
+//! keeps does not hold. It gets a fixed allowance, [`AUDIO_ALLOWANCE`], and the lag decision
+//! is only as exact as that allowance (see docs/past-level-29.md for the margin).
+
+/// CPU cycles between two NMIs on NTSC: 341 × 262 / 3 PPU dots.
+pub const FRAME_BUDGET: f64 = 341.0 * 262.0 / 3.0;
+
+/// Interrupt sequence that enters the NMI handler.
+const NMI_ENTRY: u32 = 7;
+/// The NMI when it runs the last line-clear animation step (`render_mode_play_and_demo` →
+/// `updateLineClearingAnimation` with `rowY` 4 → 5 and no completed row), nothing else to
+/// redraw, then `copyOamStagingToOam` (the OAM DMA, 513), `frameCounter`, the RNG step with its
+/// first branch taken, the scroll, and `pollControllerButtons` (two 8-bit reads).
+const NMI_LINE_CLEAR_BASE: u32 = 1949;
+/// Each completed row blanks its two next cells (`@updateVRAM`: two PPU addresses, two writes).
+const NMI_PER_COMPLETED_ROW: u32 = 94;
+/// One `copyPlayfieldRowToVRAM` call that returns at once (`vramRow` ≥ $15: `jsr`, `ldx`,
+/// `cpx`, `bpl` taken, `rts`).
+const NMI_ROW_COPY_IDLE: u32 = 20;
+/// The NMI with the playfield copy path, without its four `copyPlayfieldRowToVRAM` calls.
+const NMI_ROW_COPY_BASE: u32 = 1854 - 4 * NMI_ROW_COPY_IDLE;
+/// One call that copies a row (ten `lda (playfieldAddr),y` / `sta PPUDATA`).
+const NMI_PER_COPIED_ROW: u32 = 237;
+/// The same call when it finishes the copy (`cmp #$14` / `bmi` not taken, `vramRow` = $20).
+const NMI_LAST_ROW_EXTRA: u32 = 4;
+/// `generateNextPseudorandomNumber`: `beq` not taken plus `sec` when the feedback bit is 1.
+const NMI_RNG_BIT_EXTRA: u32 = 1;
+/// Tetris flash in `@renderTetrisFlashAndSound` (`completedLines` = 4 on a frame counter ≡ 0
+/// mod 4): the extra tests, plus the sound-effect write when the counter is ≢ 0 mod 8 fails.
+const NMI_TETRIS_FLASH: u32 = 16;
+const NMI_TETRIS_SOUND: u32 = 5;
+
+/// After the NMI up to the state-5 routine and from its end to the `sta
+/// verticalBlankingInterval` that can miss the NMI: the spin loop's exit and `memset_page` of
+/// the OAM staging page (2,877; 256 × 11 for the fill), and the main loop's passes through
+/// `gameModeState` 2-8 with their `switch_s_plus_2a` dispatches, `changeCHRBank0/1`,
+/// `makePlayer1Active` and `savePlayer1State` (32-byte copies), `stageSpriteForCurrentPiece`,
+/// `stageSpriteForNextPiece` (four sprites), and the `jsr updateAudio_jmp`, `lda`, `sta` around
+/// the audio update (3,274).
+const LOGIC_FIXED: u32 = 2877 + 3274;
+/// `jsr updateMusicSpeed` and its set-up (`ldx`, `lda multBy10Table,x`, `tay`, `ldx`).
+const MUSIC_SPEED_BASE: u32 = 6 + 10;
+/// One empty cell of row 5 in `@checkForBlockInRow`.
+const MUSIC_SPEED_PER_EMPTY: u32 = 16;
+/// The first block found (`lda`, `cmp`, `bne` taken) and `@foundBlockInRow` with `allegro`
+/// already set (`bne @ret` taken, `rts`).
+const MUSIC_SPEED_FOUND: u32 = 10 + 12;
+/// Row 5 empty: the last cell's `bne` falls through, `allegro` already clear (`beq @ret`).
+const MUSIC_SPEED_EMPTY_END: u32 = 3 + 3 + 6 - 1;
+
+/// `playState_updateLinesAndStatistics` with no line: `lda completedLines`, `bne`, `jmp`.
+pub const LINES_NONE: u32 = 8;
+/// With lines: the statistics counter (no BCD carry), the render flag, `gameType`, `ldx`.
+pub const LINES_SETUP: u32 = 46;
+/// `incrementLines`: `inc`, `lda`, `and`, `cmp` and `bmi` taken (ones digit stays below 10).
+pub const LINE_INC: u32 = 15;
+/// Ones digit reaches 10: the `adc #$06` fix-up, `bcc` taken (no hundreds carry).
+pub const LINE_INC_TENS: u32 = 31;
+/// Tens digit reaches 10 too: the hundreds byte is incremented.
+pub const LINE_INC_HUNDREDS: u32 = 43;
+/// `L9BC7` when the ones digit is not 0 (`bne L9BFB` taken).
+pub const LINE_NO_CHECK: u32 = 8;
+/// `L9BD0`: the 16-bit shift of the BCD count and the compare, no level-up (`bpl` taken).
+pub const LINE_CHECK: u32 = 71;
+/// The same with a level-up (`inc levelNumber`, the sound effect, the render flag).
+pub const LINE_LEVEL_UP: u32 = 89;
+/// `dex` and `bne incrementLines` (the last line's `bne` is one cycle less).
+pub const LINE_LOOP: u32 = 5;
+
+/// `addHoldDownPoints` with fewer than 2 points (`bmi` taken).
+pub const HOLD_NONE: u32 = 8;
+/// With points: the `dec`/`adc` into the score, both tests, the render flag.
+pub const HOLD_BASE: u32 = 24 + 7 + 8;
+/// Low-nibble fix-up taken (`bcc` not taken) instead of skipped.
+pub const HOLD_NIBBLE: (u32, u32) = (3, 12);
+/// High-nibble carry into the next byte, taken instead of skipped.
+pub const HOLD_CARRY: (u32, u32) = (3, 14);
+
+/// `addLineClearPoints` before and after its loop.
+pub const POINTS_SETUP: u32 = 16;
+pub const POINTS_END: u32 = 24;
+/// The loop's five tests: (skipped, taken) cycles for the byte-0 carry, the byte-1 low and
+/// high fix-ups, the byte-2 fix-up and the cap; then `dec generalCounter` / `bne` (8, last 7).
+pub const POINTS_BYTE0: (u32, u32) = (24, 35);
+pub const POINTS_BYTE1_LOW: (u32, u32) = (21, 30);
+pub const POINTS_BYTE1_HIGH: (u32, u32) = (10, 24);
+pub const POINTS_BYTE2: (u32, u32) = (10, 19);
+pub const POINTS_CAP: (u32, u32) = (10, 20);
+pub const POINTS_LOOP: u32 = 8;
+
+/// Allowance for `updateAudio` (sound effects and the music engine), which is not counted
+/// (its quiet path alone counts 993). Set from the traces, not counted: with the rest counted,
+/// the level-145/154 traces need 1,416-1,775 cycles on their decisive frames; this is the
+/// middle, a margin of about ±180 cycles (docs/past-level-29.md).
+pub const AUDIO_ALLOWANCE: u32 = 1596;
+
+/// Picks the (skipped, taken) cost of a test.
+#[inline]
+pub const fn pick(costs: (u32, u32), taken: bool) -> u32 {
+    if taken {
+        costs.1
+    } else {
+        costs.0
+    }
+}
+
+/// What this frame's NMI did, as far as its cost depends on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NmiWork {
+    /// It ran the line-clear animation (instead of the playfield copy).
+    pub line_clear: bool,
+    /// Completed rows blanked (animation) or playfield rows copied (copy).
+    pub rows: u8,
+    /// The copy reached row 20 on this NMI.
+    pub copy_done: bool,
+    /// The RNG's feedback bit was 1 (one more cycle).
+    pub rng_bit: bool,
+    /// Tetris flash: `completedLines` = 4 on an animation frame; `Some(sound)`.
+    pub tetris_flash: Option<bool>,
+}
+
+impl NmiWork {
+    /// Cycles from the NMI's start to its `rti`.
+    pub fn cycles(&self) -> u32 {
+        let mut c = NMI_ENTRY;
+        if self.line_clear {
+            c += NMI_LINE_CLEAR_BASE + NMI_PER_COMPLETED_ROW * self.rows as u32;
+        } else {
+            c += NMI_ROW_COPY_BASE + NMI_PER_COPIED_ROW * self.rows as u32;
+            c += (4 - self.rows.min(4) as u32) * NMI_ROW_COPY_IDLE;
+            if self.copy_done {
+                c += NMI_LAST_ROW_EXTRA;
+            }
+        }
+        if self.rng_bit {
+            c += NMI_RNG_BIT_EXTRA;
+        }
+        if let Some(sound) = self.tetris_flash {
+            c += NMI_TETRIS_FLASH + if sound { NMI_TETRIS_SOUND } else { 0 };
+        }
+        c
+    }
+}
+
+/// `updateMusicSpeed`: scans row 5 for its first block (`first_block`: column, or `None`).
+pub fn music_speed_cycles(first_block: Option<u8>) -> u32 {
+    match first_block {
+        Some(c) => MUSIC_SPEED_BASE + MUSIC_SPEED_PER_EMPTY * c as u32 + MUSIC_SPEED_FOUND,
+        None => MUSIC_SPEED_BASE + MUSIC_SPEED_PER_EMPTY * 10 + MUSIC_SPEED_EMPTY_END,
+    }
+}
+
+/// The whole frame up to the point where a late NMI is lost, audio allowance included.
+pub fn frame_cycles(nmi: NmiWork, state5_cycles: u32) -> u32 {
+    nmi.cycles() + LOGIC_FIXED + state5_cycles + AUDIO_ALLOWANCE
+}
+
+/// True when the frame's logic is still running when the next NMI comes.
+pub fn lags(cycles: u32) -> bool {
+    cycles as f64 > FRAME_BUDGET
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nmi_costs_of_the_counted_paths() {
+        let clear = NmiWork {
+            line_clear: true,
+            rows: 1,
+            ..NmiWork::default()
+        };
+        assert_eq!(clear.cycles(), 7 + 2043);
+        let copy = NmiWork {
+            rows: 4,
+            ..NmiWork::default()
+        };
+        assert_eq!(copy.cycles(), 7 + 2722);
+        let idle = NmiWork::default();
+        assert_eq!(idle.cycles(), 7 + 1854);
+    }
+
+    #[test]
+    fn music_speed_scan() {
+        assert_eq!(music_speed_cycles(None), 6 + 181);
+        assert_eq!(music_speed_cycles(Some(0)), 6 + 32);
+        assert_eq!(music_speed_cycles(Some(3)), 6 + 32 + 48);
+    }
+}

@@ -1,0 +1,272 @@
+//! `nestor play` on the rules-model console (the hidden `--model-console SEED`), run as a
+//! program: Ctrl-C keeps a movie that replays, injected faults are survived and counted, and
+//! outputs that are inputs or cannot be written are refused before anything runs.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use nestor::game::score::bcd_value;
+use nestor::game::Game;
+use nestor::movie::Replay;
+use nestor::nes::testcart::mmc1_image;
+use nestor::nes::{AddressMap, ModelConsole, RamSnapshot};
+
+fn nestor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(args)
+        .env("RUST_LOG", "off")
+        .output()
+        .expect("run nestor")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("temp paths are UTF-8")
+}
+
+/// Replays `movie` on a fresh model console and returns (score, lines) at its end.
+fn replay_on_model(movie: &Path, level: u8, seed: u64) -> (u32, u32) {
+    let replay = Replay::load(movie).expect("the kept movie parses");
+    let map = AddressMap::default();
+    let mut console = ModelConsole::new(Game::seeded(level, seed), map.clone());
+    let mut last = None;
+    replay
+        .run(&mut console, |f| {
+            last = Some(RamSnapshot::read(f.ram, &map));
+            ControlFlow::Continue(())
+        })
+        .expect("replay");
+    let last = last.expect("frames");
+    (bcd_value(&last.score_bcd), bcd_value(&last.lines_bcd))
+}
+
+#[cfg(unix)]
+#[test]
+fn interrupting_play_record_keeps_a_movie_that_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let movie = dir.path().join("game.fm2");
+    // Level 0: a long game, still going when the signal comes.
+    let child = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(["play", "--model-console", "7", "--level", "0", "--json"])
+        .args(["--record", s(&movie)])
+        .env("RUST_LOG", "off")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run nestor");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: a plain kill(2) on the child's pid, which has not been waited for yet.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0, "SIGINT sent");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let out = child.wait_with_output().expect("wait");
+    assert!(Instant::now() < deadline);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "stderr: {stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+    let game = &summary["games"][0];
+    assert_eq!(game["end"], "interrupted", "{summary}");
+    assert!(summary["frames"].as_u64().unwrap() > 1000, "{summary}");
+    // The movie holds every frame up to the interruption and replays to the same game.
+    let kept = Replay::load(&movie).unwrap();
+    assert_eq!(
+        kept.movie().gameplay_frames().len() as u64,
+        summary["frames"].as_u64().unwrap()
+    );
+    let (score, lines) = replay_on_model(&movie, 0, 7);
+    assert_eq!(u64::from(score), game["score"].as_u64().unwrap());
+    assert_eq!(u64::from(lines), game["lines"].as_u64().unwrap());
+    // Nothing but the movie is left in the folder (no temporary file).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_finished_model_game_replays_to_its_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let movie = dir.path().join("g.fm2");
+    let out = nestor(&[
+        "play",
+        "--model-console",
+        "11",
+        "--json",
+        "--record",
+        s(&movie),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["games"][0]["end"], "topped_out", "{summary}");
+    let (score, lines) = replay_on_model(&movie, 19, 11);
+    assert_eq!(u64::from(score), summary["score"].as_u64().unwrap());
+    assert_eq!(u64::from(lines), summary["lines"].as_u64().unwrap());
+    let text = std::fs::read_to_string(&movie).unwrap();
+    assert!(text.contains("comment model console: seed 11"), "{text}");
+}
+
+#[test]
+fn injected_faults_are_counted_and_play_goes_on() {
+    let out = nestor(&[
+        "play",
+        "--model-console",
+        "3",
+        "--pieces",
+        "300",
+        "--games",
+        "50",
+        "--inject-faults",
+        "0.02",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &v["totals"];
+    assert_eq!(t["pieces"], 300, "{v}");
+    assert!(t["faults_injected"].as_u64().unwrap() > 50, "{v}");
+    assert!(t["desyncs"].as_u64().unwrap() > 10, "{v}");
+    // Without faults the model console never desyncs.
+    let out = nestor(&["play", "--model-console", "3", "--pieces", "100", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["totals"]["desyncs"], 0, "{v}");
+    assert_eq!(v["totals"]["faults_injected"], 0, "{v}");
+    let out = nestor(&["play", "--model-console", "3", "--inject-faults", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_unwritable_record_path_fails_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("no").join("such").join("m.fm2");
+    let started = Instant::now();
+    let out = nestor(&["play", "--model-console", "1", "--record", s(&bad)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot write there") && err.contains("m.fm2"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing ran");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn outputs_that_are_inputs_are_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let rom = dir.path().join("rom.nes");
+    std::fs::write(&rom, mmc1_image()).unwrap();
+    // The same file under another spelling.
+    let other = dir.path().join(".").join("rom.nes");
+    let out = nestor(&[
+        "play",
+        s(&rom),
+        "--allow-unknown-rom",
+        "--headless",
+        "--record",
+        s(&other),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is the ROM"), "{err}");
+    assert_eq!(std::fs::read(&rom).unwrap(), mmc1_image());
+
+    let movie = dir.path().join("m.fm2");
+    let text = "version 3\nemuVersion 1\nrerecordCount 0\npalFlag 0\nromFilename x\n\
+                romChecksum base64:AAAAAAAAAAAAAAAAAAAAAA==\nguid x\nfourscore 0\n\
+                microphone 0\nport0 1\nport1 0\nport2 0\nFDS 0\nNewPPU 0\n|0|........|||\n";
+    std::fs::write(&movie, text).unwrap();
+    for (out_path, role) in [(&movie, "is the movie"), (&rom, "is the ROM")] {
+        let out = nestor(&["trace", s(&rom), "--movie", s(&movie), "--out", s(out_path)]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(role), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&movie).unwrap(), text);
+    assert_eq!(std::fs::read(&rom).unwrap(), mmc1_image());
+}
+
+#[test]
+fn clap_refuses_zero_games_and_endless_files_are_refused_quickly() {
+    let out = nestor(&["play", "--model-console", "1", "--games", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    #[cfg(unix)]
+    {
+        let started = Instant::now();
+        let out = nestor(&["play", "/dev/zero", "--headless"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("/dev/zero") && err.contains("larger than"),
+            "{err}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let rom = dir.path().join("rom.nes");
+        std::fs::write(&rom, mmc1_image()).unwrap();
+        let out = nestor(&["replay", s(&rom), "/dev/zero", "--allow-unknown-rom"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("larger than 64 MiB"), "{err}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+}
+
+#[test]
+fn a_two_game_summary_labels_each_game_and_the_totals() {
+    let out = nestor(&[
+        "play",
+        "--model-console",
+        "4",
+        "--games",
+        "2",
+        "--level",
+        "29",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let game = |n: u32| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("game {n}: ")))
+            .unwrap_or_else(|| panic!("no game {n} line: {text}"))
+    };
+    // Started at 29: every line is after the transition, and the line says so.
+    for n in [1, 2] {
+        assert!(
+            game(n).contains(" after level 29)") && game(n).ends_with("topped out"),
+            "{text}"
+        );
+    }
+    assert!(text.contains("total over 2 games: pieces "), "{text}");
+    assert!(
+        !text.lines().any(|l| l.starts_with("score ")),
+        "no unlabelled line: {text}"
+    );
+}
+
+#[test]
+fn show_plan_headless_is_not_silently_ignored() {
+    let out = nestor(&[
+        "play",
+        "--model-console",
+        "1",
+        "--pieces",
+        "3",
+        "--show-plan",
+    ]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--show-plan") && err.contains("headless"),
+        "{err}"
+    );
+}
