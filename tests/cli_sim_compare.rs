@@ -33,7 +33,8 @@ fn default_weights() -> String {
 
 #[test]
 fn identical_weights_show_no_difference() {
-    let dir = common::temp_dir("compare-same");
+    let tmp = common::temp_dir("compare-same");
+    let dir = tmp.path().to_path_buf();
     let w = default_weights();
     let v = json_of(&nestor(
         &[
@@ -51,12 +52,12 @@ fn identical_weights_show_no_difference() {
         c["mean_a"].as_f64().expect("a mean") > 0.0,
         "the games cleared lines"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_deliberately_bad_set_is_reported_worse() {
-    let dir = common::temp_dir("compare-bad");
+    let tmp = common::temp_dir("compare-bad");
+    let dir = tmp.path().to_path_buf();
     // The default file with rewards for holes and high locks, in every phase: it buries its
     // own stack.
     let default = std::fs::read_to_string(default_weights()).expect("default weights");
@@ -114,12 +115,12 @@ fn a_deliberately_bad_set_is_reported_worse() {
         "the whole interval below 0: {v}"
     );
     assert_eq!(v["significant"], true);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn shards_merge_into_exactly_the_single_run() {
-    let dir = common::temp_dir("sim-shards");
+    let tmp = common::temp_dir("sim-shards");
+    let dir = tmp.path().to_path_buf();
     let run = ["--games", "7", "--pieces", "30", "--seed", "3"];
     let mut single = vec!["sim", "--json"];
     single.extend(run);
@@ -172,5 +173,4 @@ fn shards_merge_into_exactly_the_single_run() {
         err.contains("3/2") && err.contains("between 1 and N"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -116,7 +116,8 @@ fn interrupted_run(dir: &Path, state: &str, signal: libc::c_int) -> std::process
 
 #[test]
 fn an_interrupted_run_resumes_to_the_same_weights() {
-    let dir = common::temp_dir("tune-resume");
+    let tmp = common::temp_dir("tune-resume");
+    let dir = tmp.path().to_path_buf();
     ok(&tune_here(&dir, "a.json", "a.toml").output().expect("run"));
     let unbroken = weights_lines(&dir.join("a.toml"));
 
@@ -137,12 +138,12 @@ fn an_interrupted_run_resumes_to_the_same_weights() {
         &dir,
     ));
     assert_eq!(weights_lines(&dir.join("c.toml")), unbroken);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn batch_steps_give_the_weights_of_a_run_on_one_machine() {
-    let dir = common::temp_dir("tune-steps");
+    let tmp = common::temp_dir("tune-steps");
+    let dir = tmp.path().to_path_buf();
     let small = [
         "--generations",
         "2",
@@ -211,12 +212,12 @@ fn batch_steps_give_the_weights_of_a_run_on_one_machine() {
         weights_lines(&dir.join("s.toml")),
         weights_lines(&dir.join("h.toml"))
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn bad_state_files_and_existing_outputs_are_clear_errors() {
-    let dir = common::temp_dir("tune-bad");
+    let tmp = common::temp_dir("tune-bad");
+    let dir = tmp.path().to_path_buf();
     ok(&nestor(
         &[
             "tune",
@@ -275,5 +276,4 @@ fn bad_state_files_and_existing_outputs_are_clear_errors() {
 
     let err = fail(&["tune", "--state", "x.json", "--phase", "nope"]);
     assert!(err.contains("no phase `nope`"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

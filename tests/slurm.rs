@@ -169,7 +169,8 @@ fn sim_and_tune_jobs_give_what_one_machine_gives() {
             return;
         }
     };
-    let dir = common::temp_dir("slurm");
+    let tmp = common::temp_dir("slurm");
+    let dir = tmp.path().to_path_buf();
     let sim_args = "--games 8 --pieces 25 --seed 4";
     let script: PathBuf =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/slurm/sim-task.sbatch");
@@ -257,5 +258,4 @@ fn sim_and_tune_jobs_give_what_one_machine_gives() {
     };
     assert_eq!(weights(&result), weights(&dir.join("here.toml")));
     drop(cluster);
-    let _ = std::fs::remove_dir_all(&dir);
 }
