@@ -1,6 +1,7 @@
 //! Subcommand implementations for the `nestor` binary, one file per command group;
 //! they parse nothing themselves (main.rs holds the clap definitions) and report with anyhow.
 
+pub mod compare;
 pub mod demo;
 pub mod interrupt;
 pub mod output;
@@ -9,8 +10,10 @@ mod play_summary;
 pub mod plots;
 pub mod progress;
 pub mod replay;
+pub mod shard;
 pub mod sim;
 pub mod trace;
+pub mod tune;
 
 use nestor::nes::{Rom, Video};
 use nestor::ui::NesView;

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use nestor::search::batch::DEFAULT_MAX_LINES;
+use nestor::search::objective::Objective;
+use nestor::search::shard::ShardSpec;
 use nestor::search::Until;
 
 mod cli;
@@ -27,6 +29,8 @@ enum Command {
     Demo(DemoArgs),
     /// Plays many games in the rules model on all cores and prints statistics.
     Sim(SimArgs),
+    /// Tunes evaluation weights by noisy cross-entropy over simulated games (resumable).
+    Tune(TuneArgs),
     /// Plays the real cartridge (your own ROM file) in tetanes-core, in a window or headless.
     Play(PlayArgs),
     /// Replays an FM2 movie from power-on and prints the final score, lines and level.
@@ -36,7 +40,7 @@ enum Command {
 }
 
 /// Options shared by everything that plans.
-#[derive(Args, Clone, Debug)]
+#[derive(Args, Clone, Debug, Default)]
 pub struct BotArgs {
     /// Evaluation weights (TOML, as config/weights/default.toml).
     #[arg(long, value_name = "FILE")]
@@ -64,8 +68,18 @@ pub struct DemoArgs {
     pub bot: BotArgs,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct SimArgs {
+    #[command(subcommand)]
+    pub command: Option<SimCommand>,
+    /// Play only shard K of N of the games (1 ≤ K ≤ N) and write them to --part, for a batch
+    /// system; `nestor sim merge` joins the parts into the whole run's summary.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<ShardSpec>,
+    /// Where --shard writes its games (JSON; never overwritten) [default: sim-part-K-of-N.json].
+    #[arg(long, value_name = "FILE.json", requires = "shard")]
+    pub part: Option<PathBuf>,
     /// Number of games.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
@@ -99,6 +113,191 @@ pub struct SimArgs {
     pub plots: Option<PathBuf>,
     #[command(flatten)]
     pub bot: BotArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SimCommand {
+    /// Plays two sets of weights on the same seeds and says whether one is really better.
+    Compare(CompareArgs),
+    /// Joins `sim --shard` parts into the summary one run on one machine gives.
+    Merge(MergeArgs),
+}
+
+/// Options of a batch of games used to judge weights (compare, tune).
+#[derive(Args, Clone, Debug)]
+pub struct JudgeArgs {
+    /// The figure games are judged by.
+    #[arg(long, default_value = "lines", value_parser = parse_objective)]
+    pub objective: Objective,
+    /// Start level (0-29).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: u8,
+    /// Stop each game after this many pieces (a cap that keeps long games affordable).
+    #[arg(long)]
+    pub pieces: Option<u32>,
+    /// Stop each game after this many lines.
+    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+}
+
+fn parse_objective(s: &str) -> Result<Objective, String> {
+    s.parse()
+        .map_err(|e: nestor::search::objective::UnknownObjective| e.to_string())
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Weights A (TOML); the difference reported is A − B.
+    #[arg(conflicts_with = "weights")]
+    pub a: Option<PathBuf>,
+    /// Weights B (TOML).
+    #[arg(conflicts_with = "against")]
+    pub b: Option<PathBuf>,
+    /// Weights A, as an option (default: the built-in set).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Weights B, as an option (default: the built-in set).
+    #[arg(long, value_name = "FILE")]
+    pub against: Option<PathBuf>,
+    /// Games each set plays (the same seeds for both).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
+    pub games: u32,
+    /// First seed; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The parts written by `nestor sim --shard K/N`, all N of them.
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per game.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Write PNG plots into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    pub command: Option<TuneCommand>,
+    /// Continue the run saved in this state file (its settings are used; others are ignored).
+    #[arg(long, value_name = "STATE")]
+    pub resume: Option<PathBuf>,
+    #[command(flatten)]
+    pub setup: TuneSetup,
+    /// The tuned weights (TOML; never overwritten).
+    #[arg(long, default_value = "tuned.toml", value_name = "FILE.toml")]
+    pub out: PathBuf,
+    /// Games of the final comparison against the starting weights, on seeds tuning never saw.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
+    pub compare_games: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+}
+
+/// The settings of a new tuning run.
+#[derive(Args, Debug)]
+pub struct TuneSetup {
+    /// The state file, written after every candidate and generation.
+    #[arg(long, default_value = "tune-state.json", value_name = "FILE")]
+    pub state: PathBuf,
+    /// The figure games are judged by.
+    #[arg(long, default_value = "lines", value_parser = parse_objective)]
+    pub objective: Objective,
+    /// Start level (0-29).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: u8,
+    /// Stop each game after this many pieces.
+    #[arg(long)]
+    pub pieces: Option<u32>,
+    /// Stop each game after this many lines (the per-game line cap).
+    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
+    /// Candidates per generation.
+    #[arg(long, default_value_t = 24)]
+    pub population: u32,
+    /// Best candidates kept to refit the distribution [default: a quarter of the population].
+    #[arg(long)]
+    pub elite: Option<u32>,
+    /// Generations.
+    #[arg(long, default_value_t = 20)]
+    pub generations: u32,
+    /// Games per candidate (the same seeds for a generation's candidates, new each generation).
+    #[arg(long, default_value_t = 30)]
+    pub games: u32,
+    /// First seed of the run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Initial standard deviation of each tuned weight.
+    #[arg(long, default_value_t = 0.5)]
+    pub sigma: f64,
+    /// Extra variance added at each refit, decaying to 0 by the last generation.
+    #[arg(long, default_value_t = 0.05)]
+    pub noise: f64,
+    /// Tune only this phase's weights (`[phase.NAME]` in the weights file).
+    #[arg(long, value_name = "NAME")]
+    pub phase: Option<String>,
+    /// Starting weights (TOML; default: the built-in set).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+}
+
+/// One step of a run driven by a batch system; each reads and advances the state file.
+#[derive(Subcommand, Debug)]
+pub enum TuneCommand {
+    /// Writes a new state file with generation 0's candidates.
+    Init(TuneSetup),
+    /// Scores shard K of N of the current generation's candidates into a scores file.
+    Score {
+        #[arg(long, value_name = "STATE")]
+        state: PathBuf,
+        #[arg(long, value_name = "K/N")]
+        shard: ShardSpec,
+        /// The scores file (JSON; never overwritten).
+        #[arg(long, value_name = "FILE.json")]
+        out: PathBuf,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        threads: Option<u64>,
+    },
+    /// Reads every shard's scores, ends the generation and draws the next one's candidates.
+    Gather {
+        #[arg(long, value_name = "STATE")]
+        state: PathBuf,
+        #[arg(required = true)]
+        scores: Vec<PathBuf>,
+    },
+    /// Writes the tuned weights and compares them with the starting ones on fresh seeds.
+    Finish {
+        #[arg(long, value_name = "STATE")]
+        state: PathBuf,
+        /// The tuned weights (TOML; never overwritten).
+        #[arg(long, default_value = "tuned.toml", value_name = "FILE.toml")]
+        out: PathBuf,
+        /// Games of the final comparison.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
+        compare_games: u32,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        threads: Option<u64>,
+    },
 }
 
 #[derive(Args, Debug, Default)]
@@ -290,7 +489,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(args) => cli::demo::run(&args),
-        Command::Sim(args) => cli::sim::run(&args),
+        Command::Sim(args) => match &args.command {
+            Some(SimCommand::Compare(c)) => cli::compare::run(c),
+            Some(SimCommand::Merge(m)) => cli::shard::merge(m),
+            None if args.shard.is_some() => cli::shard::run_part(&args),
+            None => cli::sim::run(&args),
+        },
+        Command::Tune(args) => cli::tune::run(&args),
         Command::Play(args) => cli::play::run(&args),
         Command::Replay(args) => cli::replay::run(&args),
         Command::Trace(args) => match args.command {

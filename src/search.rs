@@ -6,11 +6,15 @@ pub mod bfs;
 pub mod collision;
 pub mod column_reach;
 pub mod eval;
+pub mod objective;
 pub mod plan;
 pub mod reach;
 pub mod reference;
 pub mod selfplay;
+pub mod shard;
+pub mod stats;
 pub mod third;
+pub mod tune;
 pub mod until;
 pub mod weights;
 

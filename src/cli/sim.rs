@@ -109,23 +109,18 @@ fn check_outputs(args: &SimArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn run(args: &SimArgs) -> Result<ExitCode> {
-    let weights = load_weights(args.bot.weights.as_deref())?;
-    if let Until::Level(n) = args.until {
-        if n <= args.level {
-            bail!(
-                "--until level:{n} is reached before the first piece of a game from level {}",
-                args.level
-            );
-        }
-    }
-    let threads = match args.threads {
+/// `--threads`, or every core; never more than there are games.
+pub fn threads(requested: Option<u64>, games: u32) -> usize {
+    match requested {
         Some(t) => usize::try_from(t).unwrap_or(usize::MAX),
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     }
-    .min(args.games as usize);
-    check_outputs(args)?;
-    let config = BatchConfig {
+    .clamp(1, games.max(1) as usize)
+}
+
+/// The batch `args` describe; `nestor sim --shard` plays a share of it.
+pub fn batch_config(args: &SimArgs, threads: usize) -> BatchConfig {
+    BatchConfig {
         games: args.games,
         level: args.level,
         seed: args.seed,
@@ -136,7 +131,22 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
         },
         until: args.until,
         max_lines: Some(args.max_lines),
-    };
+    }
+}
+
+pub fn run(args: &SimArgs) -> Result<ExitCode> {
+    let weights = load_weights(args.bot.weights.as_deref())?;
+    if let Until::Level(n) = args.until {
+        if n <= args.level {
+            bail!(
+                "--until level:{n} is reached before the first piece of a game from level {}",
+                args.level
+            );
+        }
+    }
+    let threads = threads(args.threads, args.games);
+    check_outputs(args)?;
+    let config = batch_config(args, threads);
     let interrupt = Interrupt::install();
     let bar = super::progress::bar(args.games as u64, "games");
     let started = Instant::now();
@@ -158,27 +168,41 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
             args.games
         );
     }
-    let summary = Summary::of(&results);
+    report(args, &results, Some((elapsed, threads)), interrupted)
+}
+
+/// The summary (text or JSON), CSV and plots of a batch's results; exit 1 on a desync or an
+/// interrupted batch. `timing` is (seconds, threads) when the batch ran here in one piece;
+/// `nestor sim merge` reports shards without it.
+pub fn report(
+    args: &SimArgs,
+    results: &[GameResult],
+    timing: Option<(f64, usize)>,
+    interrupted: bool,
+) -> Result<ExitCode> {
+    let summary = Summary::of(results);
     if let Some(path) = &args.out {
-        write_csv(path, &results)?;
+        write_csv(path, results)?;
     }
     if let Some(dir) = &args.plots {
-        crate::cli::plots::write(dir, &results)?;
+        crate::cli::plots::write(dir, results)?;
     }
     if args.json {
-        let value = serde_json::json!({
+        let mut value = serde_json::json!({
             "summary": summary,
-            "seconds": elapsed,
-            "threads": threads,
             "seed": args.seed,
             "until": args.until.to_string(),
             "max_lines": args.max_lines,
             "interrupted": interrupted,
             "games": results,
         });
+        if let Some((elapsed, threads)) = timing {
+            value["seconds"] = elapsed.into();
+            value["threads"] = threads.into();
+        }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
-        print_summary(args, &summary, &results, elapsed, threads);
+        print_summary(args, &summary, results, timing);
     }
     Ok(if summary.total_desyncs == 0 && !interrupted {
         ExitCode::SUCCESS
@@ -191,28 +215,35 @@ fn print_summary(
     args: &SimArgs,
     s: &Summary,
     results: &[GameResult],
-    elapsed: f64,
-    threads: usize,
+    timing: Option<(f64, usize)>,
 ) {
     let pieces: u64 = results.iter().map(|r| r.stats.pieces as u64).sum();
-    let speed = if pieces == 0 {
-        String::from("no pieces played")
-    } else {
-        format!(
-            "{:.2} ms per piece per thread",
-            elapsed * 1000.0 * threads as f64 / pieces as f64
-        )
+    let speed = match timing {
+        None => String::from("merged from shards"),
+        Some((elapsed, threads)) => {
+            let per_piece = if pieces == 0 {
+                String::from("no pieces played")
+            } else {
+                format!(
+                    "{:.2} ms per piece per thread",
+                    elapsed * 1000.0 * threads as f64 / pieces as f64
+                )
+            };
+            format!(
+                "{elapsed:.1} s on {}, {per_piece}",
+                count(threads as u64, "thread", "threads")
+            )
+        }
     };
     let seeds = match results.len() as u64 {
         0 => String::from("no games finished"),
         n => format!("seeds {}..{}", args.seed, args.seed.wrapping_add(n - 1)),
     };
     println!(
-        "{} from level {} to {} ({seeds}), {elapsed:.1} s on {}, {speed}",
+        "{} from level {} to {} ({seeds}), {speed}",
         count(s.games as u64, "game", "games"),
         args.level,
         args.until,
-        count(threads as u64, "thread", "threads"),
     );
     println!(
         "score: mean {:.0}, median {:.0}, best third {:.0}, max {}",

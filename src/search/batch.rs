@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::game::score::CRASH_LEVEL;
 use crate::game::state::Game;
@@ -33,7 +33,7 @@ pub struct BatchConfig {
 pub const DEFAULT_MAX_LINES: u32 = 3000;
 
 /// One game's result, in order of its seed.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameResult {
     pub index: u32,
     pub seed: u64,

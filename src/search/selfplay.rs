@@ -13,7 +13,7 @@ use super::plan::{Plan, Planner, Situation};
 pub use super::until::{End, Until};
 
 /// Statistics of one game.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameStats {
     pub score: u32,
     pub lines: u32,

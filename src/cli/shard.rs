@@ -1,0 +1,133 @@
+//! `nestor sim --shard K/N` (play a share of a batch into a part file) and `nestor sim merge`
+//! (join the parts into the summary a single run gives): batch statistics on a cluster.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use nestor::search::batch::{run_batch, BatchConfig};
+use nestor::search::shard::{self, PartFile, RunIdentity};
+use nestor::search::Standard;
+
+use super::interrupt::Interrupt;
+use super::sim::{batch_config, load_weights, report, threads};
+use crate::{MergeArgs, SimArgs};
+
+/// The options a merged summary prints, by name in [`RunIdentity::options`].
+const LEVEL: &str = "level";
+const UNTIL: &str = "until";
+const MAX_LINES: &str = "max_lines";
+const PIECES: &str = "pieces";
+
+/// What makes the run's games what they are, apart from which share a shard plays. The batch
+/// settings are also taken whole (their debug form), so an option added to them later is part
+/// of the identity without anyone remembering to add it here.
+fn identity(args: &SimArgs, config: &BatchConfig, weights_id: String) -> RunIdentity {
+    let neutral = BatchConfig {
+        games: 0,
+        seed: 0,
+        threads: 0,
+        ..*config
+    };
+    let pieces = args.pieces.map_or(String::new(), |p| p.to_string());
+    RunIdentity {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        seed: config.seed,
+        games: config.games,
+        weights: weights_id,
+        options: BTreeMap::from([
+            ("batch".to_string(), format!("{neutral:?}")),
+            (LEVEL.to_string(), args.level.to_string()),
+            (UNTIL.to_string(), args.until.to_string()),
+            (MAX_LINES.to_string(), args.max_lines.to_string()),
+            (PIECES.to_string(), pieces),
+        ]),
+    }
+}
+
+pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
+    let shard = args.shard.context("--shard is needed")?;
+    let path = args.part.clone().unwrap_or_else(|| {
+        PathBuf::from(format!("sim-part-{}-of-{}.json", shard.index, shard.count))
+    });
+    if path.exists() {
+        bail!(
+            "{} exists; a shard never overwrites a file (remove it or choose --part)",
+            path.display()
+        );
+    }
+    let weights = load_weights(args.bot.weights.as_deref())?;
+    let whole = batch_config(args, 1);
+    let share = shard.range(args.games);
+    let config = BatchConfig {
+        games: share.len() as u32,
+        seed: args.seed.wrapping_add(u64::from(share.start)),
+        threads: threads(args.threads, share.len() as u32),
+        ..whole
+    };
+    let interrupt = Interrupt::install();
+    let bar = super::progress::bar(u64::from(config.games), "games");
+    let make = || Standard::new(weights.clone());
+    let mut results = run_batch(&config, make, interrupt.flag(), |_, _| bar.inc(1));
+    bar.finish_and_clear();
+    if interrupt.requested() {
+        bail!("interrupted: shard {shard} is incomplete, nothing written");
+    }
+    for r in &mut results {
+        r.index += share.start;
+    }
+    let desyncs: u64 = results.iter().map(|r| u64::from(r.stats.desyncs)).sum();
+    let id = identity(args, &whole, shard::weights_id(&weights));
+    shard::write_part(&path, &PartFile::new(id, shard, results))?;
+    eprintln!(
+        "shard {shard}: games {}..{} of {} written to {}",
+        share.start,
+        share.end,
+        args.games,
+        path.display()
+    );
+    Ok(if desyncs == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
+    let (identity, results) = shard::merge(&args.parts)?;
+    let option = |key: &str| -> Result<&str> {
+        identity
+            .options
+            .get(key)
+            .map(String::as_str)
+            .with_context(|| format!("{}: no `{key}` in the shard files", args.parts[0].display()))
+    };
+    let bad = |key: &str| {
+        format!(
+            "{}: bad `{key}` in the shard files",
+            args.parts[0].display()
+        )
+    };
+    let pieces = option(PIECES)?;
+    let sim = SimArgs {
+        games: identity.games,
+        level: option(LEVEL)?.parse().with_context(|| bad(LEVEL))?,
+        seed: identity.seed,
+        until: option(UNTIL)?.parse().with_context(|| bad(UNTIL))?,
+        max_lines: option(MAX_LINES)?.parse().with_context(|| bad(MAX_LINES))?,
+        pieces: match pieces {
+            "" => None,
+            p => Some(p.parse().with_context(|| bad(PIECES))?),
+        },
+        json: args.json,
+        out: args.out.clone(),
+        plots: args.plots.clone(),
+        ..SimArgs::default()
+    };
+    if let Some(dir) = &sim.plots {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    report(&sim, &results, None, false)
+}

@@ -1,0 +1,423 @@
+//! Batches split over machines: which games shard K of N plays, the partial-result file it
+//! writes (stamped with the run's identity), and the merge that rebuilds the whole run.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use sha1::{Digest, Sha1};
+
+use super::batch::GameResult;
+use super::weights::Weights;
+
+/// The `format` field of a shard file.
+const PART_FORMAT: &str = "nestor-sim-shard";
+
+/// Shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardSpec {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl ShardSpec {
+    /// Its share of `total` items: contiguous, sizes differing by at most one, every item in
+    /// exactly one shard.
+    pub fn range(self, total: u32) -> Range<u32> {
+        let at = |k: u32| (u64::from(total) * u64::from(k) / u64::from(self.count)) as u32;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+impl fmt::Display for ShardSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for ShardSpec {
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<ShardSpec, ShardError> {
+        let bad = |reason: &'static str| ShardError::Spec {
+            text: s.to_string(),
+            reason,
+        };
+        let (k, n) = s.split_once('/').ok_or(bad("expected K/N, e.g. 1/4"))?;
+        let index: u32 = k.trim().parse().map_err(|_| bad("K is not a number"))?;
+        let count: u32 = n.trim().parse().map_err(|_| bad("N is not a number"))?;
+        if count == 0 {
+            return Err(bad("N must be at least 1"));
+        }
+        if index == 0 || index > count {
+            return Err(bad("K must be between 1 and N"));
+        }
+        Ok(ShardSpec { index, count })
+    }
+}
+
+/// What makes two shards parts of the same run: equal identities, or they are not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunIdentity {
+    /// nestor's version: another build may play other games from the same seeds.
+    pub version: String,
+    pub seed: u64,
+    pub games: u32,
+    /// [`weights_id`] of the weights played.
+    pub weights: String,
+    /// Every other option that changes the games (level, limits...), by name.
+    pub options: BTreeMap<String, String>,
+}
+
+impl RunIdentity {
+    /// The first field in which `other` differs, by name, with both values.
+    fn difference(&self, other: &RunIdentity) -> Option<String> {
+        let pair = |name: &str, a: &dyn fmt::Debug, b: &dyn fmt::Debug| {
+            Some(format!("{name}: {a:?} here, {b:?} in the first file"))
+        };
+        if self.version != other.version {
+            return pair("version", &self.version, &other.version);
+        }
+        if self.seed != other.seed {
+            return pair("seed", &self.seed, &other.seed);
+        }
+        if self.games != other.games {
+            return pair("games", &self.games, &other.games);
+        }
+        if self.weights != other.weights {
+            return pair("weights", &self.weights, &other.weights);
+        }
+        if self.options != other.options {
+            return pair("options", &self.options, &other.options);
+        }
+        None
+    }
+}
+
+/// A hash of the weights as they are used (of their canonical text, not of the file's, so
+/// comments and key order do not matter).
+pub fn weights_id(weights: &Weights) -> String {
+    let text = weights.to_toml();
+    let digest = Sha1::digest(text.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One shard's results.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PartFile {
+    pub format: String,
+    pub identity: RunIdentity,
+    pub shard: ShardSpec,
+    pub results: Vec<GameResult>,
+}
+
+impl PartFile {
+    pub fn new(identity: RunIdentity, shard: ShardSpec, results: Vec<GameResult>) -> PartFile {
+        PartFile {
+            format: PART_FORMAT.to_string(),
+            identity,
+            shard,
+            results,
+        }
+    }
+}
+
+/// Why shards could not be written, read or merged; each variant names the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShardError {
+    #[error("bad shard `{text}`: {reason}")]
+    Spec { text: String, reason: &'static str },
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a nestor shard file (truncated or another format): {source}")]
+    Parse {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("{path} is a {format:?} file, not a nestor sim shard")]
+    Format { path: PathBuf, format: String },
+    #[error("{path} is a shard of another run ({difference})")]
+    OtherRun { path: PathBuf, difference: String },
+    #[error("{path} is shard {shard}, but the first file splits the run in {count}")]
+    Count {
+        path: PathBuf,
+        shard: ShardSpec,
+        count: u32,
+    },
+    #[error("shard {index} appears twice: {first} and {second}")]
+    Duplicate {
+        index: u32,
+        first: PathBuf,
+        second: PathBuf,
+    },
+    #[error("shards missing: {missing:?} of {count}")]
+    Missing { missing: Vec<u32>, count: u32 },
+    #[error("{path} does not hold the games of shard {shard}")]
+    Games { path: PathBuf, shard: ShardSpec },
+    #[error("no shard files to merge")]
+    Empty,
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so the
+/// path holds either its old content or the whole new one, never a part. With `replace`
+/// false an existing file is an error and is left as it was.
+pub fn write_atomically(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".nestor-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    if replace {
+        tmp.persist(path).map_err(|e| e.error)?;
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    }
+    Ok(())
+}
+
+/// Writes a shard file; an existing file is never overwritten.
+pub fn write_part(path: &Path, part: &PartFile) -> Result<(), ShardError> {
+    let text = serde_json::to_vec_pretty(part).expect("a shard serializes");
+    write_atomically(path, &text, false).map_err(|source| ShardError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Reads and checks one shard file.
+pub fn read_part(path: &Path) -> Result<PartFile, ShardError> {
+    let text = std::fs::read(path).map_err(|source| ShardError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let part: PartFile = serde_json::from_slice(&text).map_err(|source| ShardError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if part.format != PART_FORMAT {
+        return Err(ShardError::Format {
+            path: path.to_path_buf(),
+            format: part.format,
+        });
+    }
+    let expected = part.shard.range(part.identity.games);
+    let games_ok =
+        part.shard.index >= 1
+            && part.shard.index <= part.shard.count
+            && part.results.len() == expected.len()
+            && part.results.iter().zip(expected).all(|(r, i)| {
+                r.index == i && r.seed == part.identity.seed.wrapping_add(u64::from(i))
+            });
+    if !games_ok {
+        return Err(ShardError::Games {
+            path: path.to_path_buf(),
+            shard: part.shard,
+        });
+    }
+    Ok(part)
+}
+
+/// Reads the shard files and puts their games back in one run, in game order. Every shard of
+/// the run must be there exactly once, all of the same run.
+pub fn merge(paths: &[PathBuf]) -> Result<(RunIdentity, Vec<GameResult>), ShardError> {
+    let (first_path, rest) = paths.split_first().ok_or(ShardError::Empty)?;
+    let first = read_part(first_path)?;
+    let count = first.shard.count;
+    let mut seen: Vec<Option<PathBuf>> = vec![None; count as usize];
+    let mut results = Vec::with_capacity(first.identity.games as usize);
+    let identity = first.identity.clone();
+    for item in std::iter::once(Ok((first_path, first)))
+        .chain(rest.iter().map(|p| read_part(p).map(|part| (p, part))))
+    {
+        let (path, part) = item?;
+        if let Some(difference) = part.identity.difference(&identity) {
+            return Err(ShardError::OtherRun {
+                path: path.clone(),
+                difference,
+            });
+        }
+        if part.shard.count != count {
+            return Err(ShardError::Count {
+                path: path.clone(),
+                shard: part.shard,
+                count,
+            });
+        }
+        let slot = &mut seen[part.shard.index as usize - 1];
+        if let Some(first) = slot {
+            return Err(ShardError::Duplicate {
+                index: part.shard.index,
+                first: first.clone(),
+                second: path.clone(),
+            });
+        }
+        *slot = Some(path.clone());
+        results.extend(part.results);
+    }
+    let missing: Vec<u32> = (1..=count)
+        .filter(|k| seen[*k as usize - 1].is_none())
+        .collect();
+    if !missing.is_empty() {
+        return Err(ShardError::Missing { missing, count });
+    }
+    results.sort_by_key(|r| r.index);
+    Ok((identity, results))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::selfplay::GameStats;
+
+    #[test]
+    fn shard_specs_parse_and_bad_ones_say_why() {
+        assert_eq!(
+            "2/4".parse::<ShardSpec>().expect("valid"),
+            ShardSpec { index: 2, count: 4 }
+        );
+        for (text, why) in [
+            ("3/2", "between 1 and N"),
+            ("0/2", "between 1 and N"),
+            ("1/0", "at least 1"),
+            ("1", "K/N"),
+            ("a/2", "K is not"),
+            ("1/b", "N is not"),
+        ] {
+            let err = text.parse::<ShardSpec>().expect_err(text).to_string();
+            assert!(err.contains(text) && err.contains(why), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn shards_cover_every_game_once() {
+        for total in [0, 1, 5, 7, 100] {
+            for count in 1..=9 {
+                let mut all = Vec::new();
+                for index in 1..=count {
+                    let r = ShardSpec { index, count }.range(total);
+                    assert!(r.len() as u32 <= total.div_ceil(count));
+                    all.extend(r);
+                }
+                assert_eq!(all, (0..total).collect::<Vec<_>>(), "{total} in {count}");
+            }
+        }
+    }
+
+    fn identity() -> RunIdentity {
+        RunIdentity {
+            version: "1".into(),
+            seed: 10,
+            games: 5,
+            weights: weights_id(&Weights::default()),
+            options: BTreeMap::from([("level".to_string(), "19".to_string())]),
+        }
+    }
+
+    fn part(identity: &RunIdentity, index: u32, count: u32) -> PartFile {
+        let shard = ShardSpec { index, count };
+        let results = shard
+            .range(identity.games)
+            .map(|i| GameResult {
+                index: i,
+                seed: identity.seed + u64::from(i),
+                stats: GameStats {
+                    score: 1000 * i,
+                    lines: i,
+                    ..GameStats::default()
+                },
+            })
+            .collect();
+        PartFile::new(identity.clone(), shard, results)
+    }
+
+    fn write_parts(dir: &Path, parts: &[PartFile]) -> Vec<PathBuf> {
+        parts
+            .iter()
+            .map(|p| {
+                let path = dir.join(format!("part-{}-{}.json", p.shard.index, p.identity.seed));
+                write_part(&path, p).expect("written");
+                path
+            })
+            .collect()
+    }
+
+    #[test]
+    fn merge_restores_the_run_in_order_whatever_the_file_order() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let id = identity();
+        let mut paths = write_parts(
+            dir.path(),
+            &[part(&id, 2, 3), part(&id, 3, 3), part(&id, 1, 3)],
+        );
+        paths.reverse();
+        let (got, results) = merge(&paths).expect("merges");
+        assert_eq!(got, id);
+        assert_eq!(
+            results.iter().map(|r| r.index).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4]
+        );
+        assert_eq!(results[4].stats.score, 4000);
+    }
+
+    #[test]
+    fn merge_refuses_other_runs_duplicates_gaps_and_truncation() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let id = identity();
+        let other = RunIdentity {
+            seed: 11,
+            ..identity()
+        };
+        let paths = write_parts(dir.path(), &[part(&id, 1, 2), part(&other, 2, 2)]);
+        let err = merge(&paths).expect_err("other run").to_string();
+        assert!(err.contains("another run") && err.contains("seed"), "{err}");
+        assert!(err.contains(&paths[1].display().to_string()), "{err}");
+
+        let paths = write_parts(dir.path(), &[part(&id, 2, 2)]);
+        let err = merge(&paths).expect_err("gap").to_string();
+        assert!(err.contains("missing: [1]"), "{err}");
+
+        let one = dir.path().join("part-1-10.json");
+        let err = merge(&[one.clone(), one.clone()])
+            .expect_err("twice")
+            .to_string();
+        assert!(err.contains("shard 1 appears twice"), "{err}");
+
+        let cut = dir.path().join("cut.json");
+        let text = std::fs::read(&one).expect("read");
+        std::fs::write(&cut, &text[..text.len() / 2]).expect("write");
+        let err = merge(std::slice::from_ref(&cut))
+            .expect_err("truncated")
+            .to_string();
+        assert!(
+            err.contains("cut.json") && err.contains("truncated"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn shard_files_are_never_overwritten() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("p.json");
+        std::fs::write(&path, "keep").expect("write");
+        let err = write_part(&path, &part(&identity(), 1, 1)).expect_err("exists");
+        assert!(err.to_string().contains("p.json"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "keep");
+    }
+}
