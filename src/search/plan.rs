@@ -81,7 +81,7 @@ fn placement(l: &Lock) -> Placement {
 }
 
 /// The level after `cleared` more lines, by the cartridge's own rule.
-fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
+pub(crate) fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
     let (mut level, mut lines) = (level, lines);
     for _ in 0..cleared {
         add_line(&mut lines, &mut level);
@@ -104,7 +104,7 @@ impl<E: Evaluator> Planner<E> {
 
     /// Frames that end the first-piece delay (a Down press, after a release if Down is held);
     /// they are part of the plan. Returns the state after them.
-    fn end_first_piece_delay(
+    pub(crate) fn end_first_piece_delay(
         s: &Situation,
         map: &CollisionMap,
         inputs: &mut Vec<PadState>,
