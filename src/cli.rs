@@ -1,6 +1,7 @@
 //! Subcommand implementations for the `nestor` binary, one file per command group;
 //! they parse nothing themselves (main.rs holds the clap definitions) and report with anyhow.
 
+pub mod analyze;
 pub mod demo;
 pub mod interrupt;
 pub mod play;

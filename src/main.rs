@@ -33,6 +33,8 @@ enum Command {
     Replay(ReplayArgs),
     /// RAM traces: capture one from a movie, verify against the rules model, diff two.
     Trace(TraceArgs),
+    /// Rates every placement of a recorded game against every reachable one (the coach).
+    Analyze(AnalyzeArgs),
 }
 
 /// Options shared by everything that plans.
@@ -141,6 +143,48 @@ pub struct PlayArgs {
     /// RAM map (TOML, as addresses.toml).
     #[arg(long, value_name = "FILE")]
     pub addresses: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The cartridge, then the FM2 movie (a person's game from FCEUX, or one nestor recorded).
+    #[arg(value_name = "ROM MOVIE.fm2", num_args = 1..=2, required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print the summary, the worst placements and one row per piece as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per piece (refused if the file exists).
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Write PNG pictures into this folder: value loss per piece, accuracy per level, and each
+    /// of the worst placements on its board with the best one outlined.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// For each of the worst placements, the top N placements and the played one with their
+    /// values split by feature (N defaults to 3).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
+    pub explain: Option<usize>,
+    /// Class thresholds and report settings (TOML, as config/coach.toml).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+    /// Analyse even if the movie's ROM checksum is not this ROM's.
+    #[arg(long)]
+    pub force: bool,
+    /// Accept a well-formed ROM whose hash is not the known dump.
+    #[arg(long)]
+    pub allow_unknown_rom: bool,
+    /// RAM map (TOML, as addresses.toml).
+    #[arg(long, value_name = "FILE")]
+    pub addresses: Option<PathBuf>,
+    /// Testing: replay the movie on the rules model seeded with SEED (as `play
+    /// --model-console SEED` records it) instead of a cartridge; give only the movie.
+    #[arg(long, hide = true, value_name = "SEED")]
+    pub model_console: Option<u64>,
+    /// Testing: the model console's start level.
+    #[arg(long, hide = true, default_value_t = 19)]
+    pub model_level: u8,
 }
 
 #[derive(Args, Debug)]
@@ -262,6 +306,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => cli::sim::run(&args),
         Command::Play(args) => cli::play::run(&args),
         Command::Replay(args) => cli::replay::run(&args),
+        Command::Analyze(args) => cli::analyze::run(&args),
         Command::Trace(args) => match args.command {
             Some(TraceCommand::Verify { files, json }) => cli::trace::verify(&files, json),
             Some(TraceCommand::Diff { a, b, json }) => cli::trace::diff(&a, &b, json),

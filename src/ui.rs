@@ -2,6 +2,8 @@
 //! the terminal view. May use `game`, `search` and `nes`; none of those depends on it.
 
 pub mod audio;
+pub mod chart;
+pub mod coach_plots;
 pub mod font;
 pub mod nes_view;
 pub mod pacing;

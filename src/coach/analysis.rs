@@ -6,7 +6,6 @@
 // state): as the driver does, the first piece of a game is taken only once the first-piece
 // delay is armed. A pause keeps the piece under control and the pending decision with it.
 
-use crate::game::board::Board;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::bcd_value;
 use crate::game::state::PlayState;
@@ -25,7 +24,7 @@ use super::classes::{Class, Thresholds};
 const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
 
 /// The rating of one placement the player made.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Rating {
     /// Game number within the run, from 1.
     pub game: u32,
@@ -56,8 +55,8 @@ pub struct Rating {
     pub class: Class,
     /// The move set (30 Hz taps) reaches the player's lock; if not, it was valued directly.
     pub reachable: bool,
-    /// The field before the lock (without the piece).
-    pub board: Board,
+    /// The decision: the state at the end of the spawn frame (the field without the piece).
+    pub situation: Situation,
 }
 
 /// Why the analysis could not go on.
@@ -254,7 +253,7 @@ impl<E: Evaluator> Analyzer<E> {
             loss,
             class: self.thresholds.class(loss),
             reachable,
-            board: sit.board,
+            situation: *sit,
         });
     }
 
