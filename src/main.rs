@@ -62,6 +62,10 @@ pub struct DemoArgs {
     /// Stop after this many pieces.
     #[arg(long)]
     pub pieces: Option<u32>,
+    /// Show the top N placements of each decision with their values split by feature
+    /// (terminal: under the board; window: key E toggles a side panel) [default N: 3].
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
+    pub explain: Option<usize>,
     #[command(flatten)]
     pub bot: BotArgs,
 }

@@ -4,6 +4,7 @@
 pub mod audio;
 pub mod chart;
 pub mod coach_plots;
+pub mod explain_panel;
 pub mod font;
 pub mod nes_view;
 pub mod pacing;

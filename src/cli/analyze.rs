@@ -73,7 +73,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
             analyse(&mut analyzer, &mut deck, &loaded.replay, &stop)
         }
         (None, Some(seed)) => {
-            let replay = Replay::load(movie).with_context(|| movie.display().to_string())?;
+            let replay = Replay::load(movie)?;
             let mut console = ModelConsole::new(Game::seeded(args.model_level, seed), map);
             analyse(&mut analyzer, &mut console, &replay, &stop)
         }

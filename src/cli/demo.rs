@@ -9,7 +9,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{anyhow, Context, Result};
 use nestor::game::Game;
 use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, Step};
-use nestor::search::{Planner, Standard, Weights};
+use nestor::search::explain::{explain_top, Explanation};
+use nestor::search::rank::Ranker;
+use nestor::search::{Planner, Situation, Standard, Weights};
+use nestor::ui::explain_panel::{draw_explain_panel, PANEL_WIDTH};
 use nestor::ui::render::draw_game_into;
 use nestor::ui::{
     render_terminal, save_png, screenshot_path, DrawOptions, Frame, Pacer, TermOptions,
@@ -27,6 +30,42 @@ struct Demo {
     max_pieces: Option<u32>,
     frames: u64,
     topped_out: bool,
+    explain: Option<Explain>,
+}
+
+/// `--explain N`: the top placements of the decision the driver last planned.
+struct Explain {
+    ranker: Ranker<Standard>,
+    n: usize,
+    planned_at: Option<u64>,
+    top: Vec<Explanation>,
+    /// The window panel is shown (key E).
+    panel: bool,
+}
+
+impl Explain {
+    /// Explains the driver's decision if it planned a new one in the last frame; true then.
+    fn update(&mut self, driver: &Driver<ModelConsole, Standard>) -> bool {
+        let at = driver.planned_at();
+        if at == self.planned_at {
+            return false;
+        }
+        self.planned_at = at;
+        // The driver plans from the state at the end of the frame just run: the model's now.
+        self.top = match at {
+            Some(_) => explain_top(
+                &mut self.ranker,
+                &Situation::of(driver.console().game()),
+                self.n,
+            ),
+            None => Vec::new(),
+        };
+        at.is_some()
+    }
+
+    fn text(&self) -> String {
+        self.top.iter().map(Explanation::table).collect()
+    }
 }
 
 impl Demo {
@@ -49,6 +88,9 @@ impl Demo {
                 self.topped_out = true;
             }
             self.frames += 1;
+            if let Some(e) = &mut self.explain {
+                e.update(&self.driver);
+            }
         }
         Ok(())
     }
@@ -72,10 +114,18 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
     };
     let seed = args.seed.unwrap_or_else(time_seed);
     let console = ModelConsole::new(Game::seeded(args.level, seed), AddressMap::default());
+    let standard = Standard::new(weights);
+    let explain = args.explain.map(|n| Explain {
+        ranker: Ranker::new(standard.clone()),
+        n,
+        planned_at: None,
+        top: Vec::new(),
+        panel: true,
+    });
     let driver = Driver::new(
         console,
         AddressMap::default(),
-        Planner::new(Standard::new(weights)),
+        Planner::new(standard),
         DriverConfig { level: args.level },
     )?;
     let mut demo = Demo {
@@ -83,7 +133,11 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
         max_pieces: args.pieces,
         frames: 0,
         topped_out: false,
+        explain,
     };
+    if let Some(e) = &mut demo.explain {
+        e.update(&demo.driver);
+    }
     let tty = io::stdout().is_terminal();
     let mut ending = None;
     if args.window {
@@ -131,8 +185,11 @@ fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
     loop {
         let done = demo.finished();
         if !fast || done || last_draw.is_none_or(|t| t.elapsed() >= MAX_REDRAW) {
-            view.draw(&render_terminal(demo.game(), &term_options(demo, colour)))
-                .context("cannot write to the terminal")?;
+            let mut text = render_terminal(demo.game(), &term_options(demo, colour));
+            if let Some(e) = &demo.explain {
+                text.push_str(&e.text().replace('\n', "\x1b[K\n"));
+            }
+            view.draw(&text).context("cannot write to the terminal")?;
             last_draw = Some(Instant::now());
         }
         if done {
@@ -149,8 +206,17 @@ fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
 fn plain_loop(demo: &mut Demo) -> Result<Ending> {
     let every = demo.max_pieces.map_or(100, |m| (m / 4).max(1));
     let mut reported = 0;
+    if let Some(e) = &demo.explain {
+        print!("frame 0:\n{}", e.text());
+    }
     while !demo.finished() {
+        let before = demo.explain.as_ref().and_then(|e| e.planned_at);
         demo.step()?;
+        if let Some(e) = demo.explain.as_ref().filter(|e| e.planned_at != before) {
+            if let Some(at) = e.planned_at {
+                print!("frame {at}:\n{}", e.text());
+            }
+        }
         let s = demo.stats();
         if s.pieces >= reported + every {
             reported = s.pieces;
@@ -178,15 +244,33 @@ fn draw_options(demo: &Demo, status: String) -> DrawOptions {
 
 fn open_window(demo: &Demo) -> Result<Window, nestor::ui::WindowError> {
     let mut frame = Frame::new(0, 0, [0; 3]);
-    draw_game_into(demo.game(), &draw_options(demo, String::new()), &mut frame);
+    draw_frame(demo, String::new(), &mut frame);
     Window::open("nestor demo", frame.width, frame.height, WINDOW_SCALE)
+}
+
+/// The game, and with `--explain` the panel beside it (blank while hidden with E).
+fn draw_frame(demo: &Demo, status: String, frame: &mut Frame) {
+    draw_game_into(demo.game(), &draw_options(demo, status), frame);
+    if let Some(e) = &demo.explain {
+        let mut wide = Frame::new(frame.width + PANEL_WIDTH, frame.height, [16, 16, 24]);
+        for y in 0..frame.height {
+            for x in 0..frame.width {
+                if let Some(c) = frame.rgb(x, y) {
+                    wide.fill_rect(x, y, 1, 1, c);
+                }
+            }
+        }
+        let top = if e.panel { &e.top[..] } else { &[] };
+        draw_explain_panel(&mut wide, frame.width, 0, frame.height, top);
+        *frame = wide;
+    }
 }
 
 /// The window: Space pause, F fast-forward, +/- speed, S screenshot, Esc quits. The final
 /// board stays up until Esc or the window is closed.
 fn window_loop(demo: &mut Demo, mut window: Window, fast: bool) -> Result<Ending> {
     window.controls_mut().fast = fast;
-    println!("window: Space pause, F fast-forward, +/- speed, S screenshot, Esc quit");
+    println!("window: Space pause, F fast-forward, +/- speed, S screenshot, E explanations (with --explain), Esc quit");
     let mut frame = Frame::new(0, 0, [0; 3]);
     let mut idle = Pacer::new();
     let mut last_present: Option<Instant> = None;
@@ -199,15 +283,16 @@ fn window_loop(demo: &mut Demo, mut window: Window, fast: bool) -> Result<Ending
         }
         let due = !controls.fast || last_present.is_none_or(|t| t.elapsed() >= MAX_REDRAW);
         if due || done || controls.paused {
-            draw_game_into(
-                demo.game(),
-                &draw_options(demo, controls.status()),
-                &mut frame,
-            );
+            draw_frame(demo, controls.status(), &mut frame);
             window.present(&frame).context("window")?;
             last_present = Some(Instant::now());
             // Keys are collected by `present`: poll once per presented frame.
             let input = window.poll();
+            if input.explain {
+                if let Some(e) = &mut demo.explain {
+                    e.panel = !e.panel;
+                }
+            }
             if input.screenshot {
                 let path = screenshot_path(SystemTime::now());
                 match save_png(&frame, &path) {

@@ -11,7 +11,7 @@ use crate::game::score::drop_speed;
 
 use super::eval::{ceiling_load, pair_features, PairOutcome, Placement, Standard};
 use super::plan::Situation;
-use super::rank::Ranked;
+use super::rank::{Ranked, Ranker};
 use super::reach::ReachTable;
 use super::weights::PhaseWeights;
 
@@ -167,6 +167,20 @@ impl<'a> Explainer<'a> {
             terms,
         }
     }
+}
+
+/// The top `n` placements of decision `s` with their terms (the planner's view of it).
+pub fn explain_top(ranker: &mut Ranker<Standard>, s: &Situation, n: usize) -> Vec<Explanation> {
+    let Some(ranking) = ranker.rank(s) else {
+        return Vec::new();
+    };
+    let mut explainer = Explainer::new(&ranker.evaluator);
+    ranking
+        .entries
+        .iter()
+        .take(n)
+        .map(|e| explainer.explain(s, e))
+        .collect()
 }
 
 impl Explanation {

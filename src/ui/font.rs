@@ -27,7 +27,7 @@ const DIGITS: [Glyph; 10] = [
 ];
 
 /// The letters the labels and plots use (NEXT, SCORE, LINES, LEVEL, PCS, GAMES, ROW, …).
-const LETTERS: [(char, Glyph); 40] = [
+const LETTERS: [(char, Glyph); 41] = [
     ('A', [0b010, 0b101, 0b111, 0b101, 0b101]),
     ('C', [0b011, 0b100, 0b100, 0b100, 0b011]),
     ('D', [0b110, 0b101, 0b101, 0b101, 0b110]),
@@ -68,6 +68,7 @@ const LETTERS: [(char, Glyph); 40] = [
     ('>', [0b100, 0b010, 0b001, 0b010, 0b100]),
     ('<', [0b001, 0b010, 0b100, 0b010, 0b001]),
     ('#', [0b101, 0b111, 0b101, 0b111, 0b101]),
+    ('_', [0b000, 0b000, 0b000, 0b000, 0b111]),
 ];
 
 /// The glyph for `c` (lower-case letters fall back to capitals); `None` draws a blank.
