@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod demo;
+pub mod explain;
 pub mod interrupt;
 pub mod play;
 pub mod plots;

@@ -147,6 +147,10 @@ pub struct PlayArgs {
     /// RAM map (TOML, as addresses.toml).
     #[arg(long, value_name = "FILE")]
     pub addresses: Option<PathBuf>,
+    /// After each decision, print its top N placements with their values split by feature
+    /// (on stderr) [default N: 3].
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
+    pub explain: Option<usize>,
 }
 
 #[derive(Args, Debug)]

@@ -9,10 +9,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{anyhow, Context, Result};
 use nestor::game::Game;
 use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, Step};
-use nestor::search::explain::{explain_top, Explanation};
-use nestor::search::rank::Ranker;
-use nestor::search::{Planner, Situation, Standard, Weights};
+use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::explain_panel::{draw_explain_panel, PANEL_WIDTH};
+
+use super::explain::Explain;
 use nestor::ui::render::draw_game_into;
 use nestor::ui::{
     render_terminal, save_png, screenshot_path, DrawOptions, Frame, Pacer, TermOptions,
@@ -31,41 +31,6 @@ struct Demo {
     frames: u64,
     topped_out: bool,
     explain: Option<Explain>,
-}
-
-/// `--explain N`: the top placements of the decision the driver last planned.
-struct Explain {
-    ranker: Ranker<Standard>,
-    n: usize,
-    planned_at: Option<u64>,
-    top: Vec<Explanation>,
-    /// The window panel is shown (key E).
-    panel: bool,
-}
-
-impl Explain {
-    /// Explains the driver's decision if it planned a new one in the last frame; true then.
-    fn update(&mut self, driver: &Driver<ModelConsole, Standard>) -> bool {
-        let at = driver.planned_at();
-        if at == self.planned_at {
-            return false;
-        }
-        self.planned_at = at;
-        // The driver plans from the state at the end of the frame just run: the model's now.
-        self.top = match at {
-            Some(_) => explain_top(
-                &mut self.ranker,
-                &Situation::of(driver.console().game()),
-                self.n,
-            ),
-            None => Vec::new(),
-        };
-        at.is_some()
-    }
-
-    fn text(&self) -> String {
-        self.top.iter().map(Explanation::table).collect()
-    }
 }
 
 impl Demo {
@@ -115,13 +80,7 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(time_seed);
     let console = ModelConsole::new(Game::seeded(args.level, seed), AddressMap::default());
     let standard = Standard::new(weights);
-    let explain = args.explain.map(|n| Explain {
-        ranker: Ranker::new(standard.clone()),
-        n,
-        planned_at: None,
-        top: Vec::new(),
-        panel: true,
-    });
+    let explain = args.explain.map(|n| Explain::new(&standard, n));
     let driver = Driver::new(
         console,
         AddressMap::default(),

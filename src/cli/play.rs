@@ -167,10 +167,14 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         // An unwritable --record path fails now, not after the game.
         m.save(path)?;
     }
+    let standard = Standard::new(weights);
+    let mut explain = args
+        .explain
+        .map(|n| super::explain::Explain::new(&standard, n));
     let mut driver = Driver::new(
         deck,
         map,
-        Planner::new(Standard::new(weights)),
+        Planner::new(standard),
         DriverConfig {
             level: settings.level,
         },
@@ -214,6 +218,11 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             }
         };
         frames += 1;
+        if let Some(e) = &mut explain {
+            if e.update(&driver) {
+                eprint!("frame {frames}:\n{}", e.text());
+            }
+        }
         if let Some(v) = &mut view {
             #[cfg(feature = "audio")]
             v.queue_audio(driver.console_mut().audio_samples());
