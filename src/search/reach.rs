@@ -91,8 +91,8 @@ impl ReachTable {
             // a fastest one; among those of the same frame, the smallest sweep wins.
             let mut best: [Option<(u16, u32)>; 10] = [None; 10];
             let table = &mut sweeps[piece.index()];
-            for c in 0..10 {
-                table[c].none = true;
+            for sweep in table.iter_mut() {
+                sweep.none = true;
             }
             routes.clear();
             for (i, (state, parent, frames)) in bfs.reached().enumerate() {

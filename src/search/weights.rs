@@ -86,7 +86,7 @@ pub enum WeightsError {
     PhaseKeys {
         path: PathBuf,
         phase: String,
-        source: toml::de::Error,
+        source: Box<toml::de::Error>,
     },
     #[error("weights file {path}: `{key}`: {problem}")]
     Key {

@@ -208,3 +208,12 @@ fn float_keys_are_all_settable() {
     assert!(w.floats().iter().all(|&(_, v)| v == 42.0));
     assert!(w.float_mut("top_rows").is_none());
 }
+
+#[test]
+fn the_tetris_everywhere_file_is_the_2018_set_at_every_level() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/weights/tetris-everywhere.toml");
+    let w = Weights::load(&path).expect("loads");
+    let mut expected = Weights::single(PhaseWeights::meatfighter());
+    expected.phases[0].name = "all".into();
+    assert_eq!(w, expected);
+}

@@ -1,0 +1,195 @@
+//! `nestor sim` as a user runs it: option errors before any game, what the summary says, and
+//! Ctrl-C/SIGTERM leaving a complete CSV of the games finished so far.
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn nestor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(args)
+        .output()
+        .expect("run the nestor binary")
+}
+
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn zero_threads_is_an_error_not_one_thread() {
+    let out = nestor(&["sim", "--games", "1", "--pieces", "1", "--threads", "0"]);
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("--threads"), "{err}");
+}
+
+#[test]
+fn plots_into_a_file_says_not_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plots");
+    std::fs::write(&file, "mine").unwrap();
+    let out = nestor(&[
+        "sim",
+        "--games",
+        "1",
+        "--pieces",
+        "1",
+        "--plots",
+        file.to_str().unwrap(),
+    ]);
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("not a directory"), "{err}");
+    assert!(!err.contains("File exists"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
+
+#[test]
+fn zero_pieces_prints_no_time_per_piece_and_singular_counts() {
+    let out = nestor(&["sim", "--games", "1", "--pieces", "0", "--threads", "1"]);
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(!stdout.contains("ms per piece"), "{stdout}");
+    assert!(stdout.contains("no pieces played"), "{stdout}");
+    assert!(
+        stdout.contains("1 game ") && stdout.contains("1 thread,"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_weights_file_missing_a_key_names_the_file_and_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.toml");
+    let full = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/config/weights/default.toml"
+    ))
+    .unwrap();
+    let text_without: String = full
+        .lines()
+        .filter(|l| !l.starts_with("row_transitions"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for body in [text_without.as_str(), ""] {
+        std::fs::write(&path, body).unwrap();
+        let out = nestor(&[
+            "sim",
+            "--games",
+            "1",
+            "--pieces",
+            "1",
+            "--weights",
+            path.to_str().unwrap(),
+        ]);
+        let (_, err) = text(&out);
+        assert!(!out.status.success(), "{err}");
+        assert!(err.contains("w.toml"), "{err}");
+        let key = if body.is_empty() {
+            "phase"
+        } else {
+            "row_transitions"
+        };
+        assert!(err.contains(key), "{err}");
+    }
+}
+
+#[test]
+fn until_a_level_already_reached_is_refused() {
+    let out = nestor(&[
+        "sim", "--games", "1", "--level", "29", "--until", "level:29",
+    ]);
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("level:29"), "{err}");
+    let out = nestor(&["sim", "--games", "1", "--until", "score:5"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn an_existing_csv_is_refused_before_the_run_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.csv");
+    std::fs::write(&path, "mine").unwrap();
+    let out = nestor(&[
+        "sim",
+        "--games",
+        "1",
+        "--pieces",
+        "1",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(text(&out).1.contains("already exists"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
+}
+
+/// Sends `signal` to a huge batch (`--games 4294967295 --pieces 1`: it must neither reserve
+/// memory for every game nor run for ever) once it is under way.
+fn interrupted_batch(signal: libc::c_int) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.csv");
+    let child = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args([
+            "sim",
+            "--games",
+            "4294967295",
+            "--pieces",
+            "1",
+            "--threads",
+            "2",
+        ])
+        .arg("--out")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start nestor sim");
+    // Let it install its handler and finish some games.
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on our own child's pid with a valid signal number.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    assert_eq!(sent, 0);
+    let start = Instant::now();
+    let out = child.wait_with_output().expect("sim ends");
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "stopped promptly"
+    );
+    let (stdout, err) = text(&out);
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!err.contains("memory allocation"), "{err}");
+    let csv = std::fs::read_to_string(&path).expect("the CSV was written");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert!(rows.len() > 1, "some games finished: {csv}");
+    let columns = rows[0].split(',').count();
+    // Every finished game, in order of its seed (a game in play at the signal is left out).
+    let mut last = None;
+    for row in &rows[1..] {
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells.len(), columns, "{row}");
+        let index: u64 = cells[0].parse().expect("a game number");
+        assert!(last.is_none_or(|l| index > l), "in order: {row}");
+        last = Some(index);
+        assert_eq!(cells[6], "max_pieces", "{row}");
+    }
+    assert!(
+        stdout.contains(&format!("{} games", rows.len() - 1)),
+        "the summary of the finished games: {stdout}"
+    );
+    (stdout, err)
+}
+
+#[test]
+fn ctrl_c_keeps_a_complete_csv_and_prints_the_summary_so_far() {
+    interrupted_batch(libc::SIGINT);
+}
+
+#[test]
+fn sigterm_does_the_same() {
+    interrupted_batch(libc::SIGTERM);
+}
