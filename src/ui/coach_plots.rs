@@ -23,9 +23,11 @@ pub fn class_colour(c: Class) -> Rgb {
 /// The colour of the player's lock in the board pictures.
 pub const PLAYED: Rgb = [235, 50, 50];
 
+/// The class colours, right-aligned on the title line.
 fn class_legend(c: &mut Chart) {
-    let mut x = c.x0;
-    let y = c.frame.height - 16;
+    let width: usize = Class::ALL.iter().map(|k| 30 + 8 * k.name().len()).sum();
+    let mut x = (c.x0 + c.w).saturating_sub(width);
+    let y = 8;
     for class in Class::ALL {
         c.legend(x, y, class_colour(class), &class.name().to_uppercase());
         x += 30 + 8 * class.name().len();
@@ -85,7 +87,7 @@ pub fn accuracy_by_level(levels: &[LevelAccuracy]) -> Frame {
         340,
         "ACCURACY BY LEVEL",
         "LEVEL",
-        "PLACEMENTS BEST OR GOOD (%)",
+        "PLACEMENTS BEST OR GOOD (PERCENT)",
         false,
     );
     let ticks: Vec<(f64, String)> = (0..=4)
