@@ -1,9 +1,9 @@
-//! Records a model-console game in which every 7th piece takes a worse placement (the one 5
-//! ranks down, or the worst when fewer exist) and every 23rd the worst: the sample movie of
-//! the README's `nestor analyze` pictures.
+//! Records a model-console game in which every 7th piece takes a worse placement (rank 5 or
+//! below, or the worst when there is none) and every 23rd a much worse one (rank 12 or below):
+//! the sample movie of the README's `nestor analyze` pictures.
 //!
-//! cargo run --release --example flawed_game -- OUT.fm2 [SEED] [PIECES]
-//! nestor analyze OUT.fm2 --model-console SEED --report DIR
+//! cargo run --release --example flawed_game -- OUT.fm2 [SEED] [PIECES] [LEVEL]
+//! nestor analyze OUT.fm2 --model-console SEED --model-level LEVEL --report DIR
 
 use std::collections::VecDeque;
 
@@ -15,15 +15,20 @@ use nestor::search::{Situation, Standard};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let out = args.next().ok_or("usage: flawed_game OUT.fm2 [SEED] [PIECES]")?;
+    let out = args
+        .next()
+        .ok_or("usage: flawed_game OUT.fm2 [SEED] [PIECES] [LEVEL]")?;
     let seed: u64 = args.next().map_or(Ok(7), |s| s.parse())?;
     let pieces: usize = args.next().map_or(Ok(150), |s| s.parse())?;
+    let level: u8 = args.next().map_or(Ok(19), |s| s.parse())?;
     let mut ranker = Ranker::new(Standard::default());
-    let mut game = Game::seeded(19, seed);
+    let mut game = Game::seeded(level, seed);
     let mut movie = Movie::new_recording(
         "nestor-model",
         [0; 16],
-        vec![format!("model console: seed {seed}, start level 19 (flawed_game example)")],
+        vec![format!(
+            "model console: seed {seed}, start level {level} (flawed_game example)"
+        )],
     );
     let (mut queue, mut prev, mut n) = (VecDeque::new(), None, 0usize);
     while n < pieces && !game.is_over() {
@@ -32,7 +37,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let ranking = ranker.rank(&Situation::of(&game)).ok_or("no placement")?;
             let last = ranking.entries.len() - 1;
             let pick = match n {
-                n if n % 23 == 22 => last,
+                n if n % 23 == 22 => ranking
+                    .entries
+                    .iter()
+                    .position(|e| e.rank >= 12)
+                    .unwrap_or(last),
                 n if n % 7 == 6 => ranking
                     .entries
                     .iter()
@@ -41,7 +50,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 _ => 0,
             };
             let lock = ranking.entries[pick].lock;
-            queue = ranker.inputs_to(&lock).ok_or("no path")?.into_iter().collect();
+            queue = ranker
+                .inputs_to(&lock)
+                .ok_or("no path")?
+                .into_iter()
+                .collect();
             n += 1;
         }
         prev = Some(game.play_state);
@@ -50,6 +63,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         movie.push(pad);
     }
     movie.save(std::path::Path::new(&out))?;
-    eprintln!("{out}: {n} pieces, score {}, lines {}", game.score(), game.lines());
+    eprintln!(
+        "{out}: {n} pieces, score {}, lines {}",
+        game.score(),
+        game.lines()
+    );
     Ok(())
 }

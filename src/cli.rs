@@ -2,6 +2,7 @@
 //! they parse nothing themselves (main.rs holds the clap definitions) and report with anyhow.
 
 pub mod analyze;
+pub mod assist;
 pub mod demo;
 pub mod explain;
 pub mod interrupt;

@@ -35,6 +35,8 @@ enum Command {
     Trace(TraceArgs),
     /// Rates every placement of a recorded game against every reachable one (the coach).
     Analyze(AnalyzeArgs),
+    /// You play the cartridge in a window; nestor outlines its suggestion and rates your locks.
+    Assist(AssistArgs),
 }
 
 /// Options shared by everything that plans.
@@ -196,6 +198,33 @@ pub struct AnalyzeArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct AssistArgs {
+    /// The cartridge: your own "Tetris (U) [!].nes".
+    #[arg(required_unless_present = "model_console")]
+    pub rom: Option<PathBuf>,
+    /// Record every button pressed, from power-on, as an FCEUX movie (refused if it exists).
+    #[arg(long, value_name = "OUT.fm2")]
+    pub record: Option<PathBuf>,
+    /// Keys and class thresholds (TOML, as config/coach.toml).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+    /// Accept a well-formed ROM whose hash is not the known dump.
+    #[arg(long)]
+    pub allow_unknown_rom: bool,
+    /// Testing: play the rules model seeded with SEED instead of a cartridge (no ROM).
+    #[arg(long, hide = true, value_name = "SEED")]
+    pub model_console: Option<u64>,
+    /// Testing: the model console's start level.
+    #[arg(long, hide = true, default_value_t = 19)]
+    pub model_level: u8,
+    /// Testing: stop after this many frames.
+    #[arg(long, hide = true)]
+    pub frames: Option<u64>,
+}
+
+#[derive(Args, Debug)]
 pub struct ReplayArgs {
     /// The cartridge.
     pub rom: PathBuf,
@@ -315,6 +344,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cli::play::run(&args),
         Command::Replay(args) => cli::replay::run(&args),
         Command::Analyze(args) => cli::analyze::run(&args),
+        Command::Assist(args) => cli::assist::run(&args),
         Command::Trace(args) => match args.command {
             Some(TraceCommand::Verify { files, json }) => cli::trace::verify(&files, json),
             Some(TraceCommand::Diff { a, b, json }) => cli::trace::diff(&a, &b, json),

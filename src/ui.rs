@@ -6,6 +6,7 @@ pub mod chart;
 pub mod coach_plots;
 pub mod explain_panel;
 pub mod font;
+pub mod keypad;
 pub mod nes_view;
 pub mod pacing;
 pub mod plot;

@@ -77,12 +77,27 @@ pub struct ReportSettings {
     pub worst: usize,
 }
 
+/// `nestor assist`'s keyboard: a key name per controller button (checked by `ui::keypad`).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyNames {
+    pub left: String,
+    pub right: String,
+    pub up: String,
+    pub down: String,
+    pub a: String,
+    pub b: String,
+    pub start: String,
+    pub select: String,
+}
+
 /// The whole settings file; every key is required.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CoachSettings {
     pub classes: Thresholds,
     pub report: ReportSettings,
+    pub keys: KeyNames,
 }
 
 /// Why a settings file was refused; every message names the file.

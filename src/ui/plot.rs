@@ -45,11 +45,20 @@ pub fn score_histogram(scores: &[u32]) -> Frame {
     c.x_ticks(&ticks);
     let n = counts.len();
     for (i, &k) in counts.iter().enumerate() {
-        let (x, x1) = (c.x_at(i as f64 / n as f64), c.x_at((i + 1) as f64 / n as f64));
+        let (x, x1) = (
+            c.x_at(i as f64 / n as f64),
+            c.x_at((i + 1) as f64 / n as f64),
+        );
         let y = c.y_at(f64::from(k) / scale);
         let base = c.y_at(0.0);
         if k > 0 {
-            c.frame.fill_rect(x + 1, y, (x1 - x).saturating_sub(2).max(1), base + 1 - y, BAR);
+            c.frame.fill_rect(
+                x + 1,
+                y,
+                (x1 - x).saturating_sub(2).max(1),
+                base + 1 - y,
+                BAR,
+            );
         }
     }
     c.frame
@@ -206,7 +215,9 @@ mod tests {
 
     /// Pixels of `colour` in column `x`.
     fn column(f: &Frame, x: usize, colour: Rgb) -> usize {
-        (0..f.height).filter(|&y| f.rgb(x, y) == Some(colour)).count()
+        (0..f.height)
+            .filter(|&y| f.rgb(x, y) == Some(colour))
+            .count()
     }
 
     #[test]

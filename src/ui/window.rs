@@ -169,6 +169,11 @@ impl Window {
         })
     }
 
+    /// The keys held down now (as of the last `present`), for game controls.
+    pub fn held_keys(&self) -> Vec<Key> {
+        self.inner.get_keys()
+    }
+
     /// Size of the window's picture in screen pixels.
     pub fn size(&self) -> (usize, usize) {
         (self.out_w, self.out_h)
