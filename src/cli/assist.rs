@@ -159,9 +159,8 @@ fn play<C: Console>(
     mut draw: impl FnMut(&mut C, &Overlay, &mut Frame) -> Result<()>,
 ) -> Result<ExitCode> {
     eprintln!(
-        "assist: arrows move, {} / {} rotate, Enter starts; the yellow outline is nestor's \
-         suggestion; S screenshot, Esc quit",
-        "X (A)", "Z (B)"
+        "assist: {}; the yellow outline is nestor's suggestion; S screenshot, Esc quit",
+        keypad.describe()
     );
     let mut overlay = Overlay {
         suggestion: None,

@@ -120,6 +120,23 @@ impl Keypad {
         pad
     }
 
+    /// The bindings in words, e.g. "Left: Left, ..., A: X, B: Z, Start: Enter".
+    pub fn describe(&self) -> String {
+        const BUTTONS: [&str; 8] = ["Left", "Right", "Up", "Down", "A", "B", "Start", "Select"];
+        let name = |k: Key| {
+            NAMED
+                .iter()
+                .find(|(_, key)| *key == k)
+                .map_or("?", |(n, _)| *n)
+        };
+        BUTTONS
+            .iter()
+            .zip(&self.bindings)
+            .map(|(b, (k, _))| format!("{b}: {}", name(*k)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Whether `key` is bound to a button (the window's own keys yield to game keys).
     pub fn binds(&self, key: Key) -> bool {
         self.bindings.iter().any(|(k, _)| *k == key)
@@ -145,6 +162,11 @@ mod tests {
         assert_eq!(k.pad(&[Key::Left, Key::Right]), PadState::NONE);
         assert_eq!(k.pad(&[Key::Q]), PadState::NONE);
         assert!(k.binds(Key::Down) && !k.binds(Key::Escape));
+        assert!(
+            k.describe().contains("A: X, B: Z, Start: Enter"),
+            "{}",
+            k.describe()
+        );
     }
 
     #[test]
