@@ -83,6 +83,11 @@ fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
     let best = v["summary"]["best_share"].as_f64().unwrap();
     assert!(best >= 0.99, "{best}");
     assert_eq!(v["pieces"].as_array().unwrap().len() as u64, pieces);
+    let counted: u64 = ["best", "good", "inaccuracy", "mistake", "blunder"]
+        .iter()
+        .map(|c| v["summary"]["counts"][c].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, pieces);
     let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(text.lines().count() as u64, pieces + 1);
     assert!(text.starts_with("game,piece_number,frame"));

@@ -30,7 +30,8 @@ pub struct Summary {
     pub accuracy: f64,
     /// Share of placements rated best (0-1).
     pub best_share: f64,
-    /// Placements per class, best first.
+    /// Placements per class, best first (in JSON an object keyed by class name).
+    #[serde(serialize_with = "counts_by_name")]
     pub counts: Vec<(Class, u32)>,
     /// Placements the move set does not reach (valued directly).
     pub outside_move_set: u32,
@@ -38,6 +39,15 @@ pub struct Summary {
     /// Indices into the ratings of the worst placements, worst first.
     #[serde(skip)]
     pub worst: Vec<usize>,
+}
+
+fn counts_by_name<S: serde::Serializer>(counts: &[(Class, u32)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(counts.len()))?;
+    for (class, n) in counts {
+        m.serialize_entry(class.name(), n)?;
+    }
+    m.end()
 }
 
 /// Worse first: a rejected placement (no loss) before any loss, then larger losses, then the
