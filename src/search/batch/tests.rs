@@ -1,3 +1,6 @@
+//! Tests of batch play: reproducible batches, stopping (goals, caps, a stop flag), and the
+//! summary and survival figures on hand-made game records.
+
 use super::*;
 use crate::search::eval::Standard;
 

@@ -1,3 +1,6 @@
+//! Tests of the weights file: the default file, phases (names, level coverage), missing and
+//! unknown keys, bad values: every error names the file and the key.
+
 use super::*;
 
 fn default_file() -> PathBuf {
