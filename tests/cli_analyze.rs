@@ -178,3 +178,78 @@ fn on_the_cartridge_a_bot_game_is_rated_best_and_bad_movies_are_refused() {
     assert!(err.contains("idle.fm2") && err.contains("no game"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A model game where pieces 3 and 8 take the placement of rank 5: `--explain 2` shows, for
+/// each, the top 2 placements and the played one, whose terms add up to their values.
+#[test]
+fn explain_shows_the_top_placements_and_the_played_one() {
+    use nestor::game::state::PlayState;
+    use nestor::game::PadState;
+    use nestor::search::rank::Ranker;
+    use nestor::search::Situation;
+    use std::collections::VecDeque;
+
+    let mut ranker = Ranker::new(Standard::default());
+    let mut game = Game::seeded(18, 11);
+    let mut movie = Movie::new_recording("nestor-model", [0; 16], vec![]);
+    let (mut queue, mut prev, mut n) = (VecDeque::new(), None, 0);
+    while n < 12 {
+        let control = game.play_state == PlayState::Control;
+        if control && prev != Some(PlayState::Control) {
+            let ranking = ranker.rank(&Situation::of(&game)).unwrap();
+            let e = match n {
+                3 | 8 => *ranking.entries.iter().find(|e| e.rank == 5).unwrap(),
+                _ => ranking.entries[0],
+            };
+            queue = ranker.inputs_to(&e.lock).unwrap().into_iter().collect();
+            n += 1;
+        }
+        prev = Some(game.play_state);
+        let pad = queue.pop_front().unwrap_or(PadState::NONE);
+        game.step(pad);
+        movie.push(pad);
+    }
+    let dir = temp_dir("analyze-explain");
+    let path = dir.join("two.fm2");
+    movie.save(&path).unwrap();
+    let v = json_of(&nestor(&args(&[
+        &"analyze",
+        &path,
+        &"--model-console",
+        &"11",
+        &"--model-level",
+        &"18",
+        &"--json",
+        &"--explain",
+        &"2",
+    ])));
+    let explained = v["explain"].as_array().unwrap();
+    assert_eq!(explained.len(), 2, "{v}");
+    let pieces = v["pieces"].as_array().unwrap();
+    let mut frames: Vec<u64> = explained
+        .iter()
+        .map(|e| e["frame"].as_u64().unwrap())
+        .collect();
+    frames.sort();
+    let expected: Vec<u64> = [3, 8]
+        .iter()
+        .map(|&i| pieces[i]["frame"].as_u64().unwrap())
+        .collect();
+    assert_eq!(frames, expected);
+    for e in explained {
+        let top = e["top"].as_array().unwrap();
+        assert_eq!(top.len(), 2);
+        assert_eq!(top[0]["rank"], 1);
+        assert_eq!(e["played"]["rank"], 5);
+        for x in top.iter().chain([&e["played"]]) {
+            let sum: f64 = x["terms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["contribution"].as_f64().unwrap())
+                .sum();
+            assert!((sum - x["value"].as_f64().unwrap()).abs() < 1e-6, "{x}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
