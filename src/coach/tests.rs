@@ -1,3 +1,6 @@
+//! The coach on the rules model: placements of known ranks substituted into a game are found
+//! with those ranks, a driver game is rated best, and RAM without a game is an error.
+
 use std::collections::{BTreeMap, VecDeque};
 
 use super::analysis::{AnalysisError, Analyzer};

@@ -1,3 +1,6 @@
+//! The ranking against the planner: its best entry is the planner's choice, value and path,
+//! on every decision of a game.
+
 use super::*;
 use crate::game::Game;
 use crate::search::{Planner, Standard, Weights};
