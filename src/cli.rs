@@ -1,8 +1,11 @@
 //! Subcommand implementations for the `nestor` binary, one file per command group;
 //! they parse nothing themselves (main.rs holds the clap definitions) and report with anyhow.
 
+pub mod analyze;
+pub mod assist;
 pub mod compare;
 pub mod demo;
+pub mod explain;
 pub mod interrupt;
 pub mod output;
 pub mod play;

@@ -1,6 +1,7 @@
 //! nestor: plays NES Tetris on the real cartridge inside tetanes-core, with a rules model
 //! that matches the cartridge frame for frame and a gravity-aware gamepad-state search.
 
+pub mod coach;
 pub mod game;
 pub mod movie;
 pub mod nes;

@@ -37,6 +37,10 @@ enum Command {
     Replay(ReplayArgs),
     /// RAM traces: capture one from a movie, verify against the rules model, diff two.
     Trace(TraceArgs),
+    /// Rates every placement of a recorded game against every reachable one (the coach).
+    Analyze(AnalyzeArgs),
+    /// You play the cartridge in a window; nestor outlines its suggestion and rates your locks.
+    Assist(AssistArgs),
 }
 
 /// Options shared by everything that plans.
@@ -64,6 +68,10 @@ pub struct DemoArgs {
     /// Stop after this many pieces.
     #[arg(long)]
     pub pieces: Option<u32>,
+    /// Show the top N placements of each decision with their values split by feature
+    /// (terminal: under the board; window: key E toggles a side panel) [default N: 3].
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
+    pub explain: Option<usize>,
     #[command(flatten)]
     pub bot: BotArgs,
 }
@@ -358,6 +366,79 @@ pub struct PlayArgs {
         requires = "model_console"
     )]
     pub model_frame_delay_us: Option<u64>,
+    /// After each decision, print its top N placements with their values split by feature
+    /// (on stderr) [default N: 3].
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
+    pub explain: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The cartridge, then the FM2 movie (a person's game from FCEUX, or one nestor recorded).
+    #[arg(value_name = "ROM MOVIE.fm2", num_args = 1..=2, required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print the summary, the worst placements and one row per piece as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per piece (refused if the file exists).
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Write PNG pictures into this folder: value loss per piece, accuracy per level, and each
+    /// of the worst placements on its board with the best one outlined.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// For each of the worst placements, the top N placements and the played one with their
+    /// values split by feature (N defaults to 3).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
+    pub explain: Option<usize>,
+    /// Class thresholds and report settings (TOML, as config/coach.toml).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+    /// Analyse even if the movie's ROM checksum is not this ROM's.
+    #[arg(long)]
+    pub force: bool,
+    /// Accept a well-formed ROM whose hash is not the known dump.
+    #[arg(long)]
+    pub allow_unknown_rom: bool,
+    /// RAM map (TOML, as addresses.toml).
+    #[arg(long, value_name = "FILE")]
+    pub addresses: Option<PathBuf>,
+    /// Testing: replay the movie on the rules model seeded with SEED (as `play
+    /// --model-console SEED` records it) instead of a cartridge; give only the movie.
+    #[arg(long, hide = true, value_name = "SEED")]
+    pub model_console: Option<u64>,
+    /// Testing: the model console's start level.
+    #[arg(long, hide = true, default_value_t = 19)]
+    pub model_level: u8,
+}
+
+#[derive(Args, Debug)]
+pub struct AssistArgs {
+    /// The cartridge: your own "Tetris (U) [!].nes".
+    #[arg(required_unless_present = "model_console")]
+    pub rom: Option<PathBuf>,
+    /// Record every button pressed, from power-on, as an FCEUX movie (refused if it exists).
+    #[arg(long, value_name = "OUT.fm2")]
+    pub record: Option<PathBuf>,
+    /// Keys and class thresholds (TOML, as config/coach.toml).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+    /// Accept a well-formed ROM whose hash is not the known dump.
+    #[arg(long)]
+    pub allow_unknown_rom: bool,
+    /// Testing: play the rules model seeded with SEED instead of a cartridge (no ROM).
+    #[arg(long, hide = true, value_name = "SEED")]
+    pub model_console: Option<u64>,
+    /// Testing: the model console's start level.
+    #[arg(long, hide = true, default_value_t = 19)]
+    pub model_level: u8,
+    /// Testing: stop after this many frames.
+    #[arg(long, hide = true)]
+    pub frames: Option<u64>,
 }
 
 /// `--inject-faults`: a share of frames, 0 to 1.
@@ -498,6 +579,8 @@ fn main() -> ExitCode {
         Command::Tune(args) => cli::tune::run(&args),
         Command::Play(args) => cli::play::run(&args),
         Command::Replay(args) => cli::replay::run(&args),
+        Command::Analyze(args) => cli::analyze::run(&args),
+        Command::Assist(args) => cli::assist::run(&args),
         Command::Trace(args) => match args.command {
             Some(TraceCommand::Verify { files, json }) => cli::trace::verify(&files, json),
             Some(TraceCommand::Diff { a, b, json }) => cli::trace::diff(&a, &b, json),

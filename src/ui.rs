@@ -2,7 +2,11 @@
 //! the terminal view. May use `game`, `search` and `nes`; none of those depends on it.
 
 pub mod audio;
+pub mod chart;
+pub mod coach_plots;
+pub mod explain_panel;
 pub mod font;
+pub mod keypad;
 pub mod nes_view;
 pub mod pacing;
 pub mod plot;

@@ -10,6 +10,9 @@ use anyhow::{anyhow, Context, Result};
 use nestor::game::Game;
 use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, Step};
 use nestor::search::{Planner, Standard, Weights};
+use nestor::ui::explain_panel::{draw_explain_panel, PANEL_WIDTH};
+
+use super::explain::Explain;
 use nestor::ui::render::draw_game_into;
 use nestor::ui::{
     render_terminal, save_png, screenshot_path, too_small, DrawOptions, Frame, Pacer, TermOptions,
@@ -29,6 +32,7 @@ struct Demo {
     max_pieces: Option<u32>,
     frames: u64,
     topped_out: bool,
+    explain: Option<Explain>,
 }
 
 impl Demo {
@@ -51,6 +55,9 @@ impl Demo {
                 self.topped_out = true;
             }
             self.frames += 1;
+            if let Some(e) = &mut self.explain {
+                e.update(&self.driver);
+            }
         }
         Ok(())
     }
@@ -74,10 +81,12 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
     };
     let seed = args.seed.unwrap_or_else(time_seed);
     let console = ModelConsole::new(Game::seeded(args.level, seed), AddressMap::default());
+    let standard = Standard::new(weights);
+    let explain = args.explain.map(|n| Explain::new(&standard, n));
     let driver = Driver::new(
         console,
         AddressMap::default(),
-        Planner::new(Standard::new(weights)),
+        Planner::new(standard),
         DriverConfig { level: args.level },
     )?;
     let mut demo = Demo {
@@ -85,7 +94,11 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
         max_pieces: args.pieces,
         frames: 0,
         topped_out: false,
+        explain,
     };
+    if let Some(e) = &mut demo.explain {
+        e.update(&demo.driver);
+    }
     let tty = io::stdout().is_terminal();
     let mut ending = None;
     if args.window {
@@ -183,7 +196,13 @@ fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
             let small = crossterm::terminal::size().ok().and_then(too_small);
             match small {
                 Some(why) => view.message(&why),
-                None => view.draw(&render_terminal(demo.game(), &term_options(demo, colour))),
+                None => {
+                    let mut text = render_terminal(demo.game(), &term_options(demo, colour));
+                    if let Some(e) = &demo.explain {
+                        text.push_str(&e.text().replace('\n', "\x1b[K\n"));
+                    }
+                    view.draw(&text)
+                }
             }
             .context("cannot write to the terminal")?;
             last_draw = Some(Instant::now());
@@ -204,8 +223,17 @@ fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
 fn plain_loop(demo: &mut Demo) -> Result<Ending> {
     let every = demo.max_pieces.map_or(100, |m| (m / 4).max(1));
     let mut reported = 0;
+    if let Some(e) = &demo.explain {
+        print!("frame 0:\n{}", e.text());
+    }
     while !demo.finished() {
+        let before = demo.explain.as_ref().and_then(|e| e.planned_at);
         demo.step()?;
+        if let Some(e) = demo.explain.as_ref().filter(|e| e.planned_at != before) {
+            if let Some(at) = e.planned_at {
+                print!("frame {at}:\n{}", e.text());
+            }
+        }
         let s = demo.stats();
         if s.pieces >= reported + every {
             reported = s.pieces;
@@ -233,15 +261,33 @@ fn draw_options(demo: &Demo, status: String) -> DrawOptions {
 
 fn open_window(demo: &Demo) -> Result<Window, nestor::ui::WindowError> {
     let mut frame = Frame::new(0, 0, [0; 3]);
-    draw_game_into(demo.game(), &draw_options(demo, String::new()), &mut frame);
+    draw_frame(demo, String::new(), &mut frame);
     Window::open("nestor demo", frame.width, frame.height, WINDOW_SCALE)
+}
+
+/// The game, and with `--explain` the panel beside it (blank while hidden with E).
+fn draw_frame(demo: &Demo, status: String, frame: &mut Frame) {
+    draw_game_into(demo.game(), &draw_options(demo, status), frame);
+    if let Some(e) = &demo.explain {
+        let mut wide = Frame::new(frame.width + PANEL_WIDTH, frame.height, [16, 16, 24]);
+        for y in 0..frame.height {
+            for x in 0..frame.width {
+                if let Some(c) = frame.rgb(x, y) {
+                    wide.fill_rect(x, y, 1, 1, c);
+                }
+            }
+        }
+        let top = if e.panel { &e.top[..] } else { &[] };
+        draw_explain_panel(&mut wide, frame.width, 0, frame.height, top);
+        *frame = wide;
+    }
 }
 
 /// The window: Space pause, F fast-forward, +/- speed, S screenshot, Esc quits. The final
 /// board stays up until Esc or the window is closed.
 fn window_loop(demo: &mut Demo, mut window: Window, fast: bool) -> Result<Ending> {
     window.controls_mut().fast = fast;
-    println!("window: Space pause, F fast-forward, +/- speed, S screenshot, Esc quit");
+    println!("window: Space pause, F fast-forward, +/- speed, S screenshot, E explanations (with --explain), Esc quit");
     let mut frame = Frame::new(0, 0, [0; 3]);
     let mut idle = Pacer::new();
     let mut last_present: Option<Instant> = None;
@@ -254,15 +300,16 @@ fn window_loop(demo: &mut Demo, mut window: Window, fast: bool) -> Result<Ending
         }
         let due = !controls.fast || last_present.is_none_or(|t| t.elapsed() >= MAX_REDRAW);
         if due || done || controls.paused {
-            draw_game_into(
-                demo.game(),
-                &draw_options(demo, controls.status()),
-                &mut frame,
-            );
+            draw_frame(demo, controls.status(), &mut frame);
             window.present(&frame).context("window")?;
             last_present = Some(Instant::now());
             // Keys are collected by `present`: poll once per presented frame.
             let input = window.poll();
+            if input.explain {
+                if let Some(e) = &mut demo.explain {
+                    e.panel = !e.panel;
+                }
+            }
             if input.screenshot {
                 let path = screenshot_path(SystemTime::now());
                 match save_png(&frame, &path) {

@@ -15,10 +15,10 @@ use nestor::nes::{
     AddressMap, Console, Driver, DriverConfig, DriverError, FaultyPad, MenuError, ModelConsole,
     NesDeck, Step,
 };
-use nestor::search::eval::Evaluator;
 use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::ViewEvent;
 
+use super::explain::Explain;
 use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
 use super::play_summary::{GameEnd, GameSummary, Summary, Totals};
 use crate::PlayArgs;
@@ -154,24 +154,27 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(p) => Weights::load(p)?,
         None => Weights::default_set(),
     };
-    let planner = Planner::new(Standard::new(weights));
+    let standard = Standard::new(weights);
+    let explain = args.explain.map(|n| Explain::new(&standard, n));
+    let planner = Planner::new(standard);
     let stop = Interrupt::install();
     let rate = args.inject_faults.unwrap_or(0.0);
     match (args.model_console, &args.rom) {
         (Some(seed), _) => {
             let delay = std::time::Duration::from_micros(args.model_frame_delay_us.unwrap_or(0));
-            play_model(settings, seed, planner, rate, delay, &stop)
+            play_model(settings, seed, planner, explain, rate, delay, &stop)
         }
-        (None, Some(rom)) => play_rom(rom, settings, planner, rate, &stop),
+        (None, Some(rom)) => play_rom(rom, settings, planner, explain, rate, &stop),
         (None, None) => bail!("`nestor play` needs a ROM"),
     }
 }
 
 /// The real cartridge in tetanes-core, through the menus.
-fn play_rom<E: Evaluator>(
+fn play_rom(
     path: &std::path::Path,
     settings: Settings,
-    planner: Planner<E>,
+    planner: Planner<Standard>,
+    explain: Option<Explain>,
     rate: f64,
     stop: &Interrupt,
 ) -> Result<ExitCode> {
@@ -214,6 +217,7 @@ fn play_rom<E: Evaluator>(
         &settings,
         &mut movie,
         stop,
+        explain,
         |d| {
             let Some(v) = &mut view else {
                 return Ok(false);
@@ -256,10 +260,11 @@ fn play_rom<E: Evaluator>(
 
 /// The rules model through the same driver: no ROM, no menus; each game is a fresh seeded
 /// model game (the next seed), started by the driver's `new_game`.
-fn play_model<E: Evaluator>(
+fn play_model(
     settings: Settings,
     seed: u64,
-    planner: Planner<E>,
+    planner: Planner<Standard>,
+    explain: Option<Explain>,
     rate: f64,
     frame_delay: std::time::Duration,
     stop: &Interrupt,
@@ -290,6 +295,7 @@ fn play_model<E: Evaluator>(
         &settings,
         &mut movie,
         stop,
+        explain,
         |_| {
             if !frame_delay.is_zero() {
                 std::thread::sleep(frame_delay);
@@ -317,19 +323,20 @@ fn play_model<E: Evaluator>(
 /// The frame loop shared by the cartridge and the model: steps the driver, records what the
 /// console really got, shows the frame (`show` returns true to quit), starts the next game
 /// (`next_game`) after a game over, and stops on a limit, Ctrl-C or a failure.
-fn drive<C: Console, E: Evaluator>(
-    driver: &mut Driver<FaultyPad<C>, E>,
+fn drive<C: Console>(
+    driver: &mut Driver<FaultyPad<C>, Standard>,
     settings: &Settings,
     movie: &mut Option<Movie>,
     stop: &Interrupt,
-    mut show: impl FnMut(&mut Driver<FaultyPad<C>, E>) -> Result<bool>,
-    mut next_game: impl FnMut(&mut Driver<FaultyPad<C>, E>) -> Result<()>,
+    mut explain: Option<Explain>,
+    mut show: impl FnMut(&mut Driver<FaultyPad<C>, Standard>) -> Result<bool>,
+    mut next_game: impl FnMut(&mut Driver<FaultyPad<C>, Standard>) -> Result<()>,
 ) -> Run {
     let progress = super::progress::spinner();
     let started = Instant::now();
     let mut games = Vec::new();
     let mut frames = 0u64;
-    let in_progress = |d: &Driver<FaultyPad<C>, E>, games: &mut Vec<GameSummary>, end| {
+    let in_progress = |d: &Driver<FaultyPad<C>, Standard>, games: &mut Vec<GameSummary>, end| {
         if d.is_playing() {
             games.push(GameSummary::new(d.game(), end));
         }
@@ -363,6 +370,11 @@ fn drive<C: Console, E: Evaluator>(
                 break End::Failed(e.into());
             }
         };
+        if let Some(e) = explain.as_mut() {
+            if e.update(driver) {
+                eprint!("frame {frames}:\n{}", e.text());
+            }
+        }
         match show(driver) {
             Ok(false) => {}
             Ok(true) => {

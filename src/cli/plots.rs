@@ -1,12 +1,13 @@
-//! PNG plots for `nestor sim --plots DIR`: the score histogram, the lock heat map and the
-//! survival curve, drawn by `ui::plot` and written as `scores.png`, `locks.png`, `survival.png`.
+//! PNG plots for `nestor sim --plots DIR`: the score histogram, the lock heat map, the
+//! survival curve and the locks per row, drawn by `ui::plot` and written as `scores.png`,
+//! `locks.png`, `survival.png` and `rows.png`.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
 use nestor::search::batch::{survival, GameResult};
-use nestor::ui::plot::{lock_heat_map, score_histogram, survival_plot};
+use nestor::ui::plot::{lock_heat_map, row_histogram, score_histogram, survival_plot};
 use nestor::ui::save_png;
 
 pub fn write(dir: &Path, results: &[GameResult]) -> Result<()> {
@@ -19,6 +20,7 @@ pub fn write(dir: &Path, results: &[GameResult]) -> Result<()> {
     for (name, frame) in [
         ("scores.png", score_histogram(&scores)),
         ("locks.png", lock_heat_map(&locks)),
+        ("rows.png", row_histogram(&locks)),
         (
             "survival.png",
             survival_plot(&survival(results, 200), results.len()),

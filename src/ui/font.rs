@@ -27,7 +27,7 @@ const DIGITS: [Glyph; 10] = [
 ];
 
 /// The letters the labels and plots use (NEXT, SCORE, LINES, LEVEL, PCS, GAMES, ROW, …).
-const LETTERS: [(char, Glyph); 28] = [
+const LETTERS: [(char, Glyph); 41] = [
     ('A', [0b010, 0b101, 0b111, 0b101, 0b101]),
     ('C', [0b011, 0b100, 0b100, 0b100, 0b011]),
     ('D', [0b110, 0b101, 0b101, 0b101, 0b110]),
@@ -56,6 +56,19 @@ const LETTERS: [(char, Glyph); 28] = [
     ('Y', [0b101, 0b101, 0b010, 0b010, 0b010]),
     ('-', [0b000, 0b000, 0b111, 0b000, 0b000]),
     (':', [0b000, 0b010, 0b000, 0b010, 0b000]),
+    ('J', [0b001, 0b001, 0b001, 0b101, 0b010]),
+    ('Q', [0b010, 0b101, 0b101, 0b110, 0b011]),
+    ('Z', [0b111, 0b001, 0b010, 0b100, 0b111]),
+    ('(', [0b001, 0b010, 0b010, 0b010, 0b001]),
+    (')', [0b100, 0b010, 0b010, 0b010, 0b100]),
+    ('%', [0b101, 0b001, 0b010, 0b100, 0b101]),
+    (',', [0b000, 0b000, 0b000, 0b010, 0b100]),
+    ('+', [0b000, 0b010, 0b111, 0b010, 0b000]),
+    ('=', [0b000, 0b111, 0b000, 0b111, 0b000]),
+    ('>', [0b100, 0b010, 0b001, 0b010, 0b100]),
+    ('<', [0b001, 0b010, 0b100, 0b010, 0b001]),
+    ('#', [0b101, 0b111, 0b101, 0b111, 0b101]),
+    ('_', [0b000, 0b000, 0b000, 0b000, 0b111]),
 ];
 
 /// The glyph for `c` (lower-case letters fall back to capitals); `None` draws a blank.
@@ -105,7 +118,10 @@ mod tests {
 
     #[test]
     fn every_label_character_has_a_glyph() {
-        for c in "0123456789 NEXT SCORE LINES LEVEL PCS PAUSE FAST GAME OVER X8 X1/8".chars() {
+        for c in "0123456789 NEXT SCORE LINES LEVEL PCS PAUSE FAST GAME OVER X8 X1/8 (%,+=<>#)"
+            .chars()
+            .chain('A'..='Z')
+        {
             assert!(c == ' ' || glyph(c).is_some(), "no glyph for {c:?}");
         }
     }

@@ -114,6 +114,8 @@ pub struct Input {
     pub quit: bool,
     /// S pressed: the caller saves a screenshot (see [`screenshot_path`]).
     pub screenshot: bool,
+    /// E pressed: the caller shows or hides its explanation panel.
+    pub explain: bool,
     pub controls: Controls,
 }
 
@@ -167,6 +169,11 @@ impl Window {
         })
     }
 
+    /// The keys held down now (as of the last `present`), for game controls.
+    pub fn held_keys(&self) -> Vec<Key> {
+        self.inner.get_keys()
+    }
+
     /// Size of the window's picture in screen pixels.
     pub fn size(&self) -> (usize, usize) {
         (self.out_w, self.out_h)
@@ -187,6 +194,9 @@ impl Window {
             ..Input::default()
         };
         for key in self.inner.get_keys_pressed(KeyRepeat::No) {
+            if key == Key::E {
+                input.explain = true;
+            }
             match action_for_key(key) {
                 Some(Action::Quit) => input.quit = true,
                 Some(Action::Screenshot) => input.screenshot = true,

@@ -1,0 +1,49 @@
+//! `--explain N` for the commands the bot plays (`demo`, `play`): after each new plan, the top
+//! N placements of that decision with their per-feature terms, for the terminal or a panel.
+
+use nestor::nes::{Console, Driver};
+use nestor::search::explain::{explain_top, Explanation};
+use nestor::search::rank::Ranker;
+use nestor::search::{Situation, Standard};
+
+/// The explanations of the decision the driver planned last.
+pub struct Explain {
+    ranker: Ranker<Standard>,
+    n: usize,
+    pub planned_at: Option<u64>,
+    pub top: Vec<Explanation>,
+    /// The window panel is shown (key E toggles it).
+    pub panel: bool,
+}
+
+impl Explain {
+    pub fn new(standard: &Standard, n: usize) -> Explain {
+        Explain {
+            ranker: Ranker::new(standard.clone()),
+            n,
+            planned_at: None,
+            top: Vec::new(),
+            panel: true,
+        }
+    }
+
+    /// Explains the driver's decision if it planned a new one in the last frame; true then.
+    pub fn update<C: Console>(&mut self, driver: &Driver<C, Standard>) -> bool {
+        let at = driver.planned_at();
+        if at == self.planned_at {
+            return false;
+        }
+        self.planned_at = at;
+        // The driver plans from the RAM at the end of the frame just run.
+        self.top = match (at, driver.snapshot().to_game()) {
+            (Some(_), Ok(game)) => explain_top(&mut self.ranker, &Situation::of(&game), self.n),
+            _ => Vec::new(),
+        };
+        at.is_some()
+    }
+
+    /// The tables of the top placements.
+    pub fn text(&self) -> String {
+        self.top.iter().map(Explanation::table).collect()
+    }
+}

@@ -1,0 +1,13 @@
+//! The coach: rates a person's placements against the planner's ranking, frame by frame from
+//! a console's RAM (a replayed movie, or a game being played), and summarises the ratings.
+
+pub mod analysis;
+pub mod classes;
+pub mod summary;
+
+pub use analysis::{AnalysisError, Analyzer, Observed, Rating};
+pub use classes::{Class, CoachSettings, SettingsError, Thresholds};
+pub use summary::Summary;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,203 @@
+//! The classes of a placement by value loss (best / good / inaccuracy / mistake / blunder)
+//! and the coach's settings file (`config/coach.toml`) that holds their thresholds.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The shipped settings, which are also the defaults (one definition of the thresholds).
+const DEFAULT_TOML: &str = include_str!("../../config/coach.toml");
+
+/// A placement's class, from best to worst.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    Best,
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Class {
+    pub const ALL: [Class; 5] = [
+        Class::Best,
+        Class::Good,
+        Class::Inaccuracy,
+        Class::Mistake,
+        Class::Blunder,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Best => "best",
+            Class::Good => "good",
+            Class::Inaccuracy => "inaccuracy",
+            Class::Mistake => "mistake",
+            Class::Blunder => "blunder",
+        }
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Upper bounds of the value loss per class (inclusive); above `mistake` is a blunder.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Thresholds {
+    pub good: f64,
+    pub inaccuracy: f64,
+    pub mistake: f64,
+}
+
+impl Thresholds {
+    /// The class of a loss: `None` means the placement leaves no playable pair while a better
+    /// one does (a blunder). A loss of 0 ties the best.
+    pub fn class(&self, loss: Option<f64>) -> Class {
+        match loss {
+            None => Class::Blunder,
+            Some(l) if l <= 0.0 => Class::Best,
+            Some(l) if l <= self.good => Class::Good,
+            Some(l) if l <= self.inaccuracy => Class::Inaccuracy,
+            Some(l) if l <= self.mistake => Class::Mistake,
+            Some(_) => Class::Blunder,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSettings {
+    /// How many of the worst placements are listed and drawn.
+    pub worst: usize,
+}
+
+/// `nestor assist`'s keyboard: a key name per controller button (checked by `ui::keypad`).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyNames {
+    pub left: String,
+    pub right: String,
+    pub up: String,
+    pub down: String,
+    pub a: String,
+    pub b: String,
+    pub start: String,
+    pub select: String,
+}
+
+/// The whole settings file; every key is required.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoachSettings {
+    pub classes: Thresholds,
+    pub report: ReportSettings,
+    pub keys: KeyNames,
+}
+
+/// Why a settings file was refused; every message names the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SettingsError {
+    #[error("cannot read coach settings {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Bad TOML, a wrong type, a missing or an unknown key (the message names it and the line).
+    #[error("bad coach settings {path}: {source}")]
+    Parse {
+        path: PathBuf,
+        source: toml::de::Error,
+    },
+    #[error("coach settings {path}: [classes] must be 0 <= good <= inaccuracy <= mistake (finite), got {good}, {inaccuracy}, {mistake}")]
+    Order {
+        path: PathBuf,
+        good: f64,
+        inaccuracy: f64,
+        mistake: f64,
+    },
+}
+
+impl Default for CoachSettings {
+    fn default() -> CoachSettings {
+        CoachSettings::from_toml(DEFAULT_TOML, Path::new("config/coach.toml"))
+            .expect("the shipped config/coach.toml is valid (tested)")
+    }
+}
+
+impl CoachSettings {
+    pub fn load(path: &Path) -> Result<CoachSettings, SettingsError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SettingsError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        CoachSettings::from_toml(&text, path)
+    }
+
+    /// Parses and checks settings text; `path` labels the errors.
+    pub fn from_toml(text: &str, path: &Path) -> Result<CoachSettings, SettingsError> {
+        let s: CoachSettings = toml::from_str(text).map_err(|source| SettingsError::Parse {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let Thresholds {
+            good,
+            inaccuracy,
+            mistake,
+        } = s.classes;
+        let ordered = [good, inaccuracy, mistake].iter().all(|v| v.is_finite())
+            && 0.0 <= good
+            && good <= inaccuracy
+            && inaccuracy <= mistake;
+        if !ordered {
+            return Err(SettingsError::Order {
+                path: path.to_path_buf(),
+                good,
+                inaccuracy,
+                mistake,
+            });
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_file_loads_and_classes_follow_the_thresholds() {
+        let s = CoachSettings::default();
+        let t = s.classes;
+        assert_eq!(t.class(Some(0.0)), Class::Best);
+        assert_eq!(t.class(Some(t.good)), Class::Good);
+        assert_eq!(t.class(Some(t.good + 1e-9)), Class::Inaccuracy);
+        assert_eq!(t.class(Some(t.inaccuracy)), Class::Inaccuracy);
+        assert_eq!(t.class(Some(t.mistake)), Class::Mistake);
+        assert_eq!(t.class(Some(t.mistake * 2.0)), Class::Blunder);
+        assert_eq!(t.class(None), Class::Blunder);
+        assert!(s.report.worst > 0);
+    }
+
+    #[test]
+    fn bad_files_name_the_file_and_the_problem() {
+        let p = Path::new("my/coach.toml");
+        let e = CoachSettings::from_toml("[classes]\ngood = 1.0\n", p).unwrap_err();
+        assert!(e.to_string().contains("my/coach.toml"), "{e}");
+        assert!(e.to_string().contains("inaccuracy"), "{e}");
+        let text = DEFAULT_TOML.replace("good = 2.0", "good = 50.0");
+        let e = CoachSettings::from_toml(&text, p).unwrap_err();
+        assert!(matches!(e, SettingsError::Order { .. }), "{e}");
+        let text = DEFAULT_TOML.replace("worst = 5", "worst = 5\nbest = 1");
+        let e = CoachSettings::from_toml(&text, p).unwrap_err();
+        assert!(e.to_string().contains("best"), "{e}");
+        let e = CoachSettings::load(Path::new("/nonexistent/coach.toml")).unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/coach.toml"), "{e}");
+    }
+}

@@ -1,0 +1,256 @@
+//! What the ratings of a run add up to: counts per class, accuracy overall and per level,
+//! the worst placements; and the one row per piece that the CSV and the JSON share.
+
+use serde::Serialize;
+
+use crate::search::explain::PlacementView;
+
+use super::analysis::Rating;
+use super::classes::Class;
+
+/// Accuracy is the share of placements rated best or good.
+pub fn accurate(class: Class) -> bool {
+    class <= Class::Good
+}
+
+/// Placements and accuracy at one level.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LevelAccuracy {
+    pub level: u8,
+    pub pieces: u32,
+    pub accuracy: f64,
+}
+
+/// The totals of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub games: u32,
+    pub pieces: u32,
+    /// Share of placements rated best or good (0-1).
+    pub accuracy: f64,
+    /// Share of placements rated best (0-1).
+    pub best_share: f64,
+    /// Placements per class, best first (in JSON an object keyed by class name).
+    #[serde(serialize_with = "counts_by_name")]
+    pub counts: Vec<(Class, u32)>,
+    /// Placements the move set does not reach (valued directly).
+    pub outside_move_set: u32,
+    pub per_level: Vec<LevelAccuracy>,
+    /// Indices into the ratings of the worst placements, worst first.
+    #[serde(skip)]
+    pub worst: Vec<usize>,
+}
+
+fn counts_by_name<S: serde::Serializer>(counts: &[(Class, u32)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(counts.len()))?;
+    for (class, n) in counts {
+        m.serialize_entry(class.name(), n)?;
+    }
+    m.end()
+}
+
+/// Worse first: a rejected placement (no loss) before any loss, then larger losses, then the
+/// earlier frame.
+fn worse(a: &Rating, b: &Rating) -> std::cmp::Ordering {
+    let key = |r: &Rating| r.loss.unwrap_or(f64::INFINITY);
+    key(b).total_cmp(&key(a)).then(a.frame.cmp(&b.frame))
+}
+
+impl Summary {
+    pub fn new(ratings: &[Rating], worst: usize) -> Summary {
+        let n = ratings.len() as u32;
+        let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / f64::from(n) };
+        let counts = Class::ALL
+            .iter()
+            .map(|&c| (c, ratings.iter().filter(|r| r.class == c).count() as u32))
+            .collect();
+        let mut per_level: Vec<LevelAccuracy> = Vec::new();
+        for r in ratings {
+            let i = match per_level.iter().position(|l| l.level == r.level) {
+                Some(i) => i,
+                None => {
+                    per_level.push(LevelAccuracy {
+                        level: r.level,
+                        pieces: 0,
+                        accuracy: 0.0,
+                    });
+                    per_level.len() - 1
+                }
+            };
+            let l = &mut per_level[i];
+            l.accuracy = (l.accuracy * f64::from(l.pieces)
+                + f64::from(u8::from(accurate(r.class))))
+                / f64::from(l.pieces + 1);
+            l.pieces += 1;
+        }
+        per_level.sort_by_key(|l| l.level);
+        let mut order: Vec<usize> = (0..ratings.len())
+            .filter(|&i| ratings[i].class != Class::Best)
+            .collect();
+        order.sort_by(|&a, &b| worse(&ratings[a], &ratings[b]));
+        order.truncate(worst);
+        Summary {
+            games: ratings.iter().map(|r| r.game).max().unwrap_or(0),
+            pieces: n,
+            accuracy: share(ratings.iter().filter(|r| accurate(r.class)).count()),
+            best_share: share(ratings.iter().filter(|r| r.class == Class::Best).count()),
+            counts,
+            outside_move_set: ratings.iter().filter(|r| !r.reachable).count() as u32,
+            per_level,
+            worst: order,
+        }
+    }
+
+    /// The plain-text summary (the worst placements listed from `ratings`).
+    pub fn text(&self, ratings: &[Rating]) -> String {
+        let mut out = format!(
+            "{} placements in {} game(s): accuracy {:.1} % (best or good), best {:.1} %\n",
+            self.pieces,
+            self.games,
+            100.0 * self.accuracy,
+            100.0 * self.best_share
+        );
+        let counts: Vec<String> = self
+            .counts
+            .iter()
+            .map(|(c, n)| format!("{c} {n}"))
+            .collect();
+        out.push_str(&counts.join(", "));
+        out.push('\n');
+        if self.outside_move_set > 0 {
+            out.push_str(&format!(
+                "{} placement(s) outside the 30 Hz tap move set, valued directly\n",
+                self.outside_move_set
+            ));
+        }
+        let levels: Vec<String> = self
+            .per_level
+            .iter()
+            .map(|l| format!("{} {:.0} % ({})", l.level, 100.0 * l.accuracy, l.pieces))
+            .collect();
+        out.push_str(&format!("accuracy by level: {}\n", levels.join(", ")));
+        if self.worst.is_empty() {
+            out.push_str("no placement worse than the best\n");
+        } else {
+            out.push_str("worst placements:\n");
+        }
+        for &i in &self.worst {
+            out.push_str(&format!("  {}\n", line(&ratings[i])));
+        }
+        out
+    }
+}
+
+/// One rating in words: when, what, how bad.
+pub fn line(r: &Rating) -> String {
+    let at = |p: &PlacementView| format!("x {} y {} o {:02x}", p.x, p.y, p.orientation);
+    let loss = r.loss.map_or("leaves no playable pair".to_string(), |l| {
+        format!("loss {l:.2}")
+    });
+    format!(
+        "frame {} (game {}, piece {}, level {}, lines {}): {} at {}: rank {} of {}, {loss}, {}; best {}",
+        r.frame,
+        r.game,
+        r.piece_number,
+        r.level,
+        r.lines,
+        r.piece.letter(),
+        at(&PlacementView::from(&r.player)),
+        r.rank,
+        r.placements,
+        r.class,
+        at(&PlacementView::from(&r.best)),
+    )
+}
+
+/// One row per piece (CSV and JSON).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    pub game: u32,
+    pub piece_number: u32,
+    pub frame: u64,
+    pub lock_frame: u64,
+    pub level: u8,
+    pub lines: u32,
+    pub score: u32,
+    pub piece: char,
+    pub next: Option<char>,
+    pub x: u8,
+    pub y: i8,
+    pub orientation: u8,
+    pub best_x: u8,
+    pub best_y: i8,
+    pub best_orientation: u8,
+    pub rank: usize,
+    pub placements: usize,
+    pub value: Option<f64>,
+    pub best_value: Option<f64>,
+    pub loss: Option<f64>,
+    pub class: Class,
+    pub reachable: bool,
+}
+
+/// The CSV header, in the order of `Row`'s fields.
+pub const CSV_HEADER: &str = "game,piece_number,frame,lock_frame,level,lines,score,piece,next,x,y,orientation,best_x,best_y,best_orientation,rank,placements,value,best_value,loss,class,reachable";
+
+impl Row {
+    pub fn of(r: &Rating) -> Row {
+        let p = PlacementView::from(&r.player);
+        let b = PlacementView::from(&r.best);
+        Row {
+            game: r.game,
+            piece_number: r.piece_number,
+            frame: r.frame,
+            lock_frame: r.lock_frame,
+            level: r.level,
+            lines: r.lines,
+            score: r.score,
+            piece: r.piece.letter(),
+            next: r.next.map(|n| n.letter()),
+            x: p.x,
+            y: p.y,
+            orientation: p.orientation,
+            best_x: b.x,
+            best_y: b.y,
+            best_orientation: b.orientation,
+            rank: r.rank,
+            placements: r.placements,
+            value: r.value,
+            best_value: r.best_value,
+            loss: r.loss,
+            class: r.class,
+            reachable: r.reachable,
+        }
+    }
+
+    /// The CSV line (no newline); an absent value is an empty field.
+    pub fn csv(&self) -> String {
+        let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
+        format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            self.game,
+            self.piece_number,
+            self.frame,
+            self.lock_frame,
+            self.level,
+            self.lines,
+            self.score,
+            self.piece,
+            self.next.map_or(String::new(), String::from),
+            self.x,
+            self.y,
+            self.orientation,
+            self.best_x,
+            self.best_y,
+            self.best_orientation,
+            self.rank,
+            self.placements,
+            opt(self.value),
+            opt(self.best_value),
+            opt(self.loss),
+            self.class,
+            self.reachable
+        )
+    }
+}

@@ -1,0 +1,267 @@
+//! Why a placement is worth what it is: the standard evaluator's value of its best pair split
+//! into one term per feature and rule (feature value × weight = contribution), by weights key.
+
+// Feature names come from `Features::terms` and weights from `PhaseWeights::floats`, both by
+// their weights-file key, so this file names no feature itself. The rule terms are named by
+// the key of their weight. A test checks that the terms add up to `Standard::evaluate`.
+
+use serde::Serialize;
+
+use crate::game::score::drop_speed;
+
+use super::column_reach::ReachTable;
+use super::eval::{ceiling_load, pair_features, PairOutcome, Placement, Standard};
+use super::plan::Situation;
+use super::rank::{Ranked, Ranker};
+use super::weights::PhaseWeights;
+
+/// One term of a value: `contribution = value × weight`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Term {
+    /// The weights-file key of the feature or rule.
+    pub feature: &'static str,
+    pub value: f64,
+    pub weight: f64,
+    pub contribution: f64,
+}
+
+/// A placement's value and its terms, for `--explain`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Explanation {
+    pub rank: usize,
+    /// The placement as (x, y, orientation) and its piece.
+    pub lock: PlacementView,
+    pub next_lock: Option<PlacementView>,
+    /// The total (the sum of the contributions); `None` when the rules reject every pair.
+    pub value: Option<f64>,
+    /// The weights phase that scored it.
+    pub phase: String,
+    pub terms: Vec<Term>,
+}
+
+/// A placement in plain numbers, for JSON and tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacementView {
+    pub piece: char,
+    pub x: u8,
+    /// The pivot row (−2 and −1 are the hidden rows).
+    pub y: i8,
+    /// Orientation id ($00-$12).
+    pub orientation: u8,
+}
+
+impl From<&Placement> for PlacementView {
+    fn from(p: &Placement) -> PlacementView {
+        PlacementView {
+            piece: p.orientation.piece().letter(),
+            x: p.x,
+            y: p.y as i8,
+            orientation: p.orientation.id(),
+        }
+    }
+}
+
+/// Splits values of `Standard` into terms; keeps the reach tables it derives.
+pub struct Explainer<'a> {
+    standard: &'a Standard,
+    reach: Vec<(u8, ReachTable)>,
+}
+
+impl<'a> Explainer<'a> {
+    pub fn new(standard: &'a Standard) -> Explainer<'a> {
+        Explainer {
+            standard,
+            reach: Vec::new(),
+        }
+    }
+
+    /// The terms of one pair under the weights of the decision's level.
+    pub fn terms(&mut self, outcome: &PairOutcome) -> Vec<Term> {
+        let w: &PhaseWeights = self.standard.at(outcome.level);
+        let weight_of = |key: &str| {
+            w.floats()
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map_or(0.0, |(_, v)| *v)
+        };
+        let mut terms: Vec<Term> = pair_features(outcome)
+            .terms()
+            .iter()
+            .map(|&(feature, value)| {
+                let weight = weight_of(feature);
+                let value = f64::from(value);
+                Term {
+                    feature,
+                    value,
+                    weight,
+                    contribution: value * weight,
+                }
+            })
+            .collect();
+        let mut rule = |feature: &'static str, value: f64, weight: f64| {
+            terms.push(Term {
+                feature,
+                value,
+                weight,
+                contribution: value * weight,
+            })
+        };
+        if w.ceiling_rules {
+            let rows: Vec<u16> = outcome.board.visible().to_vec();
+            let mut visible = [0u16; 20];
+            for (d, s) in visible.iter_mut().zip(rows) {
+                *d = s & crate::game::board::FULL_ROW;
+            }
+            let load = ceiling_load(&visible, w.top_rows);
+            rule("top_rows_penalty", f64::from(load), w.top_rows_penalty);
+        }
+        if w.tetris_rules {
+            let now = f64::from(u8::from(outcome.lines_first == 4));
+            let next = f64::from(u8::from(outcome.lines_second == 4));
+            rule("tetris_now_bonus", now, -w.tetris_now_bonus);
+            rule("tetris_next_bonus", next, -w.tetris_next_bonus);
+        }
+        if w.unreachable_columns != 0.0 {
+            let speed = drop_speed(outcome.level);
+            if !self.reach.iter().any(|(s, _)| *s == speed) {
+                self.reach.push((speed, ReachTable::derive(speed)));
+            }
+            let table = self.reach.iter().find(|(s, _)| *s == speed).map(|(_, t)| t);
+            if let Some(t) = table {
+                let n = t.unreachable(outcome.board);
+                rule("unreachable_columns", f64::from(n), w.unreachable_columns);
+            }
+        }
+        terms
+    }
+
+    /// The explanation of a ranked placement of decision `s`: the terms of its best pair.
+    pub fn explain(&mut self, s: &Situation, entry: &Ranked) -> Explanation {
+        let p1 = entry.lock;
+        let mut board1 = s.board;
+        let lines_first = board1.lock(p1.x, p1.y, p1.orientation);
+        let mut board = board1;
+        let (second, lines_second) = match entry.next_lock {
+            Some(p2) => (p2, board.lock(p2.x, p2.y, p2.orientation)),
+            None => (p1, 0),
+        };
+        let outcome = PairOutcome {
+            first: p1,
+            second,
+            lines_first,
+            lines_second,
+            board: &board,
+            level: s.level,
+        };
+        let terms = if entry.value.is_some() {
+            self.terms(&outcome)
+        } else {
+            Vec::new()
+        };
+        Explanation {
+            rank: entry.rank,
+            lock: PlacementView::from(&p1),
+            next_lock: entry.next_lock.as_ref().map(PlacementView::from),
+            value: entry.value,
+            phase: self.standard.weights().phase(s.level).name.clone(),
+            terms,
+        }
+    }
+}
+
+/// The top `n` placements of decision `s` with their terms (the planner's view of it).
+pub fn explain_top(ranker: &mut Ranker<Standard>, s: &Situation, n: usize) -> Vec<Explanation> {
+    let Some(ranking) = ranker.rank(s) else {
+        return Vec::new();
+    };
+    let mut explainer = Explainer::new(&ranker.evaluator);
+    ranking
+        .entries
+        .iter()
+        .take(n)
+        .map(|e| explainer.explain(s, e))
+        .collect()
+}
+
+impl Explanation {
+    /// A plain-text table: one header line per placement, then one line per term whose
+    /// contribution is not zero.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let value = self
+            .value
+            .map_or("rejected by the rules".to_string(), |v| format!("{v:.3}"));
+        let next = self.next_lock.map_or(String::new(), |n| {
+            format!(
+                ", next {} at x {} y {} o {:02x}",
+                n.piece, n.x, n.y, n.orientation
+            )
+        });
+        out.push_str(&format!(
+            "#{} {} at x {} y {} o {:02x}{next}: value {value} (phase {})\n",
+            self.rank, self.lock.piece, self.lock.x, self.lock.y, self.lock.orientation, self.phase
+        ));
+        if !self.terms.is_empty() {
+            out.push_str(&format!(
+                "    {:<24} {:>9} {:>10} {:>12}\n",
+                "feature", "value", "weight", "contribution"
+            ));
+        }
+        for t in self.terms.iter().filter(|t| t.contribution != 0.0) {
+            out.push_str(&format!(
+                "    {:<24} {:>9} {:>10.4} {:>12.3}\n",
+                t.feature, t.value, t.weight, t.contribution
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::{Board, HIDDEN_ROWS};
+    use crate::search::rank::Ranker;
+    use crate::search::{Situation, Weights};
+
+    /// A stack with holes and a well, so that most features are not zero.
+    pub(crate) fn messy_situation(level: u8, seed: u64) -> Situation {
+        let mut s = Situation::of(&crate::game::Game::seeded(level, seed));
+        s.active.ary = 0;
+        let mut b = Board::EMPTY;
+        for r in 12..20 {
+            b.rows[HIDDEN_ROWS + r] = 0x3FF & !(1 << 9) & !(1 << ((r * 3) % 9));
+        }
+        b.rows[HIDDEN_ROWS + 11] = 0b0000_1111;
+        s.board = b;
+        s
+    }
+
+    /// The terms add up to the evaluator's value for every placement of several decisions,
+    /// at levels of both default phases (the killscreen phase weighs reach).
+    #[test]
+    fn terms_add_up_to_the_value() {
+        let standard = Standard::new(Weights::default_set());
+        let mut ranker = Ranker::new(standard.clone());
+        let mut explainer = Explainer::new(&standard);
+        let mut checked = 0;
+        for (level, seed) in [(18u8, 3u64), (19, 11), (29, 5)] {
+            let s = messy_situation(level, seed);
+            let ranking = ranker.rank(&s).unwrap();
+            for e in &ranking.entries {
+                let x = explainer.explain(&s, e);
+                let sum: f64 = x.terms.iter().map(|t| t.contribution).sum();
+                match e.value {
+                    Some(v) => assert!((sum - v).abs() < 1e-6, "level {level}: {sum} vs {v}"),
+                    None => assert!(x.terms.is_empty()),
+                }
+                checked += 1;
+            }
+            let x = explainer.explain(&s, &ranking.entries[0]);
+            let nonzero = x.terms.iter().filter(|t| t.contribution != 0.0).count();
+            assert!(nonzero >= 4, "level {level}: {}", x.table());
+            assert!(x.table().contains("column_holes"), "{}", x.table());
+        }
+        assert!(checked > 30);
+    }
+}

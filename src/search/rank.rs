@@ -1,0 +1,271 @@
+//! Every reachable placement of the current piece, ranked by the planner's two-piece value: a
+//! lock is worth the best pair it makes with any reachable lock of the next piece.
+
+// The loop is the planner's (`plan.rs`) with the best pair kept per first lock instead of
+// overall; a test checks that the top entry is always the planner's choice, so the two cannot
+// drift apart. Ties keep the BFS order, as the planner does (it takes the first strictly better).
+
+use std::cmp::Ordering;
+
+use crate::game::active::Active;
+use crate::game::board::Board;
+use crate::game::pad::PadState;
+use crate::game::piece::Orientation;
+use crate::game::score::drop_speed;
+
+use super::bfs::{Bfs, Lock, MoveSet};
+use super::collision::CollisionMap;
+use super::eval::{Evaluator, PairOutcome, Placement};
+use super::plan::{level_after, Planner, Situation};
+
+/// One placement of the current piece and what it is worth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ranked {
+    pub lock: Placement,
+    /// The best pair value over the next piece's locks (lower is better); `None` when a rule
+    /// rejects every pair (the board is not playable after it).
+    pub value: Option<f64>,
+    /// The next piece's lock in that best pair (`None` without a next piece or a value).
+    pub next_lock: Option<Placement>,
+    /// 1 for the best value; placements of equal value share a rank.
+    pub rank: usize,
+    /// Frames from the situation to the lock (first-piece delay included).
+    pub frames: u16,
+}
+
+/// Every reachable placement of a decision, best first.
+#[derive(Clone, Debug)]
+pub struct Ranking {
+    pub situation: Situation,
+    pub entries: Vec<Ranked>,
+}
+
+/// Lower is better; a rejected placement (`None`) is worse than any value.
+pub fn compare_values(a: Option<f64>, b: Option<f64>) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => a.total_cmp(&b),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+impl Ranking {
+    /// The best placement (the planner's choice).
+    pub fn best(&self) -> Option<&Ranked> {
+        self.entries.first()
+    }
+
+    /// The entry for this lock, if the move set reaches it.
+    pub fn find(&self, lock: &Placement) -> Option<&Ranked> {
+        self.entries.iter().find(|e| e.lock == *lock)
+    }
+
+    /// The rank a placement of this value would have: 1 + the placements strictly better.
+    pub fn rank_of_value(&self, value: Option<f64>) -> usize {
+        1 + self
+            .entries
+            .iter()
+            .filter(|e| compare_values(e.value, value) == Ordering::Less)
+            .count()
+    }
+}
+
+/// Ranking state reused from one decision to the next (the BFS arrays are allocated once).
+pub struct Ranker<E: Evaluator> {
+    pub evaluator: E,
+    pub moves: MoveSet,
+    first: Bfs,
+    second: Bfs,
+    map1: CollisionMap,
+    map2: CollisionMap,
+    firsts: Vec<Lock>,
+    /// Inputs ending the first-piece delay of the last ranked situation.
+    prefix: Vec<PadState>,
+    /// The state searched from, after that prefix.
+    start: Option<(Active, PadState)>,
+}
+
+impl<E: Evaluator> Ranker<E> {
+    pub fn new(evaluator: E) -> Ranker<E> {
+        Ranker {
+            evaluator,
+            moves: MoveSet::default(),
+            first: Bfs::new(),
+            second: Bfs::new(),
+            map1: CollisionMap::default(),
+            map2: CollisionMap::default(),
+            firsts: Vec::with_capacity(256),
+            prefix: Vec::new(),
+            start: None,
+        }
+    }
+
+    /// The best pair value of locking the current piece at `first` (which need not be
+    /// reachable: a player's lock outside the move set is valued the same way), and the next
+    /// piece's lock in that pair.
+    pub fn value_of(
+        &mut self,
+        s: &Situation,
+        first: &Placement,
+    ) -> (Option<f64>, Option<Placement>) {
+        let mut board1 = s.board;
+        let lines1 = board1.lock(first.x, first.y, first.orientation);
+        self.best_pair(s, first, &board1, lines1)
+    }
+
+    fn best_pair(
+        &mut self,
+        s: &Situation,
+        p1: &Placement,
+        board1: &Board,
+        lines1: u32,
+    ) -> (Option<f64>, Option<Placement>) {
+        let Some(next) = s.next else {
+            let outcome = PairOutcome {
+                first: *p1,
+                second: *p1,
+                lines_first: lines1,
+                lines_second: 0,
+                board: board1,
+                level: s.level,
+            };
+            return (self.evaluator.evaluate(&outcome), None);
+        };
+        let level1 = level_after(s.level, s.lines, lines1);
+        self.map2.build(board1, next);
+        let spawn = Active::spawn(next.spawn().id(), 0, 0);
+        let seconds = self.second.search(
+            spawn,
+            PadState::NONE,
+            drop_speed(level1),
+            &self.map2,
+            self.moves,
+        );
+        let mut best: Option<(f64, Placement)> = None;
+        for l2 in seconds {
+            let mut board2 = *board1;
+            let lines2 = board2.lock(l2.x, l2.y, l2.orientation());
+            let second = Placement {
+                x: l2.x,
+                y: l2.y,
+                orientation: l2.orientation(),
+            };
+            let outcome = PairOutcome {
+                first: *p1,
+                second,
+                lines_first: lines1,
+                lines_second: lines2,
+                board: &board2,
+                level: s.level,
+            };
+            if let Some(v) = self.evaluator.evaluate(&outcome) {
+                if best.is_none_or(|b| v < b.0) {
+                    best = Some((v, second));
+                }
+            }
+        }
+        (best.map(|b| b.0), best.map(|b| b.1))
+    }
+
+    /// Ranks every lock of the current piece reachable from `s`. `None` when no piece is
+    /// shown or nothing is reachable.
+    pub fn rank(&mut self, s: &Situation) -> Option<Ranking> {
+        let orientation = Orientation::new(s.active.id)?;
+        let speed = drop_speed(s.level);
+        self.map1.build(&s.board, orientation.piece());
+        self.prefix.clear();
+        let mut expected = Vec::new();
+        let (start, prev, locked) =
+            Planner::<E>::end_first_piece_delay(s, &self.map1, &mut self.prefix, &mut expected);
+        self.start = Some((start, prev));
+        self.firsts.clear();
+        if locked {
+            let lock = Placement {
+                x: start.x,
+                y: start.y,
+                orientation: Orientation::new(start.id)?,
+            };
+            let (value, next_lock) = self.value_of(s, &lock);
+            let entries = vec![Ranked {
+                lock,
+                value,
+                next_lock,
+                rank: 1,
+                frames: self.prefix.len() as u16,
+            }];
+            return Some(Ranking {
+                situation: *s,
+                entries,
+            });
+        }
+        let firsts = self
+            .first
+            .search(start, prev, speed, &self.map1, self.moves);
+        self.firsts.extend_from_slice(firsts);
+        if self.firsts.is_empty() {
+            return None;
+        }
+        let mut entries = Vec::with_capacity(self.firsts.len());
+        let firsts = std::mem::take(&mut self.firsts);
+        for l1 in &firsts {
+            let lock = Placement {
+                x: l1.x,
+                y: l1.y,
+                orientation: l1.orientation(),
+            };
+            let mut board1 = s.board;
+            let lines1 = board1.lock(lock.x, lock.y, lock.orientation);
+            let (value, next_lock) = self.best_pair(s, &lock, &board1, lines1);
+            entries.push(Ranked {
+                lock,
+                value,
+                next_lock,
+                rank: 0,
+                frames: self.prefix.len() as u16 + l1.frames,
+            });
+        }
+        self.firsts = firsts;
+        // Stable: equal values keep the BFS order, so the first entry is the planner's pick.
+        entries.sort_by(|a, b| compare_values(a.value, b.value));
+        let mut ranking = Ranking {
+            situation: *s,
+            entries,
+        };
+        for i in 0..ranking.entries.len() {
+            let v = ranking.entries[i].value;
+            ranking.entries[i].rank = ranking.rank_of_value(v);
+        }
+        if ranking.entries.iter().all(|e| e.value.is_none()) {
+            // The planner then takes the deepest lock: put it first, so the best is its pick.
+            if let Some(i) = (0..ranking.entries.len())
+                .max_by_key(|&i| (ranking.entries[i].lock.y, std::cmp::Reverse(i)))
+            {
+                let e = ranking.entries.remove(i);
+                ranking.entries.insert(0, e);
+            }
+        }
+        Some(ranking)
+    }
+
+    /// The buttons for every frame from the last ranked situation to `lock` (one of its
+    /// entries), as a plan would press them; `None` for a lock the last search did not reach.
+    pub fn inputs_to(&self, lock: &Placement) -> Option<Vec<PadState>> {
+        let mut inputs = self.prefix.clone();
+        if self.firsts.is_empty() {
+            return Some(inputs);
+        }
+        let l = self
+            .firsts
+            .iter()
+            .find(|l| (l.x, l.y, l.id) == (lock.x, lock.y, lock.orientation.id()))?;
+        let (mut path, mut expected) = (Vec::new(), Vec::new());
+        self.first.path(l, &mut path, &mut expected);
+        inputs.extend_from_slice(&path);
+        Some(inputs)
+    }
+}
+
+#[cfg(test)]
+#[path = "rank_tests.rs"]
+mod tests;

@@ -1,0 +1,52 @@
+//! The ranking against the planner: its best entry is the planner's choice, value and path,
+//! on every decision of a game.
+
+use super::*;
+use crate::game::Game;
+use crate::search::{Planner, Standard, Weights};
+
+/// The top entry is the planner's choice with the planner's value, on every decision of a
+/// game the planner plays; every entry's value is what `value_of` gives its lock.
+#[test]
+fn best_entry_is_the_planners_choice() {
+    let standard = Standard::new(Weights::default_set());
+    let mut planner = Planner::new(standard.clone());
+    let mut ranker = Ranker::new(standard);
+    let mut game = Game::seeded(18, 77);
+    let mut decisions = 0;
+    let mut prev_state = None;
+    let mut queue: std::collections::VecDeque<crate::game::PadState> = Default::default();
+    for _ in 0..30_000 {
+        let in_control = game.play_state == crate::game::state::PlayState::Control;
+        if in_control && prev_state != Some(crate::game::state::PlayState::Control) {
+            let s = Situation::of(&game);
+            let plan = planner.plan(&s).unwrap();
+            let ranking = ranker.rank(&s).unwrap();
+            let best = ranking.best().unwrap();
+            assert_eq!(best.lock, plan.lock, "decision {decisions}");
+            assert_eq!(best.value, plan.value);
+            assert_eq!(best.rank, 1);
+            assert_eq!(ranking.entries.len(), plan.candidates);
+            // Ranks never decrease down the list, and equal values share one.
+            for w in ranking.entries.windows(2) {
+                assert!(w[0].rank <= w[1].rank);
+                assert_eq!(w[0].rank == w[1].rank, w[0].value == w[1].value);
+            }
+            if decisions % 10 == 0 {
+                let last = *ranking.entries.last().unwrap();
+                assert_eq!(ranker.value_of(&s, &last.lock).0, last.value);
+            }
+            // The path to the planner's lock is the planner's.
+            let inputs = ranker.inputs_to(&best.lock).unwrap();
+            assert_eq!(inputs, plan.inputs);
+            decisions += 1;
+            queue = plan.inputs.iter().copied().collect();
+        }
+        prev_state = Some(game.play_state);
+        if game.is_over() {
+            break;
+        }
+        game.step(queue.pop_front().unwrap_or(crate::game::PadState::NONE));
+    }
+    assert!(decisions >= 60, "{decisions}");
+}

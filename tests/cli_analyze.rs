@@ -1,0 +1,255 @@
+//! `nestor analyze` end to end: a movie the driver played on the model console is rated best,
+//! the outputs are written (and never overwritten); on the real cartridge (`NESTOR_ROM`) the
+//! same for a movie from power-on, plus a movie of another ROM and one with no game refused.
+
+mod common;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use nestor::game::Game;
+use nestor::movie::Movie;
+use nestor::nes::{
+    AddressMap, Console, Driver, DriverConfig, ModelConsole, NesDeck, Rom, Step, Video,
+};
+use nestor::search::{Planner, Standard};
+
+use common::{nestor, temp_dir};
+
+/// Drives `console` with the bot for `pieces` pieces and returns the movie of what it pressed.
+fn record<C: Console>(console: C, name: &str, md5: [u8; 16], pieces: u32) -> Movie {
+    let mut d = Driver::new(
+        console,
+        AddressMap::default(),
+        Planner::new(Standard::default()),
+        DriverConfig { level: 19 },
+    )
+    .unwrap();
+    let mut movie = Movie::new_recording(name, md5, vec!["cli_analyze test".into()]);
+    while d.game().pieces < pieces {
+        let step = d.step().unwrap();
+        movie.push(d.last_pad());
+        assert!(!matches!(step, Step::Desync { .. }), "{step:?}");
+        if let Step::GameOver { .. } = step {
+            break;
+        }
+    }
+    movie
+}
+
+fn args(list: &[&dyn AsRef<std::ffi::OsStr>]) -> Vec<OsString> {
+    list.iter().map(|a| a.as_ref().to_os_string()).collect()
+}
+
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+fn is_png(p: &Path) -> bool {
+    std::fs::read(p).is_ok_and(|b| b.starts_with(b"\x89PNG"))
+}
+
+#[test]
+fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
+    let tmp = temp_dir("analyze");
+    let dir = tmp.path();
+    let console = ModelConsole::new(Game::seeded(19, 31), AddressMap::default());
+    let movie_path = dir.join("bot.fm2");
+    record(console, "nestor-model", [0; 16], 120)
+        .save(&movie_path)
+        .unwrap();
+    let csv = dir.join("pieces.csv");
+    let report = dir.join("report");
+    let out = nestor(&args(&[
+        &"analyze",
+        &movie_path,
+        &"--model-console",
+        &"31",
+        &"--json",
+        &"--csv",
+        &csv,
+        &"--report",
+        &report,
+        &"--explain",
+        &"2",
+    ]));
+    let v = json_of(&out);
+    let pieces = v["summary"]["pieces"].as_u64().unwrap();
+    assert!(pieces >= 100, "{pieces}");
+    let best = v["summary"]["best_share"].as_f64().unwrap();
+    assert!(best >= 0.99, "{best}");
+    assert_eq!(v["pieces"].as_array().unwrap().len() as u64, pieces);
+    let counted: u64 = ["best", "good", "inaccuracy", "mistake", "blunder"]
+        .iter()
+        .map(|c| v["summary"]["counts"][c].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, pieces);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count() as u64, pieces + 1);
+    assert!(text.starts_with("game,piece_number,frame"));
+    for name in ["loss.png", "accuracy-by-level.png"] {
+        assert!(is_png(&report.join(name)), "{name}");
+    }
+    // Outputs are never overwritten: the same command is refused, naming the file.
+    let again = nestor(&args(&[
+        &"analyze",
+        &movie_path,
+        &"--model-console",
+        &"31",
+        &"--csv",
+        &csv,
+    ]));
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        err.contains("pieces.csv") && err.contains("exists"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+    // The text summary names the move set and the accuracy.
+    let plain = nestor(&args(&[&"analyze", &movie_path, &"--model-console", &"31"]));
+    let s = String::from_utf8_lossy(&plain.stdout);
+    assert!(plain.status.success());
+    assert!(s.contains("accuracy") && s.contains("30 Hz"), "{s}");
+}
+
+#[test]
+fn a_missing_movie_is_named() {
+    let out = nestor(&args(&[
+        &"analyze",
+        &"/nonexistent/game.fm2",
+        &"--model-console",
+        &"1",
+    ]));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/game.fm2"), "{err}");
+}
+
+fn rom() -> Option<(PathBuf, Rom)> {
+    let Some(path) = std::env::var_os("NESTOR_ROM") else {
+        eprintln!("skipped: set NESTOR_ROM to the Tetris (U) [!] ROM to run this test");
+        return None;
+    };
+    let path = PathBuf::from(path);
+    let rom = Rom::load(&path, false).expect("NESTOR_ROM is the known dump");
+    Some((path, rom))
+}
+
+#[test]
+fn on_the_cartridge_a_bot_game_is_rated_best_and_bad_movies_are_refused() {
+    let Some((path, rom)) = rom() else { return };
+    let tmp = temp_dir("analyze-rom");
+    let dir = tmp.path();
+    let deck = NesDeck::new(&rom, Video::Headless).unwrap();
+    let movie = record(deck, &rom.name(), rom.prg_chr_md5, 150);
+    let movie_path = dir.join("bot.fm2");
+    movie.save(&movie_path).unwrap();
+    let v = json_of(&nestor(&args(&[&"analyze", &path, &movie_path, &"--json"])));
+    let best = v["summary"]["best_share"].as_f64().unwrap();
+    assert!(v["summary"]["pieces"].as_u64().unwrap() >= 140);
+    assert!(best >= 0.99, "{best}");
+    // Another ROM's movie.
+    let mut other = movie.clone();
+    other.header = Movie::new_recording("other", [7; 16], vec![]).header;
+    let other_path = dir.join("other.fm2");
+    other.save(&other_path).unwrap();
+    let out = nestor(&args(&[&"analyze", &path, &other_path]));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("other.fm2") && err.to_lowercase().contains("checksum"),
+        "{err}"
+    );
+    // A movie that never leaves the title screen.
+    let mut idle = Movie::new_recording(rom.name(), rom.prg_chr_md5, vec![]);
+    for _ in 0..600 {
+        idle.push(nestor::game::PadState::NONE);
+    }
+    let idle_path = dir.join("idle.fm2");
+    idle.save(&idle_path).unwrap();
+    let out = nestor(&args(&[&"analyze", &path, &idle_path]));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("idle.fm2") && err.contains("no game"), "{err}");
+}
+
+/// A model game where pieces 3 and 8 take the placement of rank 5: `--explain 2` shows, for
+/// each, the top 2 placements and the played one, whose terms add up to their values.
+#[test]
+fn explain_shows_the_top_placements_and_the_played_one() {
+    use nestor::game::state::PlayState;
+    use nestor::game::PadState;
+    use nestor::search::rank::Ranker;
+    use nestor::search::Situation;
+    use std::collections::VecDeque;
+
+    let mut ranker = Ranker::new(Standard::default());
+    let mut game = Game::seeded(18, 11);
+    let mut movie = Movie::new_recording("nestor-model", [0; 16], vec![]);
+    let (mut queue, mut prev, mut n) = (VecDeque::new(), None, 0);
+    while n < 12 {
+        let control = game.play_state == PlayState::Control;
+        if control && prev != Some(PlayState::Control) {
+            let ranking = ranker.rank(&Situation::of(&game)).unwrap();
+            let e = match n {
+                3 | 8 => *ranking.entries.iter().find(|e| e.rank == 5).unwrap(),
+                _ => ranking.entries[0],
+            };
+            queue = ranker.inputs_to(&e.lock).unwrap().into_iter().collect();
+            n += 1;
+        }
+        prev = Some(game.play_state);
+        let pad = queue.pop_front().unwrap_or(PadState::NONE);
+        game.step(pad);
+        movie.push(pad);
+    }
+    let tmp = temp_dir("analyze-explain");
+    let dir = tmp.path();
+    let path = dir.join("two.fm2");
+    movie.save(&path).unwrap();
+    let v = json_of(&nestor(&args(&[
+        &"analyze",
+        &path,
+        &"--model-console",
+        &"11",
+        &"--model-level",
+        &"18",
+        &"--json",
+        &"--explain",
+        &"2",
+    ])));
+    let explained = v["explain"].as_array().unwrap();
+    assert_eq!(explained.len(), 2, "{v}");
+    let pieces = v["pieces"].as_array().unwrap();
+    let mut frames: Vec<u64> = explained
+        .iter()
+        .map(|e| e["frame"].as_u64().unwrap())
+        .collect();
+    frames.sort();
+    let expected: Vec<u64> = [3, 8]
+        .iter()
+        .map(|&i| pieces[i]["frame"].as_u64().unwrap())
+        .collect();
+    assert_eq!(frames, expected);
+    for e in explained {
+        let top = e["top"].as_array().unwrap();
+        assert_eq!(top.len(), 2);
+        assert_eq!(top[0]["rank"], 1);
+        assert_eq!(e["played"]["rank"], 5);
+        for x in top.iter().chain([&e["played"]]) {
+            let sum: f64 = x["terms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["contribution"].as_f64().unwrap())
+                .sum();
+            assert!((sum - x["value"].as_f64().unwrap()).abs() < 1e-6, "{x}");
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! `nestor assist` on the model console under Xvfb with key events injected by xdotool: the
+//! keys move and turn the piece, the window outlines the suggestion, each lock is rated, and
+//! the recorded movie analyses to the same placements. Without a display it exits 1.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::temp_dir;
+
+fn tool(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Pixels of the plan outline's colour (render::PLAN) in a PNG.
+fn plan_pixels(path: &Path) -> usize {
+    let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
+    buf[..info.buffer_size()]
+        .chunks(step)
+        .filter(|p| p[..3] == nestor::ui::render::PLAN)
+        .count()
+}
+
+#[test]
+fn without_a_display_assist_says_so_and_exits_1() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(["assist", "--model-console", "5"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("window") && err.contains("display"), "{err}");
+}
+
+#[test]
+fn keys_move_the_piece_the_outline_shows_and_the_movie_replays() {
+    let (Some(xvfb), Some(_)) = (tool("xvfb-run"), tool("xdotool")) else {
+        eprintln!("skipped: needs xvfb-run and xdotool (apt-get install xvfb xdotool)");
+        return;
+    };
+    let tmp = temp_dir("assist");
+    let dir = tmp.path();
+    let bin = env!("CARGO_BIN_EXE_nestor");
+    // Screenshot at once (the first piece waits in its first-piece delay with a suggestion),
+    // then four taps of Left and one of X (A), then let the piece fall.
+    let script = format!(
+        r#"cd "{dir}"
+"{bin}" assist --model-console 5 --record a.fm2 --frames 700 > out.txt 2> err.txt &
+pid=$!
+xdotool search --sync --name "nestor assist" windowactivate --sync >/dev/null 2>&1 \
+  || xdotool search --sync --name "nestor assist" windowfocus --sync
+sleep 0.3
+xdotool keydown s; sleep 0.1; xdotool keyup s
+for i in 1 2 3 4; do xdotool keydown Left; sleep 0.06; xdotool keyup Left; sleep 0.06; done
+xdotool keydown x; sleep 0.1; xdotool keyup x
+wait $pid
+"#,
+        dir = dir.display()
+    );
+    let status = Command::new(xvfb)
+        .args(["-a", "sh", "-c", &script])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = std::fs::read_to_string(dir.join("out.txt")).unwrap();
+    let err = std::fs::read_to_string(dir.join("err.txt")).unwrap();
+    assert!(out.contains("placements in 1 game"), "{out}\n{err}");
+    // The outline was on the screen.
+    let shot = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "png"))
+        .unwrap_or_else(|| panic!("no screenshot: {err}"));
+    assert!(plan_pixels(&shot) > 20, "no outline in {}", shot.display());
+    // The keys reached the game: the first piece (a T, spawning at x 5) locked further left.
+    let first = out.lines().find(|l| l.starts_with("frame 0 ")).unwrap();
+    let x: u8 = first
+        .split(" at x ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(x < 5, "{first}");
+    // The movie plays back to the same placements, ranks and classes.
+    let json = Command::new(bin)
+        .args(["analyze", "--model-console", "5", "--json"])
+        .arg(dir.join("a.fm2"))
+        .output()
+        .unwrap();
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let rows = v["pieces"].as_array().unwrap();
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("frame ")).collect();
+    assert_eq!(rows.len(), lines.len());
+    for (row, line) in rows.iter().zip(&lines) {
+        let head = format!("frame {} ", row["frame"]);
+        assert!(line.starts_with(&head), "{line} vs {row}");
+        assert!(
+            line.contains(&format!("rank {} of", row["rank"])),
+            "{line} vs {row}"
+        );
+    }
+}
