@@ -105,7 +105,7 @@ pub struct Analyzer<E: Evaluator> {
     frames: u64,
 }
 
-impl<E: Evaluator> Analyzer<E> {
+impl<E: Evaluator + Clone> Analyzer<E> {
     pub fn new(evaluator: E, map: AddressMap, thresholds: Thresholds) -> Analyzer<E> {
         Analyzer {
             ranker: Ranker::new(evaluator),

@@ -1,9 +1,12 @@
-//! Every reachable placement of the current piece, ranked by the planner's two-piece value: a
-//! lock is worth the best pair it makes with any reachable lock of the next piece.
+//! Every reachable placement of the current piece, ranked as the planner chooses: its pick
+//! first, then by two-piece value (a lock is worth its best pair with the next piece).
 
 // The loop is the planner's (`plan.rs`) with the best pair kept per first lock instead of
 // overall; a test checks that the top entry is always the planner's choice, so the two cannot
 // drift apart. Ties keep the BFS order, as the planner does (it takes the first strictly better).
+// The planner's third-piece layer re-ranks its best pairs by an expectation on another scale,
+// so when it picks a lock other than the best two-piece one, that pick is put first (the bot's
+// choice is "best") and the others keep their two-piece order and values behind it.
 
 use std::cmp::Ordering;
 
@@ -38,6 +41,9 @@ pub struct Ranked {
 pub struct Ranking {
     pub situation: Situation,
     pub entries: Vec<Ranked>,
+    /// The first entry was put there by the planner's own choice (its third-piece layer, or
+    /// the deepest lock when every pair is rejected), not by its two-piece value.
+    pub pick_first: bool,
 }
 
 /// Lower is better; a rejected placement (`None`) is worse than any value.
@@ -61,19 +67,23 @@ impl Ranking {
         self.entries.iter().find(|e| e.lock == *lock)
     }
 
-    /// The rank a placement of this value would have: 1 + the placements strictly better.
+    /// The rank a placement of this value would have (other than the planner's pick): 1 + the
+    /// placements strictly better, counting a pick put first as better than anything.
     pub fn rank_of_value(&self, value: Option<f64>) -> usize {
-        1 + self
-            .entries
-            .iter()
-            .filter(|e| compare_values(e.value, value) == Ordering::Less)
-            .count()
+        let skip = usize::from(self.pick_first);
+        1 + skip
+            + self.entries[skip.min(self.entries.len())..]
+                .iter()
+                .filter(|e| compare_values(e.value, value) == Ordering::Less)
+                .count()
     }
 }
 
 /// Ranking state reused from one decision to the next (the BFS arrays are allocated once).
 pub struct Ranker<E: Evaluator> {
     pub evaluator: E,
+    /// The bot whose choice ranks first (same evaluator, default look-ahead).
+    planner: Planner<E>,
     pub moves: MoveSet,
     first: Bfs,
     second: Bfs,
@@ -86,9 +96,10 @@ pub struct Ranker<E: Evaluator> {
     start: Option<(Active, PadState)>,
 }
 
-impl<E: Evaluator> Ranker<E> {
+impl<E: Evaluator + Clone> Ranker<E> {
     pub fn new(evaluator: E) -> Ranker<E> {
         Ranker {
+            planner: Planner::new(evaluator.clone()),
             evaluator,
             moves: MoveSet::default(),
             first: Bfs::new(),
@@ -197,6 +208,7 @@ impl<E: Evaluator> Ranker<E> {
             return Some(Ranking {
                 situation: *s,
                 entries,
+                pick_first: false,
             });
         }
         let firsts = self
@@ -231,19 +243,24 @@ impl<E: Evaluator> Ranker<E> {
         let mut ranking = Ranking {
             situation: *s,
             entries,
+            pick_first: false,
         };
-        for i in 0..ranking.entries.len() {
-            let v = ranking.entries[i].value;
-            ranking.entries[i].rank = ranking.rank_of_value(v);
-        }
-        if ranking.entries.iter().all(|e| e.value.is_none()) {
-            // The planner then takes the deepest lock: put it first, so the best is its pick.
-            if let Some(i) = (0..ranking.entries.len())
-                .max_by_key(|&i| (ranking.entries[i].lock.y, std::cmp::Reverse(i)))
-            {
+        // The planner's own pick (look-ahead, or the deepest lock when all are rejected).
+        let pick = self.planner.plan(s).map(|p| p.lock);
+        if let Some(i) = pick.and_then(|p| ranking.entries.iter().position(|e| e.lock == p)) {
+            if i > 0 {
                 let e = ranking.entries.remove(i);
                 ranking.entries.insert(0, e);
+                ranking.pick_first = true;
             }
+        }
+        for i in 0..ranking.entries.len() {
+            let v = ranking.entries[i].value;
+            ranking.entries[i].rank = if i == 0 && ranking.pick_first {
+                1
+            } else {
+                ranking.rank_of_value(v)
+            };
         }
         Some(ranking)
     }

@@ -14,6 +14,7 @@ fn best_entry_is_the_planners_choice() {
     let mut ranker = Ranker::new(standard);
     let mut game = Game::seeded(18, 77);
     let mut decisions = 0;
+    let mut picked = 0;
     let mut prev_state = None;
     let mut queue: std::collections::VecDeque<crate::game::PadState> = Default::default();
     for _ in 0..30_000 {
@@ -24,11 +25,18 @@ fn best_entry_is_the_planners_choice() {
             let ranking = ranker.rank(&s).unwrap();
             let best = ranking.best().unwrap();
             assert_eq!(best.lock, plan.lock, "decision {decisions}");
-            assert_eq!(best.value, plan.value);
+            // The look-ahead may choose another pair than the two-piece best, even for the
+            // same first lock: a lock's value (its best pair) is at most the chosen pair's.
+            assert!(compare_values(best.value, plan.value).is_le());
+            if ranking.pick_first {
+                picked += 1;
+                assert!(compare_values(ranking.entries[1].value, best.value).is_le());
+            }
             assert_eq!(best.rank, 1);
             assert_eq!(ranking.entries.len(), plan.candidates);
-            // Ranks never decrease down the list, and equal values share one.
-            for w in ranking.entries.windows(2) {
+            // Behind the pick, ranks never decrease down the list, and equal values share one.
+            let skip = usize::from(ranking.pick_first);
+            for w in ranking.entries[skip..].windows(2) {
                 assert!(w[0].rank <= w[1].rank);
                 assert_eq!(w[0].rank == w[1].rank, w[0].value == w[1].value);
             }
@@ -49,4 +57,6 @@ fn best_entry_is_the_planners_choice() {
         game.step(queue.pop_front().unwrap_or(crate::game::PadState::NONE));
     }
     assert!(decisions >= 60, "{decisions}");
+    // The game exercises both cases: the look-ahead keeps the two-piece best, and overrules it.
+    assert!(picked > 0 && picked < decisions, "{picked} of {decisions}");
 }
