@@ -6,6 +6,10 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use nestor::search::batch::DEFAULT_MAX_LINES;
+
+/// `tune`'s default line cap: past level 29 from a level-19 start (230 lines), so every phase
+/// is played, yet short enough that a candidate costs seconds.
+const TUNE_MAX_LINES: u32 = 300;
 use nestor::search::objective::Objective;
 use nestor::search::shard::ShardSpec;
 use nestor::search::Until;
@@ -235,8 +239,10 @@ pub struct TuneSetup {
     /// Stop each game after this many pieces.
     #[arg(long)]
     pub pieces: Option<u32>,
-    /// Stop each game after this many lines (the per-game line cap).
-    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Stop each game after this many lines (the per-game line cap). Lower than `sim`'s: the
+    /// killscreen brain plays most games to the crash level (1,000+ lines), which would make
+    /// every candidate cost minutes; raise it to tune the killscreen phase.
+    #[arg(long, default_value_t = TUNE_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_lines: u32,
     /// Candidates per generation.
     #[arg(long, default_value_t = 24)]

@@ -147,7 +147,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
 
 /// Replays every frame of `replay` on `console` through the analyser, with a progress bar;
 /// Ctrl-C stops it (what was rated so far is kept).
-fn analyse<C: Console, E: nestor::search::eval::Evaluator>(
+fn analyse<C: Console, E: nestor::search::eval::Evaluator + Clone>(
     analyzer: &mut Analyzer<E>,
     console: &mut C,
     replay: &Replay,
