@@ -361,7 +361,7 @@ pub struct PlayArgs {
     pub model_console: Option<u64>,
     /// Testing: corrupt this share (0-1) of the frames' pads on the way to the console (a
     /// press dropped, delayed a frame, or a button added); every desync is re-planned.
-    #[arg(long, hide = true, value_name = "RATE", value_parser = fault_rate)]
+    #[arg(long, hide = true, value_name = "RATE", value_parser = cli::play::fault_rate)]
     pub inject_faults: Option<f64>,
     /// Testing: wait this many microseconds after each model-console frame, so that a test can
     /// interrupt a game that is still running however fast the machine is.
@@ -445,16 +445,6 @@ pub struct AssistArgs {
     /// Testing: stop after this many frames.
     #[arg(long, hide = true)]
     pub frames: Option<u64>,
-}
-
-/// `--inject-faults`: a share of frames, 0 to 1.
-fn fault_rate(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
-        _ => Err(format!(
-            "`{text}` is not a share of frames from 0 to 1 (e.g. 0.01)"
-        )),
-    }
 }
 
 #[derive(Args, Debug)]

@@ -471,3 +471,13 @@ fn finish(
         End::Failed(e) => Err(e),
     }
 }
+
+/// `--inject-faults`: a share of frames, 0 to 1.
+pub fn fault_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
+        _ => Err(format!(
+            "`{text}` is not a share of frames from 0 to 1 (e.g. 0.01)"
+        )),
+    }
+}
