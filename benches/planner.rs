@@ -117,6 +117,7 @@ fn main() {
                         level,
                         lines: [0x50, 0x01],
                         next: Some(next),
+                        progress: Default::default(),
                     };
                     let (t, c) = (Instant::now(), cpu_ms());
                     let plan = planner.plan(&s).expect("a plan");
@@ -152,6 +153,7 @@ fn main() {
                             level,
                             lines: [0x50, 0x01],
                             next: Some(Piece::ALL[(i + 3 + round) % 7]),
+                            progress: Default::default(),
                         };
                         let (t, c) = (Instant::now(), cpu_ms());
                         let plan = deeper.plan(&s).expect("a plan");

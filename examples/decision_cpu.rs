@@ -50,6 +50,7 @@ fn main() {
                         level,
                         lines: [0x50, 0x01],
                         next: Some(Piece::ALL[(i + 3 + round) % 7]),
+                        progress: Default::default(),
                     };
                     let t = thread_cpu_ms();
                     let plan = planner.plan(&s).expect("a plan");

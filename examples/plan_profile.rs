@@ -36,6 +36,7 @@ fn main() {
                 level,
                 lines: [0x50, 0x01],
                 next: Some(Piece::ALL[(i + 3 + round) % 7]),
+                progress: Default::default(),
             };
             let plan = if old {
                 reference.plan(&s)

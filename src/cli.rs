@@ -11,6 +11,7 @@ pub mod output;
 pub mod play;
 mod play_summary;
 pub mod plots;
+pub mod profile;
 pub mod progress;
 pub mod replay;
 pub mod shard;

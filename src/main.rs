@@ -53,6 +53,9 @@ pub struct BotArgs {
     /// Evaluation weights (TOML, as config/weights/default.toml).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Player profile: a preset (unlimited 30hz 20hz 15hz 13.5hz 12hz 10hz human das) or a TOML file.
+    #[arg(long, value_name = "NAME|FILE", default_value = "unlimited")]
+    pub profile: String,
 }
 
 #[derive(Args, Debug)]

@@ -242,6 +242,7 @@ fn every_plan_replays_exactly_through_the_rules_model() {
             level,
             lines: [0x37, 0x01],
             next: Some(next),
+            progress: Default::default(),
         };
         let plan = planner
             .plan(&situation)

@@ -13,6 +13,7 @@ use crate::game::state::Game;
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
 use super::eval::{Evaluator, PairOutcome, Placement};
+use super::profile::{PieceProgress, Profile};
 use super::reach::Reach;
 use super::third::{Lookahead, Pair, ThirdPiece};
 
@@ -30,6 +31,8 @@ pub struct Situation {
     pub lines: [u8; 2],
     /// The next piece, if known.
     pub next: Option<Piece>,
+    /// What this piece has already done (zero at its spawn; set for the reaction re-plan).
+    pub progress: PieceProgress,
 }
 
 impl Situation {
@@ -42,6 +45,7 @@ impl Situation {
             level: game.level,
             lines: game.lines,
             next: game.next_piece(),
+            progress: PieceProgress::default(),
         }
     }
 }
@@ -61,6 +65,9 @@ pub struct Plan {
     pub value: Option<f64>,
     /// Reachable locks of the current piece.
     pub candidates: usize,
+    /// Under a reaction time: after this many of `inputs` the plan is made again, with the
+    /// next piece seen (the inputs before it do not depend on the next piece).
+    pub replan_after: Option<usize>,
 }
 
 /// Planner state reused from one decision to the next: the BFS arrays are allocated once; a
@@ -68,6 +75,8 @@ pub struct Plan {
 pub struct Planner<E: Evaluator> {
     pub evaluator: E,
     pub moves: MoveSet,
+    /// The player's input limits (`unlimited` by default).
+    pub profile: Profile,
     first: Bfs,
     second: Bfs,
     map1: CollisionMap,
@@ -114,6 +123,7 @@ impl<E: Evaluator> Planner<E> {
         Planner {
             evaluator,
             moves: MoveSet::default(),
+            profile: Profile::default(),
             first: Bfs::new(),
             second: Bfs::new(),
             map1: CollisionMap::default(),
@@ -210,6 +220,7 @@ impl<E: Evaluator> Planner<E> {
                 next_lock: None,
                 value: None,
                 candidates: 1,
+                replan_after: None,
             });
         }
         self.firsts.clear();
@@ -345,6 +356,7 @@ impl<E: Evaluator> Planner<E> {
             next_lock,
             value,
             candidates: self.firsts.len(),
+            replan_after: None,
         })
     }
 }

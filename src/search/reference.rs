@@ -62,6 +62,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
                 next_lock: None,
                 value: None,
                 candidates: 1,
+                replan_after: None,
             });
         }
         self.firsts.clear();
@@ -145,6 +146,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
             next_lock,
             value,
             candidates: self.firsts.len(),
+            replan_after: None,
         })
     }
 }

@@ -212,6 +212,7 @@ mod tests {
                     level: 19,
                     lines: [0x50, 0x01],
                     next: Some(next),
+                    progress: Default::default(),
                 }));
             }
         }

@@ -1,0 +1,429 @@
+//! Player profiles: when a button may be newly pressed (the input timeline), whether directions
+//! are tapped or held (DAS), the reaction time to the next piece; the presets and their TOML.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::game::pad::PadState;
+
+/// The buttons a timeline limits: Left, Right, A and B (Down is soft drop, outside profiles).
+pub const TIMED: PadState = PadState(0xC3);
+
+/// Longest explicit pattern: a period longer than a second says nothing a Hz figure cannot.
+pub const MAX_PATTERN: usize = 60;
+
+/// Longest reaction or start delay, in frames (10 s: anything longer is a typo).
+pub const MAX_DELAY: u16 = 600;
+
+/// The built-in presets by name, each the text of its file under `config/profiles/`.
+pub const PRESETS: [(&str, &str); 9] = [
+    (
+        "unlimited",
+        include_str!("../../config/profiles/unlimited.toml"),
+    ),
+    ("30hz", include_str!("../../config/profiles/30hz.toml")),
+    ("20hz", include_str!("../../config/profiles/20hz.toml")),
+    ("15hz", include_str!("../../config/profiles/15hz.toml")),
+    ("13.5hz", include_str!("../../config/profiles/13.5hz.toml")),
+    ("12hz", include_str!("../../config/profiles/12hz.toml")),
+    ("10hz", include_str!("../../config/profiles/10hz.toml")),
+    ("human", include_str!("../../config/profiles/human.toml")),
+    ("das", include_str!("../../config/profiles/das.toml")),
+];
+
+/// The Hz names a `timeline` may give, with their patterns (StackRabbit's for 13.5 Hz).
+const HZ: [(&str, &str); 6] = [
+    ("30hz", "X."),
+    ("20hz", "X.."),
+    ("15hz", "X..."),
+    ("13.5hz", "X....X...X..."),
+    ("12hz", "X...."),
+    ("10hz", "X....."),
+];
+
+/// When a button may be newly pressed, counted in frames from the piece's spawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timeline {
+    /// Each button on its own every other frame (pressed, released, pressed again).
+    Unlimited,
+    /// New presses only on the pattern's X frames; bit i is frame i of the period.
+    Pattern { bits: u64, len: u8 },
+}
+
+impl Timeline {
+    /// Parses a Hz name or an X/. pattern (the error says what is wrong, without the file).
+    pub fn parse(s: &str) -> Result<Timeline, String> {
+        if s == "unlimited" {
+            return Ok(Timeline::Unlimited);
+        }
+        let pattern = HZ.iter().find(|(n, _)| *n == s).map_or(s, |(_, p)| *p);
+        if pattern.is_empty() || pattern.chars().any(|c| c != 'X' && c != '.') {
+            let names: Vec<&str> = HZ.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "{s:?} is neither \"unlimited\", a Hz preset ({}) nor a pattern of X and .",
+                names.join(", ")
+            ));
+        }
+        if pattern.len() > MAX_PATTERN {
+            return Err(format!(
+                "the pattern is {} frames long; at most {MAX_PATTERN}",
+                pattern.len()
+            ));
+        }
+        let bits = pattern
+            .bytes()
+            .enumerate()
+            .filter(|&(_, c)| c == b'X')
+            .fold(0u64, |b, (i, _)| b | 1 << i);
+        let len = pattern.len() as u8;
+        if bits == 0 {
+            return Err(format!("{s:?} has no X: no button could ever be pressed"));
+        }
+        // A press is released before the next (the cartridge sees only new presses), so two X
+        // frames running, the pattern's wrap included, would press a button on two frames.
+        let rotated = (bits >> 1) | ((bits & 1) << (len - 1));
+        if bits & rotated != 0 || len == 1 {
+            return Err(format!(
+                "{s:?} has two X frames running (the pattern repeats): a button cannot be \
+                 pressed on two frames in a row"
+            ));
+        }
+        Ok(Timeline::Pattern { bits, len })
+    }
+
+    /// May a button be newly pressed on frame `frame` of a piece (0 = its first frame)?
+    /// Under `Unlimited` the per-button alternation is the caller's rule.
+    #[inline]
+    pub fn allows(&self, frame: u32) -> bool {
+        match *self {
+            Timeline::Unlimited => true,
+            Timeline::Pattern { bits, len } => bits >> (frame % len as u32) & 1 != 0,
+        }
+    }
+
+    /// Frames in one period (1 when unlimited).
+    pub fn period(&self) -> u8 {
+        match *self {
+            Timeline::Unlimited => 1,
+            Timeline::Pattern { len, .. } => len,
+        }
+    }
+}
+
+impl fmt::Display for Timeline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Timeline::Unlimited => f.write_str("unlimited"),
+            Timeline::Pattern { bits, len } => {
+                (0..len).try_for_each(|i| f.write_str(if bits >> i & 1 != 0 { "X" } else { "." }))
+            }
+        }
+    }
+}
+
+/// How directions are pressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shift {
+    /// Pressed for one frame and released.
+    Tap,
+    /// Held as long as wanted (DAS auto-repeat included); each direction at most once a piece.
+    Hold,
+    /// Either.
+    Both,
+}
+
+impl Shift {
+    /// Directions may stay down longer than a frame (the DAS counter matters).
+    pub fn holds(self) -> bool {
+        self != Shift::Tap
+    }
+}
+
+/// A player's input limits, plain data shared by the planner, the driver and the checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Preset name, or the file's stem.
+    pub name: String,
+    pub timeline: Timeline,
+    pub shift: Shift,
+    /// Frames after a spawn before the plan may depend on the (new) next piece.
+    pub reaction: u16,
+    /// Frames at the start of a game before the first press.
+    pub start_delay: u16,
+}
+
+impl Default for Profile {
+    /// `unlimited`: the move set every recorded movie so far was made with, and the strongest.
+    fn default() -> Self {
+        Profile::preset("unlimited").expect("the unlimited preset parses")
+    }
+}
+
+/// A profile file that cannot be used; every message names the file (or preset) and the key.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    #[error("profile {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("profile {path}: not TOML: {message}")]
+    Toml { path: String, message: String },
+    #[error("profile {path}: `{key}`: {problem}")]
+    Key {
+        path: String,
+        key: String,
+        problem: String,
+    },
+    #[error(
+        "unknown profile {name:?}: neither a preset ({presets}) nor a file",
+        presets = preset_names().join(", ")
+    )]
+    Unknown { name: String },
+}
+
+/// The preset names, in the order `--help` lists them.
+pub fn preset_names() -> Vec<&'static str> {
+    PRESETS.iter().map(|(n, _)| *n).collect()
+}
+
+const KEYS: [&str; 4] = ["timeline", "shift", "reaction", "start_delay"];
+
+impl Profile {
+    /// A built-in preset by name.
+    pub fn preset(name: &str) -> Option<Profile> {
+        let (_, text) = PRESETS.iter().find(|(n, _)| *n == name)?;
+        let label = format!("config/profiles/{name}.toml");
+        Profile::from_toml(text, &label, name).ok()
+    }
+
+    /// Parses a profile file's text; `path` labels the errors, `name` names the profile.
+    pub fn from_toml(text: &str, path: &str, name: &str) -> Result<Profile, ProfileError> {
+        let key_error = |key: &str, problem: String| ProfileError::Key {
+            path: path.to_string(),
+            key: key.to_string(),
+            problem,
+        };
+        let mut table: toml::Table =
+            text.parse()
+                .map_err(|e: toml::de::Error| ProfileError::Toml {
+                    path: path.to_string(),
+                    message: e.message().to_string(),
+                })?;
+        if let Some(extra) = table.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(key_error(
+                extra,
+                format!("unknown key (the keys are {})", KEYS.join(", ")),
+            ));
+        }
+        let mut take = |key: &str| {
+            table
+                .remove(key)
+                .ok_or_else(|| key_error(key, "missing (every key is required)".into()))
+        };
+        let timeline = match take("timeline")? {
+            toml::Value::String(s) => Timeline::parse(&s).map_err(|p| key_error("timeline", p))?,
+            other => return Err(key_error("timeline", expected("a string", &other))),
+        };
+        let shift = match take("shift")? {
+            toml::Value::String(s) => match s.as_str() {
+                "tap" => Shift::Tap,
+                "hold" => Shift::Hold,
+                "both" => Shift::Both,
+                _ => {
+                    return Err(key_error(
+                        "shift",
+                        format!("{s:?} is not \"tap\", \"hold\" or \"both\""),
+                    ))
+                }
+            },
+            other => return Err(key_error("shift", expected("a string", &other))),
+        };
+        let mut frames = |key: &str| -> Result<u16, ProfileError> {
+            match take(key)? {
+                toml::Value::Integer(n) if n < 0 => Err(key_error(
+                    key,
+                    format!("{n} is negative: a delay is a number of frames, 0 or more"),
+                )),
+                toml::Value::Integer(n) if n > MAX_DELAY as i64 => Err(key_error(
+                    key,
+                    format!("{n} frames is over {MAX_DELAY} (10 seconds)"),
+                )),
+                toml::Value::Integer(n) => Ok(n as u16),
+                other => Err(key_error(key, expected("a number of frames", &other))),
+            }
+        };
+        let reaction = frames("reaction")?;
+        let start_delay = frames("start_delay")?;
+        Ok(Profile {
+            name: name.to_string(),
+            timeline,
+            shift,
+            reaction,
+            start_delay,
+        })
+    }
+
+    /// Reads a profile file (the caller bounds the read; `text` is its content).
+    pub fn from_file_text(text: &str, path: &Path) -> Result<Profile, ProfileError> {
+        let name = path
+            .file_stem()
+            .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
+        Profile::from_toml(text, &path.display().to_string(), &name)
+    }
+
+    /// Today's move set: no timeline, taps only, no reaction.
+    pub fn is_unlimited(&self) -> bool {
+        self.timeline == Timeline::Unlimited
+            && self.shift == Shift::Tap
+            && self.reaction == 0
+            && self.start_delay == 0
+    }
+
+    /// One line for headers and summaries, e.g. `human (timeline X., tap, reaction 18)`.
+    pub fn describe(&self) -> String {
+        let shift = match self.shift {
+            Shift::Tap => "tap",
+            Shift::Hold => "hold",
+            Shift::Both => "tap or hold",
+        };
+        format!(
+            "{} (timeline {}, {shift}, reaction {}, start delay {})",
+            self.name, self.timeline, self.reaction, self.start_delay
+        )
+    }
+}
+
+fn expected(what: &str, got: &toml::Value) -> String {
+    format!("expected {what}, got {}", got.type_str())
+}
+
+/// What a piece has done so far, for a plan made after its spawn (the reaction re-plan).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieceProgress {
+    /// Frames of this piece already played (0 at its spawn).
+    pub frames: u16,
+    /// Directions newly pressed so far in this piece (a `hold` profile presses each once).
+    pub pressed: PadState,
+}
+
+impl PieceProgress {
+    /// After `inputs` (the piece's frames from its spawn on), with `prev` held before them.
+    pub fn after(inputs: &[PadState], mut prev: PadState) -> PieceProgress {
+        let mut pressed = PadState::NONE;
+        for &i in inputs {
+            pressed = pressed.union(i.newly_from(prev));
+            prev = i;
+        }
+        PieceProgress {
+            frames: inputs.len().min(u16::MAX as usize) as u16,
+            pressed: PadState(pressed.0 & 0x03),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_parses_and_is_named_after_its_file() {
+        for (name, _) in PRESETS {
+            let p = Profile::preset(name).unwrap_or_else(|| panic!("preset {name}"));
+            assert_eq!(p.name, name);
+        }
+        assert!(Profile::default().is_unlimited());
+        let human = Profile::preset("human").unwrap();
+        assert_eq!(
+            (human.reaction, human.timeline.to_string()),
+            (18, "X.".into())
+        );
+        assert_eq!(Profile::preset("das").unwrap().shift, Shift::Hold);
+        assert_eq!(
+            Profile::preset("13.5hz").unwrap().timeline.to_string(),
+            "X....X...X..."
+        );
+    }
+
+    #[test]
+    fn hz_presets_press_at_their_rate() {
+        for (hz, frames_per_press) in [("30hz", 2), ("20hz", 3), ("15hz", 4), ("12hz", 5)] {
+            let t = Timeline::parse(hz).unwrap();
+            let presses: Vec<u32> = (0..12).filter(|&f| t.allows(f)).collect();
+            let want: Vec<u32> = (0..12).step_by(frames_per_press).collect();
+            assert_eq!(presses, want, "{hz}");
+        }
+        // 13.5 Hz: 3 presses in 13 frames, repeating.
+        let t = Timeline::parse("13.5hz").unwrap();
+        assert_eq!((0..26).filter(|&f| t.allows(f)).count(), 6);
+        assert!(t.allows(0) && t.allows(5) && t.allows(9) && t.allows(13));
+    }
+
+    #[test]
+    fn bad_patterns_say_why() {
+        let err = |s| Timeline::parse(s).unwrap_err();
+        assert!(err("....").contains("no X"));
+        assert!(err("XX.").contains("two X frames running"));
+        assert!(
+            err("X.X").contains("two X frames running"),
+            "the wrap counts"
+        );
+        assert!(err("X").contains("two X frames running"));
+        assert!(err("X-").contains("pattern of X and ."));
+        assert!(err("").contains("pattern of X and ."));
+        assert!(err(&"X.".repeat(40)).contains("at most"));
+    }
+
+    fn parse(text: &str) -> Result<Profile, String> {
+        Profile::from_toml(text, "my.toml", "my").map_err(|e| e.to_string())
+    }
+
+    const GOOD: &str = "timeline = \"X..\"\nshift = \"both\"\nreaction = 12\nstart_delay = 3\n";
+
+    #[test]
+    fn a_file_profile_reads_every_key() {
+        let p = parse(GOOD).unwrap();
+        assert_eq!(p.timeline, Timeline::Pattern { bits: 1, len: 3 });
+        assert_eq!((p.shift, p.reaction, p.start_delay), (Shift::Both, 12, 3));
+        assert_eq!(
+            p.describe(),
+            "my (timeline X.., tap or hold, reaction 12, start delay 3)"
+        );
+    }
+
+    #[test]
+    fn file_errors_name_the_file_and_key() {
+        let cases = [
+            (GOOD.replace("X..", "..."), "`timeline`: \"...\" has no X"),
+            (GOOD.replace("X..", "XX."), "`timeline`"),
+            (GOOD.replace("12", "-4"), "`reaction`: -4 is negative"),
+            (GOOD.replace("= 3", "= 9000"), "`start_delay`: 9000 frames"),
+            (GOOD.replace("both", "slide"), "`shift`: \"slide\""),
+            (GOOD.replace("reaction = 12\n", ""), "`reaction`: missing"),
+            (format!("{GOOD}speed = 2\n"), "`speed`: unknown key"),
+            (
+                GOOD.replace("12", "\"soon\""),
+                "expected a number of frames",
+            ),
+            ("timeline = ".into(), "not TOML"),
+        ];
+        for (text, want) in cases {
+            let e = parse(&text).unwrap_err();
+            assert!(e.starts_with("profile my.toml: "), "{e}");
+            assert!(e.contains(want), "{e} should contain {want}");
+        }
+    }
+
+    #[test]
+    fn progress_counts_frames_and_new_direction_presses() {
+        let l = PadState::LEFT;
+        let a = PadState::A;
+        let inputs = [l, l, PadState::NONE, a, PadState::NONE];
+        let p = PieceProgress::after(&inputs, PadState::NONE);
+        assert_eq!((p.frames, p.pressed), (5, l));
+        // A direction held from the last piece was not pressed in this one.
+        let p = PieceProgress::after(&[l, l], l);
+        assert_eq!(p.pressed, PadState::NONE);
+    }
+}
