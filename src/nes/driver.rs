@@ -1,18 +1,22 @@
 //! The bot loop on a `Console`, one call per frame: menus through `MenuNav`, then plan at each
-//! spawn from RAM, press the plan's buttons, check the piece every frame and re-plan on a desync.
+//! spawn from RAM, press the plan's buttons, check the piece every frame and re-plan on a desync
+//! or where the plan asks (a reaction time), counting the piece's progress from its spawn.
 
 use super::addresses::AddressMap;
-use super::console::{Console, ConsoleError};
+use super::console::Console;
+pub use super::driver_report::{DriverError, GameCounts, Step};
 use super::freeze::FreezeWatch;
 pub use super::freeze::FREEZE_FRAMES;
-use super::menu::{MenuError, MenuGoal, MenuNav};
-use super::observe::{RamSnapshot, SnapshotError};
+use super::menu::{MenuGoal, MenuNav};
+use super::observe::RamSnapshot;
+use super::piece_log::PieceLog;
 use crate::game::piece::Piece;
 use crate::game::score::bcd_value;
 use crate::game::state::PlayState;
 use crate::game::PadState;
 use crate::search::eval::Evaluator;
 use crate::search::plan::{Plan, Planner, Situation};
+use crate::search::profile::PieceProgress;
 
 use super::modes::{GMS_PLAY, GMS_QUIRK};
 /// `ary` bit 7: the first-piece delay that `initGameState` arms (§5.3).
@@ -21,99 +25,6 @@ const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
 const START_LIMIT: u32 = 300;
 /// The level from which gravity stays at one row per frame (the "killscreen" of the figures).
 pub const LEVEL_29: u8 = 29;
-
-/// What one frame did. The pad pressed in it is `Driver::last_pad`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// A menu frame (power-on, level menu, or the game over / high-score screens).
-    Menu,
-    /// A play frame with nothing to report.
-    Playing,
-    /// This frame ended with a new piece under control (the spawn frame); it is planned.
-    Spawned { piece: Piece },
-    /// The piece locked in this frame at (x, y, orientation id).
-    Locked { x: u8, y: u8, id: u8 },
-    /// The piece is not where the plan said at the end of frame `frame` (`expected` is
-    /// `None` when the plan had run out). Already re-planned from the observed state.
-    Desync {
-        frame: u64,
-        expected: Option<(u8, u8, u8)>,
-        observed: (u8, u8, u8),
-        /// The frame whose end state the broken plan was made from.
-        planned_at: u64,
-    },
-    /// The game topped out in this frame (the curtain starts). Score, lines and level as RAM
-    /// shows them; the driver then heads back to the level menu.
-    GameOver { score: u32, lines: u32, level: u8 },
-}
-
-/// Why the driver stopped.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum DriverError {
-    #[error(transparent)]
-    Console(#[from] ConsoleError),
-    #[error("menu navigation failed: {0}")]
-    Menu(#[from] MenuError),
-    /// The menus started a game but RAM never showed it ready to play (a B-type game, a
-    /// wrong address map or cartridge).
-    #[error(
-        "the game did not become playable within {frames} frames of leaving the menus{}",
-        if problems.is_empty() { String::new() } else { format!(": {}", problems.join("; ")) }
-    )]
-    NotStarting { frames: u32, problems: Vec<String> },
-    /// The game stopped: RAM stayed frozen, or stopped describing a game, for
-    /// `FREEZE_FRAMES` frames (the cartridge crashed, or the emulator hangs).
-    #[error(
-        "the game froze at frame {frame}: {what} for {frames} frames; it stood at level {level}, \
-         {lines} lines, score {score}"
-    )]
-    Frozen {
-        frame: u64,
-        what: String,
-        frames: u32,
-        level: u8,
-        lines: u32,
-        score: u32,
-    },
-    /// RAM during play does not describe a game: a wrong address map or a wrong cartridge.
-    #[error("at frame {frame}: {source}")]
-    Snapshot {
-        frame: u64,
-        #[source]
-        source: SnapshotError,
-    },
-}
-
-/// Counts for the current game and for the whole run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-pub struct GameCounts {
-    pub score: u32,
-    pub lines: u32,
-    pub level: u8,
-    pub pieces: u32,
-    pub tetrises: u32,
-    pub desyncs: u32,
-    /// Lines when the level first showed 29 or more in this game (`None`: never reached).
-    pub lines_at_29: Option<u32>,
-}
-
-impl GameCounts {
-    /// Lines cleared from the level-29 transition on (0 when the game never reached it).
-    pub fn lines_after_29(&self) -> u32 {
-        self.lines_at_29
-            .map_or(0, |at| self.lines.saturating_sub(at))
-    }
-
-    /// Lines cleared by tetrises over all lines (0 when no line was cleared).
-    pub fn tetris_rate(&self) -> f64 {
-        if self.lines == 0 {
-            0.0
-        } else {
-            f64::from(self.tetrises * 4) / f64::from(self.lines)
-        }
-    }
-}
 
 /// Where the driver is.
 #[derive(Clone, Debug)]
@@ -158,6 +69,13 @@ pub struct Driver<C: Console, E: Evaluator> {
     games_over: u32,
     /// Watches the play frames for a game that stopped.
     stuck_frames: FreezeWatch,
+    /// The piece under control since its spawn: what a re-plan inside it counts from.
+    piece: PieceLog,
+    /// Plans dropped where they asked (`Plan::replan_after`), over the run.
+    replans: u64,
+    /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
+    #[cfg(test)]
+    pub(crate) replan_override: Option<usize>,
 }
 
 impl<C: Console, E: Evaluator> Driver<C, E> {
@@ -190,6 +108,10 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             total: GameCounts::default(),
             games_over: 0,
             stuck_frames: FreezeWatch::default(),
+            piece: PieceLog::default(),
+            replans: 0,
+            #[cfg(test)]
+            replan_override: None,
         };
         d.note_level_29();
         d.game.level = d.now.level;
@@ -233,6 +155,16 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.following.as_ref().map(|f| f.planned_at)
     }
 
+    /// What the piece under control has done since its spawn (what a re-plan now would get).
+    pub fn piece_progress(&self) -> PieceProgress {
+        self.piece.progress()
+    }
+
+    /// Plans dropped and made again where they asked (a reaction time), over the run.
+    pub fn replans(&self) -> u64 {
+        self.replans
+    }
+
     /// True while a game is being played (not in the menus or the start-up screens).
     pub fn is_playing(&self) -> bool {
         matches!(self.mode, Mode::Playing)
@@ -263,6 +195,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.now = RamSnapshot::read(self.console.ram(), &self.map);
         self.following = None;
         self.stuck = false;
+        self.piece.end();
         self.stuck_frames = FreezeWatch::default();
         self.mode = if self.now.in_play() {
             Mode::Playing
@@ -318,6 +251,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         let controlled = self.is_playing() && self.now.play_state == PlayState::Control as u8;
         self.console.frame(pad)?;
         self.last_pad = pad;
+        if controlled {
+            self.piece.push(pad);
+        }
         let before = std::mem::replace(
             &mut self.now,
             RamSnapshot::read(self.console.ram(), &self.map),
@@ -370,6 +306,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         if matches!(self.mode, Mode::Starting(_)) && self.game_is_ready() {
             self.mode = Mode::Playing;
             self.stuck = false;
+            self.piece.end();
             self.game = GameCounts {
                 level: self.now.level,
                 ..GameCounts::default()
@@ -431,8 +368,24 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             .now
             .to_game()
             .map_err(|source| DriverError::Snapshot { frame, source })?;
-        match self.planner.plan(&Situation::of(&game)) {
-            Some(plan) => {
+        // The first plan of a piece is made at its spawn; any later one (the reaction's, a
+        // desync's) goes on from what the piece has done since, however many plans came between.
+        let situation = if self.piece.is_live() {
+            Situation {
+                progress: self.piece.progress(),
+                ..Situation::of(&game)
+            }
+        } else {
+            self.piece.start(game.held);
+            Situation::of(&game)
+        };
+        match self.planner.plan(&situation) {
+            #[allow(unused_mut)] // mutated by the tests' override only
+            Some(mut plan) => {
+                #[cfg(test)]
+                if situation.progress.frames == 0 && self.replan_override.is_some() {
+                    plan.replan_after = self.replan_override;
+                }
                 log::debug!(
                     "frame {frame}: planned a lock at x {}, y {}, orientation {} in {} frames \
                      ({} reachable locks, value {:?})",
@@ -525,6 +478,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 }
                 self.following = None;
                 self.stuck = false;
+                self.piece.end();
                 self.game.pieces += 1;
                 self.total.pieces += 1;
                 if step == Step::Playing {
@@ -534,11 +488,24 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                         id: observed.2,
                     };
                 }
+            } else if let Some(f) = &self.following {
+                // The plan's first inputs were all it committed to (made before the next piece
+                // was seen): plan again from here, with the piece's progress.
+                if f.plan.replan_after == Some(f.cursor) {
+                    log::debug!(
+                        "frame {frame}: re-planning after {} frames of the plan made at frame {}",
+                        f.cursor,
+                        f.planned_at
+                    );
+                    self.following = None;
+                    self.replans += 1;
+                }
             }
         }
         let curtain = PlayState::Curtain as u8;
         if state == curtain && before != curtain {
             self.following = None;
+            self.piece.end();
             self.games_over += 1;
             self.total.score += score;
             self.total.lines += lines;
@@ -560,6 +527,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         if state == PlayState::Control as u8 && before != PlayState::Control as u8 {
             self.stuck = false;
             self.following = None;
+            self.piece.end();
             if let Some(piece) = Piece::from_spawn_id(s.orientation) {
                 if step == Step::Playing {
                     step = Step::Spawned { piece };
@@ -574,3 +542,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
 #[cfg(test)]
 #[path = "driver_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "driver_profile_tests.rs"]
+mod profile_tests;

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::Game;
+use crate::nes::console::ConsoleError;
 use crate::nes::faults::FaultyPad;
 use crate::nes::model_console::ModelConsole;
 use crate::search::eval::Standard;

@@ -1,0 +1,100 @@
+//! What the driver reports: each frame's `Step`, the per-game and per-run counts, and the
+//! errors that stop it.
+
+use super::console::ConsoleError;
+use super::menu::MenuError;
+use super::observe::SnapshotError;
+use crate::game::piece::Piece;
+
+/// What one frame did. The pad pressed in it is `Driver::last_pad`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A menu frame (power-on, level menu, or the game over / high-score screens).
+    Menu,
+    /// A play frame with nothing to report.
+    Playing,
+    /// This frame ended with a new piece under control (the spawn frame); it is planned.
+    Spawned { piece: Piece },
+    /// The piece locked in this frame at (x, y, orientation id).
+    Locked { x: u8, y: u8, id: u8 },
+    /// The piece is not where the plan said at the end of frame `frame` (`expected` is
+    /// `None` when the plan had run out). Already re-planned from the observed state.
+    Desync {
+        frame: u64,
+        expected: Option<(u8, u8, u8)>,
+        observed: (u8, u8, u8),
+        /// The frame whose end state the broken plan was made from.
+        planned_at: u64,
+    },
+    /// The game topped out in this frame (the curtain starts). Score, lines and level as RAM
+    /// shows them; the driver then heads back to the level menu.
+    GameOver { score: u32, lines: u32, level: u8 },
+}
+
+/// Why the driver stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DriverError {
+    #[error(transparent)]
+    Console(#[from] ConsoleError),
+    #[error("menu navigation failed: {0}")]
+    Menu(#[from] MenuError),
+    /// The menus started a game but RAM never showed it ready to play (a B-type game, a
+    /// wrong address map or cartridge).
+    #[error(
+        "the game did not become playable within {frames} frames of leaving the menus{}",
+        if problems.is_empty() { String::new() } else { format!(": {}", problems.join("; ")) }
+    )]
+    NotStarting { frames: u32, problems: Vec<String> },
+    /// The game stopped: RAM stayed frozen, or stopped describing a game, for
+    /// `FREEZE_FRAMES` frames (the cartridge crashed, or the emulator hangs).
+    #[error(
+        "the game froze at frame {frame}: {what} for {frames} frames; it stood at level {level}, \
+         {lines} lines, score {score}"
+    )]
+    Frozen {
+        frame: u64,
+        what: String,
+        frames: u32,
+        level: u8,
+        lines: u32,
+        score: u32,
+    },
+    /// RAM during play does not describe a game: a wrong address map or a wrong cartridge.
+    #[error("at frame {frame}: {source}")]
+    Snapshot {
+        frame: u64,
+        #[source]
+        source: SnapshotError,
+    },
+}
+
+/// Counts for the current game and for the whole run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct GameCounts {
+    pub score: u32,
+    pub lines: u32,
+    pub level: u8,
+    pub pieces: u32,
+    pub tetrises: u32,
+    pub desyncs: u32,
+    /// Lines when the level first showed 29 or more in this game (`None`: never reached).
+    pub lines_at_29: Option<u32>,
+}
+
+impl GameCounts {
+    /// Lines cleared from the level-29 transition on (0 when the game never reached it).
+    pub fn lines_after_29(&self) -> u32 {
+        self.lines_at_29
+            .map_or(0, |at| self.lines.saturating_sub(at))
+    }
+
+    /// Lines cleared by tetrises over all lines (0 when no line was cleared).
+    pub fn tetris_rate(&self) -> f64 {
+        if self.lines == 0 {
+            0.0
+        } else {
+            f64::from(self.tetrises * 4) / f64::from(self.lines)
+        }
+    }
+}
