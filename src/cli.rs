@@ -1,7 +1,8 @@
-//! Subcommand implementations for the `nestor` binary, one file per command group;
-//! they parse nothing themselves (main.rs holds the clap definitions) and report with anyhow.
+//! Subcommand implementations for the `nestor` binary, one file per command group; they parse
+//! nothing themselves (main.rs and cli/args.rs hold the clap definitions); errors are anyhow's.
 
 pub mod analyze;
+pub mod args;
 pub mod assist;
 pub mod compare;
 pub mod demo;
