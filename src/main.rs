@@ -344,6 +344,10 @@ pub struct PlayArgs {
     /// Evaluation weights (TOML).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Player profile: a preset (unlimited 30hz 20hz 15hz 13.5hz 12hz 10hz human das) or a TOML
+    /// file [default: unlimited].
+    #[arg(long, value_name = "NAME|FILE")]
+    pub profile: Option<String>,
     /// Outline the planned lock position on the playfield.
     #[arg(long)]
     pub show_plan: bool,

@@ -10,6 +10,7 @@ pub mod explain;
 pub mod objective;
 pub mod plan;
 pub mod profile;
+pub mod profile_check;
 pub mod rank;
 pub mod reach;
 pub mod reference;

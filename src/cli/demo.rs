@@ -79,14 +79,17 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
         Some(path) => Weights::load(path).map_err(|e| anyhow!("--weights: {e}"))?,
         None => Weights::default_set(),
     };
+    let profile = super::profile::resolve(&args.bot.profile)?;
     let seed = args.seed.unwrap_or_else(time_seed);
     let console = ModelConsole::new(Game::seeded(args.level, seed), AddressMap::default());
     let standard = Standard::new(weights);
     let explain = args.explain.map(|n| Explain::new(&standard, n));
+    let mut planner = Planner::new(standard);
+    planner.profile = profile;
     let driver = Driver::new(
         console,
         AddressMap::default(),
-        Planner::new(standard),
+        planner,
         DriverConfig { level: args.level },
     )?;
     let mut demo = Demo {
@@ -345,6 +348,10 @@ fn print_summary(demo: &Demo, seed: u64, start_level: u8, ending: &Ending) {
     };
     let tetris_rate = f64::from(s.tetrises * 4) / f64::from(s.lines.max(1));
     println!("demo (seed {seed}, start level {start_level}): {how}");
+    println!(
+        "  profile      {}",
+        demo.driver.planner().profile.describe()
+    );
     println!("  score        {}", s.score);
     println!("  lines        {}", s.lines);
     println!("  level        {}", s.level);

@@ -9,12 +9,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
 use nestor::game::Game;
-use nestor::movie::Movie;
+use nestor::movie::{Header, Movie};
 use nestor::nes::settings::PlaySettings;
 use nestor::nes::{
     AddressMap, Console, Driver, DriverConfig, DriverError, FaultyPad, MenuError, ModelConsole,
     NesDeck, Step,
 };
+use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::ViewEvent;
 
@@ -40,6 +41,8 @@ struct Settings {
     json: bool,
     allow_unknown_rom: bool,
     addresses: Option<PathBuf>,
+    #[serde(serialize_with = "super::profile::serialize")]
+    profile: Profile,
 }
 
 impl Settings {
@@ -55,6 +58,13 @@ impl Settings {
             };
             bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
         }
+        let profile = match (&args.profile, &file.profile) {
+            (Some(p), _) => super::profile::resolve(p)?,
+            (None, Some(p)) => {
+                super::profile::resolve(p).with_context(|| format!("{file_name}: `profile`"))?
+            }
+            (None, None) => Profile::default(),
+        };
         let games = args.games.or(file.games).unwrap_or(1);
         if games == 0 {
             bail!("`games` must be at least 1");
@@ -71,6 +81,7 @@ impl Settings {
             json: args.json || file.json.unwrap_or(false),
             allow_unknown_rom: args.allow_unknown_rom || file.allow_unknown_rom.unwrap_or(false),
             addresses: args.addresses.clone().or(file.addresses),
+            profile,
         })
     }
 
@@ -90,6 +101,7 @@ impl Settings {
         ];
         let weights = self.weights.as_ref().map_or("built-in".into(), name);
         c.push(format!("weights {weights}"));
+        c.push(Header::profile_comment(&self.profile));
         if let Some(p) = self.pieces {
             c.push(format!("stopped after {p} pieces"));
         }
@@ -123,6 +135,11 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         Some(p) => (PlaySettings::load(p)?, p.display().to_string()),
         None => (PlaySettings::default(), "--level".into()),
     };
+    let profile_file = args
+        .profile
+        .clone()
+        .or(file.profile.clone())
+        .map(PathBuf::from);
     let mut settings = Settings::merge(args, file, &file_name)?;
     // The recording must never replace an input, and an unwritable path fails now, before
     // anything runs.
@@ -133,6 +150,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             ("settings file", args.config.as_ref()),
             ("weights file", settings.weights.as_ref()),
             ("addresses file", settings.addresses.as_ref()),
+            ("profile file", profile_file.as_ref()),
         ];
         for (role, p) in named {
             if let Some(p) = p {
@@ -156,7 +174,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     };
     let standard = Standard::new(weights);
     let explain = args.explain.map(|n| Explain::new(&standard, n));
-    let planner = Planner::new(standard);
+    let mut planner = Planner::new(standard);
+    planner.profile = settings.profile.clone();
     let stop = Interrupt::install();
     let rate = args.inject_faults.unwrap_or(0.0);
     match (args.model_console, &args.rom) {
@@ -440,6 +459,7 @@ fn finish(
     let last = run.games.last();
     let summary = Summary {
         rom,
+        profile: settings.profile.describe(),
         score: last.map_or(0, |g| g.score),
         lines: last.map_or(0, |g| g.lines),
         level: last.map_or(settings.level, |g| g.level),

@@ -82,6 +82,9 @@ pub struct Totals {
 pub struct Summary<S: Serialize> {
     /// The ROM file, or "model console, seed N".
     pub rom: String,
+    /// The player profile in one line (JSON has it in full under `settings`).
+    #[serde(skip)]
+    pub profile: String,
     pub settings: S,
     /// The last game's score, lines and level (each game is in `games`, sums in `totals`).
     pub score: u32,
@@ -117,6 +120,7 @@ impl<S: Serialize> Summary<S> {
                 g.end.text()
             );
         }
+        println!("profile {}", self.profile);
         let t = &self.totals;
         let faults = if t.faults_injected > 0 {
             format!(", {} injected faults", t.faults_injected)

@@ -5,11 +5,39 @@ use std::path::Path;
 
 use anyhow::anyhow;
 use nestor::nes::bounded::read_toml_text;
-use nestor::search::profile::{Profile, ProfileError};
+use nestor::search::profile::{Profile, ProfileError, Shift};
+use serde::Serialize;
+
+/// A profile as JSON summaries show it (`play`, `analyze`, `tune`'s state).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ProfileJson {
+    pub name: String,
+    /// `unlimited` or the X/. pattern.
+    pub timeline: String,
+    pub shift: Shift,
+    pub reaction: u16,
+    pub start_delay: u16,
+}
+
+impl From<&Profile> for ProfileJson {
+    fn from(p: &Profile) -> ProfileJson {
+        ProfileJson {
+            name: p.name.clone(),
+            timeline: p.timeline.to_string(),
+            shift: p.shift,
+            reaction: p.reaction,
+            start_delay: p.start_delay,
+        }
+    }
+}
+
+/// For `#[serde(serialize_with)]` on a `Profile` field.
+pub fn serialize<S: serde::Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Error> {
+    ProfileJson::from(p).serialize(s)
+}
 
 /// The profile an option names: a preset wins over a file of the same name in the current
 /// folder (the presets are short words; a file path is spelt with `.toml` or a `/`).
-#[allow(dead_code)] // wired into the commands by the profile work (issue 12)
 pub fn resolve(arg: &str) -> anyhow::Result<Profile> {
     if let Some(p) = Profile::preset(arg) {
         return Ok(p);

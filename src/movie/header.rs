@@ -5,6 +5,10 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 
 use super::guid::fresh_guid;
+use crate::search::profile::Profile;
+
+/// How a recording's `comment` line naming its player profile begins.
+const PROFILE_COMMENT: &str = "profile ";
 
 /// `emuVersion` nestor writes: FCEUX 2.6.5, the version the lead-frame alignment was measured
 /// on (FCEUX encodes major*10000 + minor*100 + patch).
@@ -119,6 +123,20 @@ impl Header {
         }
     }
 
+    /// The `comment` line that names the player profile a recording was made with.
+    pub fn profile_comment(profile: &Profile) -> String {
+        format!("{PROFILE_COMMENT}{}", profile.describe())
+    }
+
+    /// The name of the profile the movie's comment gives (`None` when no comment names one,
+    /// as in movies recorded before profiles, which were all `unlimited`).
+    pub fn profile_name(&self) -> Option<&str> {
+        self.comments.iter().find_map(|c| {
+            let rest = c.strip_prefix(PROFILE_COMMENT)?;
+            Some(rest.split(" (").next().unwrap_or(rest))
+        })
+    }
+
     /// The value of the first unknown key named `key`.
     pub fn extra_value(&self, key: &str) -> Option<&str> {
         self.extra
@@ -165,6 +183,19 @@ mod tests {
             decode_checksum("base64:P10g4puOc/NOTZlsboa+qg=="),
             Some(md5)
         );
+    }
+
+    #[test]
+    fn the_profile_comment_names_the_profile() {
+        let human = Profile::preset("human").unwrap();
+        let mut h = Header::for_recording("t".into(), [0; 16], vec!["weights w".into()]);
+        assert_eq!(h.profile_name(), None);
+        h.comments.push(Header::profile_comment(&human));
+        assert_eq!(
+            h.comments.last().unwrap(),
+            "profile human (timeline X., tap, reaction 18, start delay 18)"
+        );
+        assert_eq!(h.profile_name(), Some("human"));
     }
 
     #[test]

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::search::profile::Profile;
+
 /// The settings file: the same keys as `play`'s options (snake_case). Every key is optional;
 /// an unknown key is an error so that a typo is never silently ignored.
 #[derive(Debug, Default, Deserialize, PartialEq)]
@@ -21,6 +23,8 @@ pub struct PlaySettings {
     pub json: Option<bool>,
     pub allow_unknown_rom: Option<bool>,
     pub addresses: Option<PathBuf>,
+    /// A preset name, or a profile file (relative to the settings file).
+    pub profile: Option<String>,
 }
 
 /// Why a settings file was refused; every message names the file.
@@ -65,6 +69,11 @@ impl PlaySettings {
                 *p = dir.join(&*p);
             }
         }
+        if let Some(p) = &mut s.profile {
+            if Profile::preset(p).is_none() && Path::new(p.as_str()).is_relative() {
+                *p = dir.join(&*p).display().to_string();
+            }
+        }
         Ok(s)
     }
 }
@@ -82,6 +91,18 @@ mod tests {
         .expect("valid settings");
         assert_eq!(s.weights, Some(PathBuf::from("cfg/w.toml")));
         assert_eq!(s.level, Some(18));
+        let s = PlaySettings::from_toml("profile = \"human\"\n", Path::new("cfg/p.toml")).unwrap();
+        assert_eq!(
+            s.profile.as_deref(),
+            Some("human"),
+            "a preset is a name, not a path"
+        );
+        let s =
+            PlaySettings::from_toml("profile = \"me.toml\"\n", Path::new("cfg/p.toml")).unwrap();
+        assert_eq!(
+            s.profile,
+            Some(format!("cfg{}me.toml", std::path::MAIN_SEPARATOR))
+        );
         let e = PlaySettings::from_toml("levle = 3\n", Path::new("p.toml")).unwrap_err();
         assert!(
             e.to_string().contains("p.toml") && e.to_string().contains("levle"),

@@ -1,0 +1,248 @@
+//! Whether one piece's recorded inputs obey a player profile: new presses only on the
+//! timeline's X frames, none before the start delay, taps and holds as the profile allows them.
+
+use std::fmt;
+
+use crate::game::pad::PadState;
+
+use super::profile::{Profile, Shift, TIMED};
+
+/// The directions (Left, Right).
+const DIRECTIONS: PadState = PadState(0x03);
+
+/// One piece as it was played: the pads of its frames, from its first under control (the
+/// plan's `inputs[0]` at its spawn) to the one it locked in.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceRecord<'a> {
+    /// The game's first piece: the profile's start delay applies to it.
+    pub first_of_game: bool,
+    /// Buttons held in the frame before the piece's first.
+    pub prev: PadState,
+    pub inputs: &'a [PadState],
+}
+
+/// What a frame did that the profile forbids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Breach {
+    /// A new press of Left, Right, A or B on a frame the timeline does not allow.
+    OffTimeline { pressed: PadState },
+    /// A new press on the game's first piece before the start delay ran out.
+    BeforeStartDelay { pressed: PadState },
+    /// A `hold` profile presses each direction once a piece; this is a second press.
+    PressedAgain { direction: PadState },
+    /// A `tap` profile presses a direction for one frame; this frame still holds it.
+    HeldTap { direction: PadState },
+    /// Before the reaction time ran out, the piece did not do what the plan made at its spawn
+    /// (which cannot depend on the next piece) does.
+    Reaction {
+        planned: PadState,
+        pressed: PadState,
+    },
+}
+
+impl fmt::Display for Breach {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Breach::OffTimeline { pressed } => {
+                write!(f, "{} newly pressed off the timeline", pressed.to_letters())
+            }
+            Breach::BeforeStartDelay { pressed } => write!(
+                f,
+                "{} pressed before the start delay ran out",
+                pressed.to_letters()
+            ),
+            Breach::PressedAgain { direction } => write!(
+                f,
+                "{} pressed a second time in the piece (a hold profile presses it once)",
+                direction.to_letters()
+            ),
+            Breach::HeldTap { direction } => write!(
+                f,
+                "{} held a second frame (a tap profile presses it for one)",
+                direction.to_letters()
+            ),
+            Breach::Reaction { planned, pressed } => write!(
+                f,
+                "{} pressed before the reaction time where the plan made at the spawn \
+                 presses {}",
+                pressed.to_letters(),
+                planned.to_letters()
+            ),
+        }
+    }
+}
+
+/// A breach on frame `piece_frame` of a piece (0 = its first frame under control).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceBreach {
+    pub piece_frame: usize,
+    pub breach: Breach,
+}
+
+/// Every breach of the timeline, the start delay and the tap/hold rule in one piece, in
+/// frame order (the reaction is checked apart: it needs the plan).
+pub fn check_piece(profile: &Profile, piece: &PieceRecord<'_>) -> Vec<PieceBreach> {
+    let mut out = Vec::new();
+    let mut held = piece.prev;
+    let mut directions = PadState::NONE;
+    for (i, &pad) in piece.inputs.iter().enumerate() {
+        let mut breach = |breach| {
+            out.push(PieceBreach {
+                piece_frame: i,
+                breach,
+            })
+        };
+        let new = pad.newly_from(held);
+        let timed = PadState(new.bits() & TIMED.bits());
+        if timed != PadState::NONE && !profile.timeline.allows(i as u32) {
+            breach(Breach::OffTimeline { pressed: timed });
+        }
+        if piece.first_of_game && i < usize::from(profile.start_delay) && timed != PadState::NONE {
+            breach(Breach::BeforeStartDelay { pressed: timed });
+        }
+        let new_directions = PadState(new.bits() & DIRECTIONS.bits());
+        match profile.shift {
+            Shift::Hold => {
+                let again = PadState(new_directions.bits() & directions.bits());
+                if again != PadState::NONE {
+                    breach(Breach::PressedAgain { direction: again });
+                }
+            }
+            Shift::Tap => {
+                // Held from a frame of this piece (a direction held over from before the
+                // piece was not pressed in it, and a tap profile never holds one on purpose).
+                let kept = PadState(pad.bits() & held.bits() & DIRECTIONS.bits());
+                if kept != PadState::NONE && i > 0 {
+                    breach(Breach::HeldTap { direction: kept });
+                }
+            }
+            Shift::Both => {}
+        }
+        directions = directions.union(new_directions);
+        held = pad;
+    }
+    out
+}
+
+/// The first of the piece's first `reaction` frames where it did not press what `planned`
+/// (the plan made at its spawn) presses; Start is never part of a plan's press.
+pub fn check_reaction(
+    profile: &Profile,
+    inputs: &[PadState],
+    planned: &[PadState],
+) -> Option<PieceBreach> {
+    let n = usize::from(profile.reaction).min(inputs.len());
+    (0..n).find_map(|i| {
+        let want = planned.get(i).copied().unwrap_or(PadState::NONE);
+        let pressed = inputs[i].without(PadState::START);
+        (pressed != want.without(PadState::START)).then_some(PieceBreach {
+            piece_frame: i,
+            breach: Breach::Reaction {
+                planned: want,
+                pressed,
+            },
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const L: PadState = PadState::LEFT;
+    const R: PadState = PadState::RIGHT;
+    const A: PadState = PadState::A;
+    const D: PadState = PadState::DOWN;
+    const O: PadState = PadState::NONE;
+
+    fn preset(name: &str) -> Profile {
+        Profile::preset(name).unwrap()
+    }
+
+    fn check(profile: &str, first: bool, inputs: &[PadState]) -> Vec<(usize, Breach)> {
+        let record = PieceRecord {
+            first_of_game: first,
+            prev: O,
+            inputs,
+        };
+        check_piece(&preset(profile), &record)
+            .into_iter()
+            .map(|b| (b.piece_frame, b.breach))
+            .collect()
+    }
+
+    #[test]
+    fn presses_off_the_timeline_are_found_and_down_is_free() {
+        // 15 Hz: new presses on frames 0, 4, 8, ...
+        let ok = [L, O, O, O, A, D, D, D, R.union(A), O];
+        assert_eq!(check("15hz", false, &ok), vec![]);
+        let early = [L, O, O, R, O];
+        assert_eq!(
+            check("15hz", false, &early),
+            vec![(3, Breach::OffTimeline { pressed: R })]
+        );
+        // Unlimited: a Left, then an A the next frame, then the Left again.
+        assert_eq!(check("unlimited", false, &[L, A, L, O, L]), vec![]);
+        // 30 Hz: that A on an odd frame is off the timeline.
+        assert_eq!(
+            check("30hz", false, &[L, A, L]),
+            vec![(1, Breach::OffTimeline { pressed: A })]
+        );
+    }
+
+    #[test]
+    fn the_start_delay_holds_only_on_the_first_piece() {
+        let inputs = [O, O, L, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, R];
+        let b = check("human", true, &inputs);
+        assert_eq!(b, vec![(2, Breach::BeforeStartDelay { pressed: L })]);
+        assert_eq!(check("human", false, &inputs), vec![]);
+        // Down ends the first-piece delay; it is not a timed press.
+        assert_eq!(check("human", true, &[D, O, O]), vec![]);
+    }
+
+    #[test]
+    fn hold_presses_each_direction_once_and_tap_never_holds() {
+        let hold = [L, L, L, L, O, O, R, R, O];
+        assert_eq!(check("das", false, &hold), vec![]);
+        assert_eq!(
+            check("das", false, &[L, L, O, O, L]),
+            vec![(4, Breach::PressedAgain { direction: L })]
+        );
+        assert_eq!(
+            check("30hz", false, &[L, L, O]),
+            vec![(1, Breach::HeldTap { direction: L })]
+        );
+        // A direction held over from before the piece is not a tap held.
+        let record = PieceRecord {
+            first_of_game: false,
+            prev: L,
+            inputs: &[L, O, R],
+        };
+        assert_eq!(check_piece(&preset("30hz"), &record), vec![]);
+    }
+
+    #[test]
+    fn the_reaction_frames_must_be_the_plan_made_at_the_spawn() {
+        let human = preset("human");
+        let plan = [O, L, O, L, O, O];
+        assert_eq!(check_reaction(&human, &plan, &plan), None);
+        // After frame 18 anything goes; before it, the first difference is reported.
+        let mut played = vec![O; 30];
+        played[1] = L;
+        played[3] = L;
+        played[20] = R;
+        assert_eq!(check_reaction(&human, &played, &plan), None);
+        played[7] = A;
+        assert_eq!(
+            check_reaction(&human, &played, &plan),
+            Some(PieceBreach {
+                piece_frame: 7,
+                breach: Breach::Reaction {
+                    planned: O,
+                    pressed: A
+                }
+            })
+        );
+        assert_eq!(check_reaction(&preset("30hz"), &played, &plan), None);
+    }
+}
