@@ -1,6 +1,7 @@
 //! FCEUX FM2 movies: the `Movie` value (header and per-frame input), loading and saving it,
 //! and the one-frame alignment between FCEUX's power-on and nestor's first emulated frame.
 
+pub mod check;
 pub mod error;
 mod guid;
 pub mod header;

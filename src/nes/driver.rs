@@ -18,9 +18,6 @@ use crate::search::eval::Evaluator;
 use crate::search::plan::{Plan, Planner, Situation};
 use crate::search::profile::PieceProgress;
 
-use super::modes::{GMS_PLAY, GMS_QUIRK};
-/// `ary` bit 7: the first-piece delay that `initGameState` arms (§5.3).
-const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
 /// Frames the play screen may take to load after the menus (the cartridge needs about 5).
 const START_LIMIT: u32 = 300;
 /// The level from which gravity stays at one row per frame (the "killscreen" of the figures).
@@ -341,17 +338,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         Ok(pad.without(PadState::START))
     }
 
-    /// True once the game `initGameState` set up is ready to play: the main loop is in its
-    /// play states, the piece is under control with the first-piece delay armed, and the RAM
-    /// converts to a game. Before that, the RAM still shows the last game (e.g. a playfield
-    /// full of curtain tiles) or a half-initialised one.
+    /// True once the new game is ready to play (`RamSnapshot::new_game_ready`).
     fn game_is_ready(&self) -> bool {
-        let s = &self.now;
-        s.in_play()
-            && matches!(s.game_mode_state, GMS_PLAY | GMS_QUIRK)
-            && s.play_state == PlayState::Control as u8
-            && s.soft_drop & FIRST_PIECE_DELAY_BIT != 0
-            && s.problems().is_empty()
+        self.now.new_game_ready()
     }
 
     /// Plans the piece under control when no plan is being followed.

@@ -23,6 +23,9 @@ pub const GMS_ENDING: u8 = 4;
 /// `gameModeState` at the end of a game-logic frame that ran with Down+Left+Right held.
 pub const GMS_QUIRK: u8 = 7;
 
+/// The soft-drop byte (`ary`) bit 7: the first-piece delay `initGameState` arms (§5.3).
+pub const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
+
 /// `renderMode`: the high-score name entry.
 pub const RENDER_MODE_HIGH_SCORE: u8 = 2;
 /// `renderMode`: the play screen.

@@ -11,9 +11,9 @@ use crate::game::rng::Picker;
 use crate::game::state::{Game, PlayState, Wait};
 use crate::game::PadState;
 
-pub use super::modes::{GAME_MODE_PLAY, RENDER_MODE_PLAY};
 /// `gameMode` during play.
-use super::modes::{GMS_ENDING, GMS_QUIRK};
+use super::modes::{FIRST_PIECE_DELAY_BIT, GMS_ENDING, GMS_PLAY, GMS_QUIRK};
+pub use super::modes::{GAME_MODE_PLAY, RENDER_MODE_PLAY};
 
 /// Every game quantity the host reads, straight from RAM, unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,6 +195,18 @@ impl RamSnapshot {
     /// True during play (`gameMode` 4).
     pub fn in_play(&self) -> bool {
         self.game_mode == GAME_MODE_PLAY
+    }
+
+    /// True once the game `initGameState` set up is ready to play: the main loop is in its
+    /// play states, the piece is under control with the first-piece delay armed, and the RAM
+    /// converts to a game. Before that, the RAM still shows the last game (e.g. a playfield
+    /// full of curtain tiles) or a half-initialised one.
+    pub fn new_game_ready(&self) -> bool {
+        self.in_play()
+            && matches!(self.game_mode_state, GMS_PLAY | GMS_QUIRK)
+            && self.play_state == PlayState::Control as u8
+            && self.soft_drop & FIRST_PIECE_DELAY_BIT != 0
+            && self.problems().is_empty()
     }
 }
 

@@ -1,0 +1,244 @@
+//! The movie check: replays a recorded game and says whether its inputs obey a player profile,
+//! piece by piece from each spawn the RAM shows, with the frame of every breach.
+
+use std::fmt;
+
+use super::{Movie, Replay, ReplayError};
+use crate::game::pad::PadState;
+use crate::game::piece::Piece;
+use crate::game::state::PlayState;
+use crate::nes::{AddressMap, Console, RamSnapshot};
+use crate::search::eval::Evaluator;
+use crate::search::plan::{Planner, Situation};
+use crate::search::profile_check::{check_piece, check_reaction, Breach, PieceRecord};
+
+/// One input that breaks the profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Frames since power-on, this one included (input line `frame` + the FCEUX lead frame
+    /// in the FM2 input log, as `Replay` counts).
+    pub frame: u64,
+    /// The piece, counted from 1 over the whole movie.
+    pub piece: u32,
+    /// The frame within the piece (0 = its first frame under control).
+    pub piece_frame: usize,
+    pub breach: Breach,
+    /// For a reaction breach found with `every_next`: the next piece the spawn's plan that the
+    /// inputs do not follow was made with.
+    pub next: Option<Piece>,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "frame {} (piece {}, its frame {}): {}",
+            self.frame, self.piece, self.piece_frame, self.breach
+        )?;
+        if let Some(n) = self.next {
+            write!(f, " (the plan made with {n:?} as the next piece)")?;
+        }
+        Ok(())
+    }
+}
+
+/// What the check found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Pieces seen (a piece still falling when the movie ends included).
+    pub pieces: u32,
+    /// Frames replayed.
+    pub frames: usize,
+    /// Pieces whose reaction frames could not be checked: RAM at the spawn did not convert
+    /// to a game, so there was no plan to compare with (0 on any game nestor recorded).
+    pub unplanned: u32,
+    /// Every breach, in frame order.
+    pub violations: Vec<Violation>,
+}
+
+impl CheckReport {
+    pub fn passed(&self) -> bool {
+        self.violations.is_empty() && self.unplanned == 0
+    }
+}
+
+/// How the check plans at each spawn, for the reaction rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReactionCheck {
+    /// The plan made from the spawn's RAM, as the driver makes it.
+    #[default]
+    AsSeen,
+    /// Also the plans made with each of the seven next pieces in its place: the reaction's
+    /// frames must not depend on the next piece (seven more plans a piece).
+    EveryNext,
+}
+
+/// The piece under control, since its spawn.
+struct Live {
+    number: u32,
+    /// Frame number of the piece's first frame (its `inputs[0]`).
+    first_frame: u64,
+    record_prev: PadState,
+    first_of_game: bool,
+    inputs: Vec<PadState>,
+    /// The plans made at the spawn, each with the next piece it assumed (`None`: as seen).
+    plans: Vec<(Option<Piece>, Vec<PadState>)>,
+}
+
+/// Replays `movie` on `console` (freshly powered on, or the model console the movie was
+/// recorded on) and checks every piece against `planner.profile`. The planner must be the
+/// one the movie was played with (same weights and settings) for the reaction rule.
+pub fn check_movie<C: Console + ?Sized, E: Evaluator>(
+    movie: &Movie,
+    console: &mut C,
+    map: &AddressMap,
+    planner: &mut Planner<E>,
+    reaction: ReactionCheck,
+) -> Result<CheckReport, ReplayError> {
+    let replay = Replay::from_movie(movie.clone())?;
+    check_replay(&replay, console, map, planner, reaction)
+}
+
+/// `check_movie` for a movie already loaded (and its cartridge checked) as a `Replay`.
+pub fn check_replay<C: Console + ?Sized, E: Evaluator>(
+    replay: &Replay,
+    console: &mut C,
+    map: &AddressMap,
+    planner: &mut Planner<E>,
+    reaction: ReactionCheck,
+) -> Result<CheckReport, ReplayError> {
+    let mut report = CheckReport::default();
+    let mut prev = RamSnapshot::read(console.ram(), map);
+    let mut live = None;
+    // A console that starts in play (the rules model) starts with its first piece under
+    // control, as the driver takes it.
+    let mut fresh = true;
+    if prev.in_play() && prev.play_state == PlayState::Control as u8 {
+        live = start(
+            &prev,
+            0,
+            PadState::NONE,
+            &mut fresh,
+            planner,
+            reaction,
+            &mut report,
+        );
+    }
+    let end = replay.run(console, |f| {
+        let now = RamSnapshot::read(f.ram, map);
+        if let Some(p) = &mut live {
+            if prev.play_state == PlayState::Control as u8 {
+                p.inputs.push(f.pad);
+            }
+        }
+        if !now.in_play() || now.play_state != PlayState::Control as u8 {
+            if let Some(p) = live.take() {
+                finish(&p, planner, &mut report);
+            }
+        }
+        if !now.in_play() {
+            fresh = true;
+        }
+        let control = now.in_play() && now.play_state == PlayState::Control as u8;
+        let spawn = if fresh {
+            now.new_game_ready()
+        } else {
+            prev.play_state != PlayState::Control as u8
+        };
+        if live.is_none() && control && spawn {
+            live = start(
+                &now,
+                f.frame,
+                f.pad,
+                &mut fresh,
+                planner,
+                reaction,
+                &mut report,
+            );
+        }
+        prev = now;
+        std::ops::ControlFlow::Continue(())
+    })?;
+    if let Some(p) = live.take() {
+        finish(&p, planner, &mut report);
+    }
+    report.frames = end.frames;
+    report.violations.sort_by_key(|v| v.frame);
+    Ok(report)
+}
+
+/// A piece spawned at the end of frame `frame` with `pad` held in it: plans it as the driver
+/// would (for the reaction rule).
+fn start<E: Evaluator>(
+    now: &RamSnapshot,
+    frame: u64,
+    pad: PadState,
+    fresh: &mut bool,
+    planner: &mut Planner<E>,
+    reaction: ReactionCheck,
+    report: &mut CheckReport,
+) -> Option<Live> {
+    report.pieces += 1;
+    let mut plans = Vec::new();
+    if planner.profile.reaction > 0 {
+        match now.to_game() {
+            Ok(game) => {
+                let seen = Situation::of(&game);
+                let mut nexts = vec![None];
+                if reaction == ReactionCheck::EveryNext {
+                    nexts.extend(Piece::ALL.map(Some));
+                }
+                for next in nexts {
+                    let s = Situation {
+                        next: next.or(seen.next),
+                        ..seen
+                    };
+                    let inputs = planner.plan(&s).map(|p| p.inputs).unwrap_or_default();
+                    plans.push((next, inputs));
+                }
+            }
+            Err(_) => report.unplanned += 1,
+        }
+    }
+    let first_of_game = std::mem::replace(fresh, false);
+    Some(Live {
+        number: report.pieces,
+        first_frame: frame + 1,
+        record_prev: pad,
+        first_of_game,
+        inputs: Vec::with_capacity(64),
+        plans,
+    })
+}
+
+/// Checks a piece that locked (or that the movie ends in).
+fn finish<E: Evaluator>(p: &Live, planner: &Planner<E>, report: &mut CheckReport) {
+    let profile = &planner.profile;
+    let record = PieceRecord {
+        first_of_game: p.first_of_game,
+        prev: p.record_prev,
+        inputs: &p.inputs,
+    };
+    let mut found: Vec<_> = check_piece(profile, &record)
+        .into_iter()
+        .map(|b| (b, None))
+        .collect();
+    // One reaction breach a piece: the first plan (as seen, then each next piece) it breaks.
+    let reaction = p.plans.iter().find_map(|(next, planned)| {
+        check_reaction(profile, &p.inputs, planned).map(|b| (b, *next))
+    });
+    found.extend(reaction);
+    report
+        .violations
+        .extend(found.into_iter().map(|(b, next)| Violation {
+            frame: p.first_frame + b.piece_frame as u64,
+            piece: p.number,
+            piece_frame: b.piece_frame,
+            breach: b.breach,
+            next,
+        }));
+}
+
+#[cfg(test)]
+#[path = "check_tests.rs"]
+mod tests;
