@@ -7,9 +7,12 @@ pub mod collision;
 pub mod column_reach;
 pub mod eval;
 pub mod explain;
+pub mod locks;
 pub mod objective;
 pub mod plan;
 pub mod profile;
+#[cfg(test)]
+mod profile_tests;
 pub mod rank;
 pub mod reach;
 pub mod reference;
