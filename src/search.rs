@@ -7,10 +7,13 @@ pub mod collision;
 pub mod column_reach;
 pub mod eval;
 pub mod explain;
+pub mod locks;
 pub mod objective;
 pub mod plan;
 pub mod profile;
 pub mod profile_check;
+#[cfg(test)]
+mod profile_tests;
 pub mod rank;
 pub mod reach;
 pub mod reference;

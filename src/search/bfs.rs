@@ -14,6 +14,9 @@ use crate::game::piece::Orientation;
 
 use super::collision::CollisionMap;
 
+#[cfg(test)]
+mod completeness;
+mod profiled;
 mod rows;
 
 /// What the search may press.
@@ -90,6 +93,10 @@ pub struct Bfs {
     lock_seen: Vec<u32>,
     locks: Vec<Lock>,
     epoch: u32,
+    /// Per node of a profiled search: the directions pressed so far in the piece.
+    pressed: Vec<u8>,
+    /// Keys visited by a profiled search.
+    keys: profiled::KeySet,
     /// Nodes expanded by the last search (for statistics and benchmarks).
     pub expanded: usize,
 }
@@ -126,6 +133,8 @@ impl Bfs {
             lock_seen: vec![0; LOCK_KEYS],
             locks: Vec::with_capacity(256),
             epoch: 0,
+            pressed: Vec::new(),
+            keys: profiled::KeySet::default(),
             expanded: 0,
         }
     }

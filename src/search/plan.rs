@@ -13,9 +13,12 @@ use crate::game::state::Game;
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
 use super::eval::{Evaluator, PairOutcome, Placement};
-use super::profile::{PieceProgress, Profile};
+use super::locks::SpawnLocks;
+use super::profile::{PieceProgress, Profile, Shift, Timeline};
 use super::reach::Reach;
 use super::third::{Lookahead, Pair, ThirdPiece};
+
+mod blind;
 
 /// What the planner needs to know: the state at the end of the last frame.
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +85,8 @@ pub struct Planner<E: Evaluator> {
     map1: CollisionMap,
     map2: CollisionMap,
     reach: Reach,
+    /// Next-piece lock sets under a profile other than `unlimited`.
+    spawn_locks: SpawnLocks,
     firsts: Vec<Lock>,
     /// The third-piece layer's settings (off by default).
     pub lookahead: Lookahead,
@@ -129,6 +134,7 @@ impl<E: Evaluator> Planner<E> {
             map1: CollisionMap::default(),
             map2: CollisionMap::default(),
             reach: Reach::new(),
+            spawn_locks: SpawnLocks::new(),
             lookahead: Lookahead::default(),
             third: ThirdPiece::default(),
             pairs: Vec::with_capacity(2048),
@@ -164,6 +170,50 @@ impl<E: Evaluator> Planner<E> {
         (a, prev, false)
     }
 
+    /// The frames before the search: under a start delay, nothing pressed on the game's first
+    /// piece until frame `start_delay`; then [`Planner::end_first_piece_delay`]. Returns the
+    /// state after them and whether the piece locked.
+    pub(crate) fn start_prefix(
+        s: &Situation,
+        map: &CollisionMap,
+        start_delay: u16,
+        inputs: &mut Vec<PadState>,
+        expected: &mut Vec<(u8, u8, u8)>,
+    ) -> (Active, PadState, bool) {
+        let mut after = *s;
+        if s.active.ary & 0x80 != 0 {
+            let speed = drop_speed(s.level);
+            while usize::from(s.progress.frames) + inputs.len() < usize::from(start_delay) {
+                let locked = after
+                    .active
+                    .frame(PadState::NONE, PadState::NONE, speed, map)
+                    == Control::Locked;
+                after.prev = PadState::NONE;
+                inputs.push(PadState::NONE);
+                expected.push((after.active.x, after.active.y, after.active.id));
+                if locked {
+                    return (after.active, after.prev, true);
+                }
+            }
+        }
+        Self::end_first_piece_delay(&after, map, inputs, expected)
+    }
+
+    /// What the piece will have done when the search starts, after `prefix` (the start delay
+    /// and first-piece-delay frames).
+    pub(crate) fn progress_after(s: &Situation, prefix: &[PadState]) -> PieceProgress {
+        let more = PieceProgress::after(prefix, s.prev);
+        PieceProgress {
+            frames: s.progress.frames.saturating_add(more.frames),
+            pressed: s.progress.pressed.union(more.pressed),
+        }
+    }
+
+    /// The profile's rules are the unlimited search's (reaction and start delay aside).
+    fn unlimited_moves(&self) -> bool {
+        self.profile.timeline == Timeline::Unlimited && self.profile.shift == Shift::Tap
+    }
+
     /// The next piece's first lock, in `Bfs`'s order, that gives the pair with first lock
     /// `firsts[i]` the value `value`: the old planner's choice among equal pairs.
     fn first_in_bfs_order(
@@ -179,9 +229,15 @@ impl<E: Evaluator> Planner<E> {
         let speed2 = drop_speed(level_after(s.level, s.lines, lines1));
         self.map2.build(&board1, next);
         let spawn = Active::spawn(next.spawn().id(), 0, 0);
-        let seconds = self
-            .second
-            .search(spawn, PadState::NONE, speed2, &self.map2, self.moves);
+        let seconds = self.second.search_profiled(
+            spawn,
+            PadState::NONE,
+            speed2,
+            &self.map2,
+            self.moves,
+            &self.profile,
+            PieceProgress::default(),
+        );
         seconds.iter().map(placement).find(|&second| {
             let mut board2 = board1;
             let lines2 = lock(&mut board2, second.x, second.y, second.orientation);
@@ -200,14 +256,22 @@ impl<E: Evaluator> Planner<E> {
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
     /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
+        if s.progress.frames < self.profile.reaction {
+            return self.plan_blind(s);
+        }
         let orientation = Orientation::new(s.active.id)?;
         let piece = orientation.piece();
         let speed = drop_speed(s.level);
         self.map1.build(&s.board, piece);
         let mut prefix_inputs = Vec::new();
         let mut prefix_expected = Vec::new();
-        let (start, prev, locked) =
-            Self::end_first_piece_delay(s, &self.map1, &mut prefix_inputs, &mut prefix_expected);
+        let (start, prev, locked) = Self::start_prefix(
+            s,
+            &self.map1,
+            self.profile.start_delay,
+            &mut prefix_inputs,
+            &mut prefix_expected,
+        );
         if locked {
             return Some(Plan {
                 lock: Placement {
@@ -224,13 +288,20 @@ impl<E: Evaluator> Planner<E> {
             });
         }
         self.firsts.clear();
-        self.firsts.extend_from_slice(
-            self.first
-                .search(start, prev, speed, &self.map1, self.moves),
-        );
+        let progress = Self::progress_after(s, &prefix_inputs);
+        self.firsts.extend_from_slice(self.first.search_profiled(
+            start,
+            prev,
+            speed,
+            &self.map1,
+            self.moves,
+            &self.profile,
+            progress,
+        ));
         if self.firsts.is_empty() {
             return None;
         }
+        let unlimited = self.unlimited_moves();
         let started = Instant::now();
         let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
         self.pairs.clear();
@@ -297,6 +368,15 @@ impl<E: Evaluator> Planner<E> {
             };
             // Only the next piece's lock set matters (the pair's first-lock order, which breaks
             // ties, comes from the first search), so the path-free search serves.
+            if !unlimited {
+                let seconds =
+                    self.spawn_locks
+                        .search(&board1, next, speed2, &self.profile, self.moves);
+                for l2 in seconds {
+                    pair(l2.x, l2.y, l2.orientation());
+                }
+                continue;
+            }
             let fast = if self.moves.soft_drop {
                 None
             } else {
@@ -325,10 +405,14 @@ impl<E: Evaluator> Planner<E> {
                 .sort_unstable_by(|a, b| a.value.total_cmp(&b.value).then(a.first.cmp(&b.first)));
             let k = self.lookahead.top_k.min(self.pairs.len());
             let deadline = self.lookahead.deadline();
-            if let Some(c) =
-                self.third
-                    .choose(&self.evaluator, &self.pairs[..k], next, started, deadline)
-            {
+            if let Some(c) = self.third.choose(
+                &self.evaluator,
+                &self.pairs[..k],
+                next,
+                &self.profile,
+                started,
+                deadline,
+            ) {
                 let p = &self.pairs[c];
                 best = Some((p.value, p.first, Some(p.second)));
             }

@@ -20,6 +20,7 @@ use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
 use super::eval::{Evaluator, PairOutcome, Placement};
 use super::plan::{level_after, Planner, Situation};
+use super::profile::{PieceProgress, Profile};
 
 /// One placement of the current piece and what it is worth.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -112,6 +113,17 @@ impl<E: Evaluator + Clone> Ranker<E> {
         }
     }
 
+    /// Ranks under `profile` (the planner's, whose pick ranks first): the locks it reaches,
+    /// its start delay and, before its reaction time, the planner's blind pick first.
+    pub fn set_profile(&mut self, profile: Profile) {
+        self.planner.profile = profile;
+    }
+
+    /// The profile the ranking follows (`unlimited` unless set).
+    pub fn profile(&self) -> &Profile {
+        &self.planner.profile
+    }
+
     /// The best pair value of locking the current piece at `first` (which need not be
     /// reachable: a player's lock outside the move set is valued the same way), and the next
     /// piece's lock in that pair.
@@ -146,12 +158,14 @@ impl<E: Evaluator + Clone> Ranker<E> {
         let level1 = level_after(s.level, s.lines, lines1);
         self.map2.build(board1, next);
         let spawn = Active::spawn(next.spawn().id(), 0, 0);
-        let seconds = self.second.search(
+        let seconds = self.second.search_profiled(
             spawn,
             PadState::NONE,
             drop_speed(level1),
             &self.map2,
             self.moves,
+            &self.planner.profile,
+            PieceProgress::default(),
         );
         let mut best: Option<(f64, Placement)> = None;
         for l2 in seconds {
@@ -187,8 +201,13 @@ impl<E: Evaluator + Clone> Ranker<E> {
         self.map1.build(&s.board, orientation.piece());
         self.prefix.clear();
         let mut expected = Vec::new();
-        let (start, prev, locked) =
-            Planner::<E>::end_first_piece_delay(s, &self.map1, &mut self.prefix, &mut expected);
+        let (start, prev, locked) = Planner::<E>::start_prefix(
+            s,
+            &self.map1,
+            self.planner.profile.start_delay,
+            &mut self.prefix,
+            &mut expected,
+        );
         self.start = Some((start, prev));
         self.firsts.clear();
         if locked {
@@ -211,9 +230,16 @@ impl<E: Evaluator + Clone> Ranker<E> {
                 pick_first: false,
             });
         }
-        let firsts = self
-            .first
-            .search(start, prev, speed, &self.map1, self.moves);
+        let progress = Planner::<E>::progress_after(s, &self.prefix);
+        let firsts = self.first.search_profiled(
+            start,
+            prev,
+            speed,
+            &self.map1,
+            self.moves,
+            &self.planner.profile,
+            progress,
+        );
         self.firsts.extend_from_slice(firsts);
         if self.firsts.is_empty() {
             return None;

@@ -14,6 +14,8 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
+mod timeline;
+
 /// Pivot rows with a fit mask (0..=21), plus one always-blocked row below.
 const ROWS: usize = BOARD_ROWS + 1;
 

@@ -9,6 +9,7 @@ use crate::game::state::{Events, Game, PlayState};
 
 use super::eval::Evaluator;
 use super::plan::{Plan, Planner, Situation};
+use super::profile::PieceProgress;
 
 pub use super::until::{End, Until};
 
@@ -67,6 +68,10 @@ pub struct SelfPlay<'p, E: Evaluator> {
     /// The planner found nothing for this piece: wait for the next one instead of
     /// searching again every frame.
     stuck: bool,
+    /// The buttons of the current piece's frames so far, and those held before its first:
+    /// what a plan made in flight (the reaction re-plan, a desync) counts from.
+    piece_inputs: Vec<PadState>,
+    spawn_prev: PadState,
     pub stats: GameStats,
     /// What ends [`SelfPlay::run`] before its top-out.
     pub until: Until,
@@ -81,6 +86,8 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             plan: None,
             cursor: 0,
             stuck: false,
+            piece_inputs: Vec::with_capacity(64),
+            spawn_prev: PadState::NONE,
             stats: GameStats {
                 start_level: game.start_level,
                 ..GameStats::default()
@@ -100,8 +107,19 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         if game.play_state != PlayState::Control {
             return PadState::NONE;
         }
-        if self.plan.is_none() && !self.stuck {
-            self.plan = self.planner.plan(&Situation::of(game));
+        if self.piece_inputs.is_empty() && self.plan.is_none() {
+            self.spawn_prev = game.held;
+        }
+        let replan = self
+            .plan
+            .as_ref()
+            .is_some_and(|p| p.replan_after == Some(self.cursor));
+        if replan || (self.plan.is_none() && !self.stuck) {
+            let situation = Situation {
+                progress: PieceProgress::after(&self.piece_inputs, self.spawn_prev),
+                ..Situation::of(game)
+            };
+            self.plan = self.planner.plan(&situation);
             self.stuck = self.plan.is_none();
             self.cursor = 0;
         }
@@ -117,6 +135,9 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         let controlled = game.play_state == PlayState::Control;
         let ev = game.step(input);
         self.stats.frames += 1;
+        if controlled {
+            self.piece_inputs.push(input);
+        }
         if controlled {
             if let Some(plan) = &self.plan {
                 let now = (game.active.x, game.active.y, game.active.id);
@@ -139,6 +160,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             self.stats.locks.push((y, x));
             self.plan = None;
             self.stuck = false;
+            self.piece_inputs.clear();
         }
         if ev.cleared == 4 {
             self.stats.tetrises += 1;

@@ -3,13 +3,13 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::active::Active;
 use crate::game::board::Board;
-use crate::game::pad::PadState;
 use crate::game::piece::{Piece, SPAWN_IDS};
 
+use super::bfs::MoveSet;
 use super::eval::{Evaluator, PairOutcome, Placement};
-use super::reach::Reach;
+use super::locks::SpawnLocks;
+use super::profile::Profile;
 
 /// How the planner looks past the preview (settings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
@@ -86,7 +86,7 @@ pub(crate) struct Pair {
 /// Reusable state of the layer: the third piece's lock search.
 #[derive(Default)]
 pub(crate) struct ThirdPiece {
-    reach: Reach,
+    locks: SpawnLocks,
 }
 
 impl ThirdPiece {
@@ -97,13 +97,14 @@ impl ThirdPiece {
         evaluator: &E,
         pair: &Pair,
         odds: &[f64; Piece::NUM],
+        profile: &Profile,
     ) -> Option<f64> {
         let mut sum = 0.0;
         for piece in Piece::ALL {
-            let spawn = Active::spawn(piece.spawn().id(), 0, 0);
-            let locks = self
-                .reach
-                .search(&pair.board, spawn, PadState::NONE, pair.speed)?;
+            // Without soft drop, as the layer always searched the third piece.
+            let locks =
+                self.locks
+                    .search(&pair.board, piece, pair.speed, profile, MoveSet::default());
             let mut best: Option<f64> = None;
             for l3 in locks {
                 let mut board3 = pair.board;
@@ -138,6 +139,7 @@ impl ThirdPiece {
         evaluator: &E,
         pairs: &[Pair],
         preview: Piece,
+        profile: &Profile,
         started: Instant,
         deadline: Option<Duration>,
     ) -> Option<usize> {
@@ -147,7 +149,7 @@ impl ThirdPiece {
             if deadline.is_some_and(|d| started.elapsed() > d) {
                 return None;
             }
-            if let Some(e) = self.expectation(evaluator, pair, &odds) {
+            if let Some(e) = self.expectation(evaluator, pair, &odds, profile) {
                 if best.is_none_or(|(b, _)| e < b) {
                     best = Some((e, k));
                 }
@@ -160,6 +162,8 @@ impl ThirdPiece {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::active::Active;
+    use crate::game::pad::PadState;
     use crate::game::rng::Picker;
 
     #[test]

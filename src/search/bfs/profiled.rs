@@ -1,0 +1,245 @@
+//! `Bfs::search_profiled`: the lock search under a player profile (input timeline, taps or
+//! held directions with DAS), over exact controller states deduplicated by a hashed key.
+
+// A state's future depends on: the piece's (x, y, orientation), the fall timer (as
+// `min(fall_timer, speed − 1)`, as in the general search), the soft-drop state and whether
+// Down is held, which of Left, Right, A, B are held (a held button is not newly pressed), the
+// DAS counter when a held direction may go on being held (otherwise the next shift is a new
+// press, which resets it, and the counter is never read), the timeline's phase (where in the
+// period the next frame falls) and, under `Shift::Hold`, the directions already pressed in
+// this piece. Nothing else: two states with equal keys reach the same locks. No dominance rule
+// is applied beyond that equality (the tap-set and waiting rules of the unlimited search do
+// not hold once the phase matters).
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::game::active::{Active, Control};
+use crate::game::pad::PadState;
+use crate::search::collision::CollisionMap;
+use crate::search::profile::{PieceProgress, Profile, Shift, Timeline};
+
+use super::{Bfs, Lock, MoveSet, Node, CANDIDATES, LOCK_KEYS};
+
+/// A multiply-shift hasher for the packed `u64` keys (std's SipHash costs more than the frame).
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b) ^ self.0.rotate_left(8));
+        }
+    }
+    #[inline(always)]
+    fn write_u64(&mut self, k: u64) {
+        let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
+/// The press rules of a profile, as the search applies them frame by frame.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Rules {
+    pub timeline: Timeline,
+    pub shift: Shift,
+    /// Frames of the piece played before the search's first frame.
+    pub offset: u32,
+    /// Directions already newly pressed in this piece (they count under `Shift::Hold`).
+    pub pressed: u8,
+}
+
+impl Rules {
+    pub fn new(profile: &Profile, progress: PieceProgress) -> Rules {
+        Rules {
+            timeline: profile.timeline,
+            shift: profile.shift,
+            offset: u32::from(progress.frames),
+            pressed: progress.pressed.0 & 0x03,
+        }
+    }
+
+    /// May `held` follow `prev` on frame `frame` of the piece, with `pressed` directions
+    /// already pressed? (Down is checked by the caller: it is outside profiles.)
+    #[inline(always)]
+    pub fn allows(&self, held: PadState, prev: PadState, frame: u32, pressed: u8) -> bool {
+        let newly = held.0 & !prev.0;
+        let timed = newly & 0xC3;
+        if timed != 0 && !self.timeline.allows(frame) {
+            return false;
+        }
+        // A and B are always tapped: held only on the frame they are pressed.
+        if held.0 & 0xC0 & prev.0 != 0 {
+            return false;
+        }
+        let dir = held.0 & 0x03;
+        if dir & prev.0 != 0 && !self.shift.holds() {
+            return false;
+        }
+        if self.shift == Shift::Hold && newly & 0x03 & pressed != 0 {
+            return false;
+        }
+        true
+    }
+}
+
+/// The profile-dependent part of a key: phase and pressed directions (the rest is the state's).
+#[inline(always)]
+fn key(a: &Active, prev: PadState, speed: u8, rules: &Rules, phase: u32, pressed: u8) -> u64 {
+    let fall = a.fall_timer.min(speed - 1);
+    let das = if rules.shift.holds() && prev.0 & 0x03 != 0 {
+        a.das
+    } else {
+        0
+    };
+    let held = prev.0 & 0xC7; // A, B, Down, Left, Right
+    (a.x as u64)
+        | (a.y as u64) << 8
+        | (a.id as u64) << 16
+        | (fall as u64) << 24
+        | (a.ary as u64) << 32
+        | (held as u64) << 40
+        | (das as u64) << 48
+        | ((phase as u64) & 0x3F) << 56
+        | (pressed as u64 & 3) << 62
+}
+
+impl Bfs {
+    /// Every lock reachable from `start` (`prev` held in the last frame) under `profile`,
+    /// `progress` being what the piece already did (zero at its spawn). The one entry point
+    /// for "locks reachable under a profile": the `unlimited` timeline with taps is
+    /// [`Bfs::search`] itself (its fast paths, bit for bit); anything else is the keyed search.
+    /// Reaction time and start delay do not change what is reachable: the planner applies them.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_profiled(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+        profile: &Profile,
+        progress: PieceProgress,
+    ) -> &[Lock] {
+        if profile.timeline == Timeline::Unlimited && profile.shift == Shift::Tap {
+            return self.search(start, prev, speed, map, moves);
+        }
+        let speed = speed.max(1);
+        self.next_epoch(speed);
+        self.nodes.clear();
+        self.locks.clear();
+        self.pressed.clear();
+        self.keys.clear();
+        self.keyed_search(
+            start,
+            prev,
+            speed,
+            map,
+            moves,
+            Rules::new(profile, progress),
+        );
+        self.expanded = self.nodes.len();
+        &self.locks
+    }
+
+    fn keyed_search(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+        rules: Rules,
+    ) {
+        let epoch = self.epoch;
+        let period = u32::from(rules.timeline.period());
+        let pressed0 = if rules.shift == Shift::Hold {
+            rules.pressed
+        } else {
+            0
+        };
+        if start.ary <= 2 {
+            self.keys.insert(key(
+                &start,
+                prev,
+                speed,
+                &rules,
+                rules.offset % period,
+                pressed0,
+            ));
+        }
+        self.nodes.push(Node {
+            state: start,
+            prev,
+            parent: u32::MAX,
+            input: PadState::NONE,
+            frames: 0,
+        });
+        self.pressed.push(pressed0);
+        let mut i = 0;
+        while i < self.nodes.len() {
+            let n = self.nodes[i];
+            let pressed = self.pressed[i];
+            let frame = rules.offset + u32::from(n.frames);
+            let phase = (frame + 1) % period;
+            for &c in &CANDIDATES {
+                let held = PadState(c);
+                if c & 0x04 != 0 && !moves.soft_drop {
+                    continue;
+                }
+                if !rules.allows(held, n.prev, frame, pressed) {
+                    continue;
+                }
+                let mut a = n.state;
+                let newly = held.newly_from(n.prev);
+                let pressed = if rules.shift == Shift::Hold {
+                    pressed | (newly.0 & 0x03)
+                } else {
+                    0
+                };
+                match a.frame(held, newly, speed, map) {
+                    Control::Locked => {
+                        let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
+                        if lk < LOCK_KEYS && self.lock_seen[lk] != epoch {
+                            self.lock_seen[lk] = epoch;
+                            self.locks.push(Lock {
+                                x: a.x,
+                                y: a.y,
+                                id: a.id,
+                                frames: n.frames + 1,
+                                hold_down_points: a.hold_down_points,
+                                node: i as u32,
+                                input: held,
+                            });
+                        }
+                    }
+                    Control::Falling => {
+                        if a.x >= 10 || a.y >= 22 || a.ary > 2 {
+                            continue;
+                        }
+                        if self
+                            .keys
+                            .insert(key(&a, held, speed, &rules, phase, pressed))
+                        {
+                            self.nodes.push(Node {
+                                state: a,
+                                prev: held,
+                                parent: i as u32,
+                                input: held,
+                                frames: n.frames + 1,
+                            });
+                            self.pressed.push(pressed);
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+}

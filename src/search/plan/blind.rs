@@ -1,0 +1,179 @@
+//! The plan before the reaction time: the first lock best on average over the seven possible
+//! next pieces, weighted by the cartridge's odds given the current piece; never reads `next`.
+
+// The driver plays this plan's inputs up to `replan_after` and then plans again from the piece
+// in flight, with the real next piece; the lock chosen here stays reachable from there (the
+// re-plan searches from a state on its path under the same profile), so the re-plan can only
+// do as well or better. The expectation uses the same evaluator and the decision's level (so
+// the phase) as the two-piece plan; a next piece with no acceptable pair makes the lock worse
+// than any lock whose every next piece has one (compared by the odds mass left without a
+// value first, then by the expectation over the rest). No third-piece layer here.
+
+use crate::game::board::Board;
+use crate::game::piece::{Orientation, Piece};
+use crate::game::score::drop_speed;
+
+use super::{level_after, lock, placement, Evaluator, PairOutcome, Placement, Plan, Planner};
+use super::{Situation, SpawnLocks};
+use crate::search::bfs::MoveSet;
+use crate::search::profile::Profile;
+use crate::search::third::third_piece_odds;
+
+/// A first lock's worth before the next piece is seen: (odds mass of the next pieces with no
+/// acceptable pair, expected value over the others); lower is better in that order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Blind {
+    missing: f64,
+    expected: f64,
+}
+
+impl Blind {
+    fn better_than(&self, other: &Blind) -> bool {
+        (self.missing, self.expected) < (other.missing, other.expected)
+    }
+}
+
+/// The expectation of the best pair value of first lock `first` (board `board1` after it,
+/// `lines1` cleared) over the next piece.
+#[allow(clippy::too_many_arguments)]
+fn blind_value<E: Evaluator>(
+    evaluator: &E,
+    locks: &mut SpawnLocks,
+    s: &Situation,
+    profile: &Profile,
+    moves: MoveSet,
+    odds: &[f64; Piece::NUM],
+    first: Placement,
+    board1: &Board,
+    lines1: u32,
+) -> Blind {
+    let speed2 = drop_speed(level_after(s.level, s.lines, lines1));
+    let mut blind = Blind {
+        missing: 0.0,
+        expected: 0.0,
+    };
+    for next in Piece::ALL {
+        let mut best: Option<f64> = None;
+        for l2 in locks.search(board1, next, speed2, profile, moves) {
+            let mut board2 = *board1;
+            let second = Placement {
+                x: l2.x,
+                y: l2.y,
+                orientation: l2.orientation(),
+            };
+            let lines2 = lock(&mut board2, second.x, second.y, second.orientation);
+            let outcome = PairOutcome {
+                first,
+                second,
+                lines_first: lines1,
+                lines_second: lines2,
+                board: &board2,
+                level: s.level,
+            };
+            if let Some(v) = evaluator.evaluate(&outcome) {
+                best = Some(best.map_or(v, |b: f64| b.min(v)));
+            }
+        }
+        match best {
+            Some(v) => blind.expected += odds[next.index()] * v,
+            None => blind.missing += odds[next.index()],
+        }
+    }
+    blind
+}
+
+impl<E: Evaluator> Planner<E> {
+    /// The plan of a piece whose next piece the player has not yet reacted to
+    /// (`s.progress.frames` < the profile's reaction): see the module comment. Its
+    /// `replan_after` is the frames left to the reaction, or `None` when it locks first.
+    pub(super) fn plan_blind(&mut self, s: &Situation) -> Option<Plan> {
+        let orientation = Orientation::new(s.active.id)?;
+        let piece = orientation.piece();
+        let speed = drop_speed(s.level);
+        self.map1.build(&s.board, piece);
+        let mut inputs = Vec::new();
+        let mut expected = Vec::new();
+        let (start, prev, locked) = Self::start_prefix(
+            s,
+            &self.map1,
+            self.profile.start_delay,
+            &mut inputs,
+            &mut expected,
+        );
+        let left = usize::from(self.profile.reaction.saturating_sub(s.progress.frames));
+        if locked {
+            return Some(Plan {
+                lock: Placement {
+                    x: start.x,
+                    y: start.y,
+                    orientation: Orientation::new(start.id)?,
+                },
+                inputs,
+                expected,
+                next_lock: None,
+                value: None,
+                candidates: 1,
+                replan_after: None,
+            });
+        }
+        let progress = Self::progress_after(s, &inputs);
+        self.firsts.clear();
+        self.firsts.extend_from_slice(self.first.search_profiled(
+            start,
+            prev,
+            speed,
+            &self.map1,
+            self.moves,
+            &self.profile,
+            progress,
+        ));
+        if self.firsts.is_empty() {
+            return None;
+        }
+        let odds = third_piece_odds(piece);
+        let mut best: Option<(Blind, usize)> = None;
+        for (i, l1) in self.firsts.iter().enumerate() {
+            let mut board1 = s.board;
+            let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
+            let b = blind_value(
+                &self.evaluator,
+                &mut self.spawn_locks,
+                s,
+                &self.profile,
+                self.moves,
+                &odds,
+                placement(l1),
+                &board1,
+                lines1,
+            );
+            if b.missing < 1.0 && best.is_none_or(|(o, _)| b.better_than(&o)) {
+                best = Some((b, i));
+            }
+        }
+        // Every next piece rejected after every lock: the deepest lock, as the planner does.
+        let (value, index) = match best {
+            Some((b, i)) => ((b.missing == 0.0).then_some(b.expected), i),
+            None => {
+                let i = (0..self.firsts.len())
+                    .max_by_key(|&i| (self.firsts[i].y, std::cmp::Reverse(i)))
+                    .unwrap_or(0);
+                (None, i)
+            }
+        };
+        let chosen = self.firsts[index];
+        let (mut path, mut path_expected) = (Vec::new(), Vec::new());
+        self.first.path(&chosen, &mut path, &mut path_expected);
+        inputs.extend_from_slice(&path);
+        expected.extend_from_slice(&path_expected);
+        let replan_after = (inputs.len() > left).then_some(left);
+        Some(Plan {
+            inputs,
+            expected,
+            lock: placement(&chosen),
+            next_lock: None,
+            value,
+            candidates: self.firsts.len(),
+            replan_after,
+        })
+    }
+}
