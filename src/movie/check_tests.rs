@@ -247,3 +247,80 @@ fn before_the_reaction_time_the_inputs_are_the_spawns_plan() {
         r.violations.first()
     );
 }
+
+/// The model behind a power-on screen: for the first `blank` frames RAM is all zeros (the
+/// legal screen, `gameMode` 0), then the seeded game runs, as a cartridge leaves its menus
+/// for a game whose first piece shows the first-piece delay.
+struct AfterMenus {
+    blank: u64,
+    frames: u64,
+    zeros: Vec<u8>,
+    inner: ModelConsole,
+}
+
+impl Console for AfterMenus {
+    fn frame(&mut self, pad: PadState) -> Result<(), crate::nes::ConsoleError> {
+        self.frames += 1;
+        if self.frames > self.blank {
+            self.inner.frame(pad)?;
+        }
+        Ok(())
+    }
+
+    fn ram(&self) -> &[u8] {
+        if self.frames >= self.blank {
+            self.inner.ram()
+        } else {
+            &self.zeros
+        }
+    }
+
+    fn frame_number(&self) -> u64 {
+        self.frames
+    }
+}
+
+#[test]
+fn a_game_started_after_the_menus_is_found_from_its_first_piece() {
+    let delayed = profile("timeline = \"30hz\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 18");
+    let (game, firsts) = record(13, &delayed, 30);
+    let blank = 40u64;
+    let mut movie = Movie::new_recording("nestor-model", [0; 16], vec![]);
+    for _ in 0..blank {
+        movie.push(PadState::NONE);
+    }
+    movie.frames.extend_from_slice(game.gameplay_frames());
+    let console = || AfterMenus {
+        blank,
+        frames: 0,
+        zeros: vec![0; 0x800],
+        inner: model(13),
+    };
+    let run = |m: &Movie| {
+        check_movie(
+            m,
+            &mut console(),
+            &AddressMap::default(),
+            &mut planner(&delayed),
+            ReactionCheck::AsSeen,
+        )
+        .unwrap()
+    };
+    let r = run(&movie);
+    assert!(r.passed(), "{:?}", r.violations.first());
+    assert_eq!(r.pieces as usize, firsts.len().min(30));
+    // A press on frame 4 of the first piece breaks the start delay: the check knew it was the
+    // game's first piece although the console was not in play when the replay began.
+    let mut m = movie.clone();
+    press(&mut m, blank + 5, PadState::A);
+    let r = run(&m);
+    assert_eq!(
+        breaches(&r)[0],
+        (
+            blank + 5,
+            Breach::BeforeStartDelay {
+                pressed: PadState::A
+            }
+        )
+    );
+}

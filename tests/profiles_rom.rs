@@ -1,0 +1,85 @@
+//! Player profiles on the real cartridge (`NESTOR_ROM`): the driver plays two presets from
+//! power-on, menus included, records the movie, and the movie check passes on a fresh console.
+
+use nestor::movie::check::{check_movie, ReactionCheck};
+use nestor::movie::{Header, Movie};
+use nestor::nes::rom::rom_for_tests;
+use nestor::nes::{AddressMap, Driver, DriverConfig, NesDeck, Step, Video};
+use nestor::search::profile::Profile;
+use nestor::search::{Planner, Standard};
+
+/// Pieces each preset plays (games follow one another through the menus until then).
+const PIECES: u32 = 300;
+
+fn planner(profile: &Profile) -> Planner<Standard> {
+    let mut p = Planner::new(Standard::default());
+    p.profile = profile.clone();
+    p
+}
+
+fn play_record_check(name: &str, level: u8) {
+    let rom = rom_for_tests();
+    let profile = Profile::preset(name).expect("a preset");
+    let map = AddressMap::default();
+    let deck = NesDeck::new(&rom, Video::Headless).expect("tetanes loads the ROM");
+    let mut d =
+        Driver::new(deck, map.clone(), planner(&profile), DriverConfig { level }).expect("driver");
+    let comments = vec![Header::profile_comment(&profile)];
+    let mut movie = Movie::new_recording(rom.name(), rom.prg_chr_md5, comments);
+    let mut frames = 0u64;
+    while d.total().pieces < PIECES {
+        let step = d.step().expect("no console, menu or driver error");
+        movie.push(d.last_pad());
+        frames += 1;
+        assert!(
+            frames < 400_000,
+            "{name}: {PIECES} pieces take far fewer frames"
+        );
+        assert!(!matches!(step, Step::Desync { .. }), "{name}: {step:?}");
+    }
+    let (games, total) = (d.games_over(), *d.total());
+    assert_eq!(total.desyncs, 0, "{name}");
+    // Replayed from power-on on a fresh console: the check finds every spawn from RAM.
+    let mut fresh = NesDeck::new(&rom, Video::Headless).expect("tetanes loads the ROM");
+    let report = check_movie(
+        &movie,
+        &mut fresh,
+        &map,
+        &mut planner(&profile),
+        ReactionCheck::AsSeen,
+    )
+    .expect("the recorded movie replays");
+    eprintln!(
+        "{name}: {} pieces in {} game(s) ({games} over), {frames} frames, checked {} pieces, \
+         {} violations",
+        total.pieces,
+        games + 1,
+        report.pieces,
+        report.violations.len()
+    );
+    assert!(
+        report.passed(),
+        "{name}: {} violations, the first: {:?}",
+        report.violations.len(),
+        report.violations.first().map(|v| v.to_string())
+    );
+    // Each locked piece was checked, plus at most one per game that tops out or is cut short.
+    assert!(
+        (total.pieces..=total.pieces + games + 1).contains(&report.pieces),
+        "{name}: checked {} pieces, the driver locked {}",
+        report.pieces,
+        total.pieces
+    );
+}
+
+#[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
+fn fifteen_hz_on_the_cartridge_obeys_its_profile() {
+    play_record_check("15hz", 18);
+}
+
+#[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
+fn human_on_the_cartridge_obeys_its_profile() {
+    play_record_check("human", 19);
+}
