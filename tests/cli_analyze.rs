@@ -18,14 +18,22 @@ use common::{nestor, temp_dir};
 
 /// Drives `console` with the bot for `pieces` pieces and returns the movie of what it pressed.
 fn record<C: Console>(console: C, name: &str, md5: [u8; 16], pieces: u32) -> Movie {
+    let mut movie = record_with(console, Planner::new(Standard::default()), pieces);
+    movie.header.rom_filename = name.into();
+    movie.header.rom_checksum = md5;
+    movie
+}
+
+/// `record` with this planner (and its profile), on the model's name and checksum.
+fn record_with<C: Console>(console: C, planner: Planner<Standard>, pieces: u32) -> Movie {
     let mut d = Driver::new(
         console,
         AddressMap::default(),
-        Planner::new(Standard::default()),
+        planner,
         DriverConfig { level: 19 },
     )
     .unwrap();
-    let mut movie = Movie::new_recording(name, md5, vec!["cli_analyze test".into()]);
+    let mut movie = Movie::new_recording("nestor-model", [0; 16], vec!["cli_analyze test".into()]);
     while d.game().pieces < pieces {
         let step = d.step().unwrap();
         movie.push(d.last_pad());
@@ -111,11 +119,47 @@ fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
-    // The text summary names the move set and the accuracy.
+    // The text summary names the profile and the accuracy.
     let plain = nestor(&args(&[&"analyze", &movie_path, &"--model-console", &"31"]));
     let s = String::from_utf8_lossy(&plain.stdout);
     assert!(plain.status.success());
-    assert!(s.contains("accuracy") && s.contains("30 Hz"), "{s}");
+    assert!(
+        s.contains("accuracy") && s.contains("profile unlimited ("),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_game_played_under_a_profile_is_rated_under_it() {
+    let tmp = temp_dir("analyze-profile");
+    let movie_path = tmp.path().join("bot15.fm2");
+    let mut planner = Planner::new(Standard::default());
+    planner.profile = nestor::search::Profile::preset("15hz").unwrap();
+    let console = ModelConsole::new(Game::seeded(19, 32), AddressMap::default());
+    record_with(console, planner, 60).save(&movie_path).unwrap();
+    let run = |profile: &str| {
+        nestor(&args(&[
+            &"analyze",
+            &movie_path,
+            &"--model-console",
+            &"32",
+            &"--json",
+            &"--profile",
+            &profile,
+        ]))
+    };
+    let v = json_of(&run("15hz"));
+    assert_eq!(v["profile"]["name"], "15hz");
+    assert_eq!(v["profile"]["timeline"], "X...");
+    let best = v["summary"]["best_share"].as_f64().unwrap();
+    assert!(
+        best >= 0.99,
+        "under its own profile the bot's locks are the best: {best}"
+    );
+    let bad = run("9hz");
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--profile: unknown profile \"9hz\""), "{err}");
 }
 
 #[test]

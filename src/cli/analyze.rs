@@ -22,10 +22,6 @@ use nestor::ui::{save_png, Frame};
 use super::interrupt::Interrupt;
 use crate::AnalyzeArgs;
 
-/// The move set the ranking uses until player profiles exist.
-pub const MOVE_SET: &str =
-    "30 Hz taps (Left/Right and A/B every other frame), no DAS, no reaction delay";
-
 /// The PNG files `--report` writes besides the placement pictures.
 const LOSS_PNG: &str = "loss.png";
 const LEVELS_PNG: &str = "accuracy-by-level.png";
@@ -51,6 +47,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         Some(p) => Weights::load(p).map_err(|e| anyhow!("--weights: {e}"))?,
         None => Weights::default_set(),
     };
+    let profile = super::profile::resolve(&args.bot.profile)?;
     let worst = settings.report.worst;
     check_outputs(args, worst)?;
     let map = match &args.addresses {
@@ -59,6 +56,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
     };
     let standard = Standard::new(weights);
     let mut analyzer = Analyzer::new(standard.clone(), map.clone(), settings.classes);
+    analyzer.set_profile(profile.clone());
     let stop = Interrupt::install();
     let outcome = match (rom, args.model_console) {
         (Some(rom), _) => {
@@ -109,7 +107,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         let out = json!({
             "movie": movie.display().to_string(),
             "weights": args.bot.weights.as_ref().map_or("built-in".into(), |p| p.display().to_string()),
-            "move_set": MOVE_SET,
+            "profile": super::profile::ProfileJson::from(&profile),
             "thresholds": settings.classes,
             "interrupted": interrupted,
             "summary": summary,
@@ -123,7 +121,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("{}: {}", movie.display(), MOVE_SET);
+        println!("{}: profile {}", movie.display(), profile.describe());
         print!("{}", summary.text(&ratings));
         for (r, top, played) in &explained {
             println!(

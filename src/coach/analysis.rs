@@ -139,6 +139,11 @@ impl<E: Evaluator + Clone> Analyzer<E> {
         self.games
     }
 
+    /// Ranks under `profile`: the locks its player can reach (`unlimited` unless set).
+    pub fn set_profile(&mut self, profile: crate::search::profile::Profile) {
+        self.ranker.set_profile(profile);
+    }
+
     /// The ranker (its evaluator, e.g. for explanations).
     pub fn ranker(&self) -> &Ranker<E> {
         &self.ranker
