@@ -6,13 +6,18 @@
 //! warm-up for the planner, then for `search::reference` (the search before issue 14) on the
 //! same decisions in the same run; asserts both choose the same lock, value and buttons. The
 //! last two columns are thread CPU time, which leaves out time the core spent on other work.
+//! Then one row per player profile (issue 12): the default planner's decisions on the level-19
+//! mid-game board under each preset; under a reaction time, the blind decision at the spawn and
+//! the re-plan at the reaction frame are timed apart. `cargo bench --bench planner -- profiles`
+//! prints that table alone.
 
 use std::time::Instant;
 
 use nestor::game::{Active, Board, PadState, Piece};
+use nestor::search::profile::{PieceProgress, Profile, PRESETS};
 use nestor::search::reference::ReferencePlanner;
 use nestor::search::third::Lookahead;
-use nestor::search::{Planner, Situation, Standard};
+use nestor::search::{CollisionMap, Planner, Situation, Standard};
 
 const EMPTY: &str = "";
 /// A typical level-19 mid-game stack: 6-8 rows, a well on the right, one covered hole.
@@ -70,7 +75,7 @@ impl Row {
         cpu.sort_by(f64::total_cmp);
         let mean = times.iter().sum::<f64>() / times.len() as f64;
         println!(
-            "{:<12} {:>5} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
+            "{:<16} {:>5} {:>6} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
             name,
             level,
             self.candidates / times.len(),
@@ -86,12 +91,87 @@ impl Row {
 
 fn header() {
     println!(
-        "{:<12} {:>5} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "{:<16} {:>5} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
         "board", "level", "locks", "p50 ms", "p99 ms", "max ms", "mean ms", "cpu p50", "cpu p99"
     );
 }
 
+/// The default planner under every preset on the level-19 mid-game board: every (piece, next)
+/// pair, 8 rounds after a warm-up round.
+fn profiles() {
+    let b = board(MID_GAME);
+    let level = 19;
+    println!(
+        "player profiles: the default planner (third piece on), mid-game board, level {level}:"
+    );
+    header();
+    for (name, _) in PRESETS {
+        let profile = Profile::preset(name).expect("a preset");
+        let mut planner = Planner::new(Standard::default());
+        planner.profile = profile.clone();
+        let (mut spawn, mut replan) = (Row::default(), Row::default());
+        for round in 0..9 {
+            for (i, piece) in Piece::ALL.iter().enumerate() {
+                let s = Situation {
+                    board: b,
+                    active: Active::spawn(piece.spawn().id(), 0, 0),
+                    prev: PadState::NONE,
+                    level,
+                    lines: [0x50, 0x01],
+                    next: Some(Piece::ALL[(i + 3 + round) % 7]),
+                    progress: Default::default(),
+                };
+                let (t, c) = (Instant::now(), cpu_ms());
+                let plan = planner.plan(&s).expect("a plan");
+                let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                if round > 0 {
+                    spawn.times.push(el);
+                    spawn.cpu.push(cpu);
+                    spawn.candidates += plan.candidates;
+                }
+                let Some(r) = plan.replan_after else {
+                    continue;
+                };
+                // The re-plan at the reaction frame, from the piece in flight.
+                let map = CollisionMap::new(&b, *piece);
+                let (mut a, mut prev) = (s.active, PadState::NONE);
+                for &input in &plan.inputs[..r] {
+                    a.frame(input, input.newly_from(prev), 2, &map);
+                    prev = input;
+                }
+                let inflight = Situation {
+                    active: a,
+                    prev,
+                    progress: PieceProgress::after(&plan.inputs[..r], PadState::NONE),
+                    ..s
+                };
+                let (t, c) = (Instant::now(), cpu_ms());
+                let again = planner.plan(&inflight).expect("a re-plan");
+                let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                if round > 0 {
+                    replan.times.push(el);
+                    replan.cpu.push(cpu);
+                    replan.candidates += again.candidates;
+                }
+            }
+        }
+        let label = if replan.times.is_empty() {
+            ""
+        } else {
+            " blind"
+        };
+        spawn.print(&format!("{name}{label}"), level);
+        if !replan.times.is_empty() {
+            replan.print(&format!("{name} re-plan"), level);
+        }
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "profiles") {
+        profiles();
+        return;
+    }
     let mut planner = Planner::new(Standard::default());
     planner.lookahead = Lookahead::OFF;
     let mut reference = ReferencePlanner::new(Standard::default());
@@ -188,4 +268,6 @@ fn main() {
     for (name, level, _, old) in &rows {
         old.print(&format!("old:{name}"), *level);
     }
+    println!();
+    profiles();
 }

@@ -186,6 +186,9 @@ pub struct CompareArgs {
     pub seed: u64,
     #[command(flatten)]
     pub judge: JudgeArgs,
+    /// Player profile both sides play under: a preset or a TOML file (as `sim --profile`).
+    #[arg(long, value_name = "NAME|FILE", default_value = "unlimited")]
+    pub profile: String,
     /// Print the comparison as JSON.
     #[arg(long)]
     pub json: bool,

@@ -193,3 +193,106 @@ fn ctrl_c_keeps_a_complete_csv_and_prints_the_summary_so_far() {
 fn sigterm_does_the_same() {
     interrupted_batch(libc::SIGTERM);
 }
+
+#[test]
+fn a_profile_plays_and_is_named_in_the_summary_and_the_json() {
+    let out = nestor(&[
+        "sim",
+        "--games",
+        "2",
+        "--pieces",
+        "20",
+        "--level",
+        "18",
+        "--threads",
+        "1",
+        "--profile",
+        "human",
+    ]);
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        stdout.contains("profile: human (timeline X., tap, reaction 18, start delay 18)"),
+        "{stdout}"
+    );
+    let out = nestor(&[
+        "sim",
+        "--games",
+        "1",
+        "--pieces",
+        "20",
+        "--threads",
+        "1",
+        "--profile",
+        "das",
+        "--json",
+    ]);
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["profile"]["name"], "das");
+    assert!(v["profile"]["describe"].as_str().unwrap().contains("hold"));
+    assert_eq!(v["summary"]["total_desyncs"], 0);
+    assert!(v["ms_per_piece_per_thread"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn an_unknown_profile_or_a_bad_file_is_an_error_before_any_game() {
+    let out = nestor(&["sim", "--games", "1", "--profile", "9hz"]);
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("unknown profile \"9hz\""), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fast.toml");
+    std::fs::write(
+        &file,
+        "timeline = \"XX.\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n",
+    )
+    .unwrap();
+    let out = nestor(&["sim", "--games", "1", "--profile", file.to_str().unwrap()]);
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("fast.toml") && err.contains("`timeline`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn shards_of_two_profiles_do_not_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = |k: &str, profile: &str| {
+        let path = dir.path().join(format!("part{}.json", &k[..1]));
+        let out = nestor(&[
+            "sim",
+            "--games",
+            "2",
+            "--pieces",
+            "5",
+            "--threads",
+            "1",
+            "--shard",
+            k,
+            "--part",
+            path.to_str().unwrap(),
+            "--profile",
+            profile,
+        ]);
+        assert!(out.status.success(), "{}", text(&out).1);
+        path
+    };
+    let (a, b) = (part("1/2", "15hz"), part("2/2", "das"));
+    let out = nestor(&["sim", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let (_, err) = text(&out);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("player profile das (timeline X., hold") && err.contains("15hz"),
+        "{err}"
+    );
+    std::fs::remove_file(&b).unwrap();
+    let c = part("2/2", "15hz");
+    let out = nestor(&["sim", "merge", a.to_str().unwrap(), c.to_str().unwrap()]);
+    let (stdout, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(stdout.contains("profile: 15hz (timeline X..."), "{stdout}");
+}

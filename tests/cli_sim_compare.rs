@@ -174,3 +174,38 @@ fn shards_merge_into_exactly_the_single_run() {
         "{err}"
     );
 }
+
+#[test]
+fn both_sides_play_under_the_profile() {
+    let tmp = common::temp_dir("compare-profile");
+    let dir = tmp.path().to_path_buf();
+    let w = default_weights();
+    let run = |profile: &str| {
+        json_of(&nestor(
+            &[
+                "sim",
+                "compare",
+                &w,
+                &w,
+                "--games",
+                "4",
+                "--pieces",
+                "80",
+                "--profile",
+                profile,
+                "--json",
+            ],
+            &dir,
+        ))
+    };
+    let (slow, fast) = (run("10hz"), run("unlimited"));
+    assert_eq!(slow["profile"]["name"], "10hz");
+    assert_eq!(
+        slow["comparison"]["mean_diff"], 0.0,
+        "the same profile on both sides"
+    );
+    assert_ne!(
+        slow["comparison"]["mean_a"], fast["comparison"]["mean_a"],
+        "10 Hz taps at level 19 play other games than unlimited ones"
+    );
+}

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use nestor::search::batch::{run_batch, BatchConfig, GameResult};
+use nestor::search::batch::{run_batch_profiled, BatchConfig, GameResult};
 use nestor::search::objective::Objective;
+use nestor::search::profile::Profile;
 use nestor::search::selfplay::Limits;
 use nestor::search::stats::{self, Paired, ALPHA};
 use nestor::search::{Standard, Weights};
@@ -16,10 +17,22 @@ use super::interrupt::Interrupt;
 use super::sim::{load_weights, threads};
 use crate::CompareArgs;
 
-/// Plays `a` and `b` on the batch's seeds (common random numbers) and compares them by
-/// `objective`, as `a − b`. Ctrl-C abandons the comparison (half a pair means nothing).
+/// [`play_and_compare_profiled`] under the `unlimited` profile.
 pub fn play_and_compare(
     config: &BatchConfig,
+    objective: Objective,
+    a: &Weights,
+    b: &Weights,
+) -> Result<Paired> {
+    play_and_compare_profiled(config, &Profile::default(), objective, a, b)
+}
+
+/// Plays `a` and `b` on the batch's seeds (common random numbers), both under `profile`, and
+/// compares them by `objective`, as `a − b`. Ctrl-C abandons the comparison (half a pair
+/// means nothing).
+pub fn play_and_compare_profiled(
+    config: &BatchConfig,
+    profile: &Profile,
     objective: Objective,
     a: &Weights,
     b: &Weights,
@@ -27,8 +40,9 @@ pub fn play_and_compare(
     let interrupt = Interrupt::install();
     let bar = super::progress::bar(2 * u64::from(config.games), "games");
     let play = |w: &Weights| -> Vec<GameResult> {
-        run_batch(
+        run_batch_profiled(
             config,
+            profile,
             || Standard::new(w.clone()),
             interrupt.flag(),
             |_, _| bar.inc(1),
@@ -110,6 +124,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     }
     let a = load_weights(a_path)?;
     let b = load_weights(b_path)?;
+    let profile = super::profile::resolve(&args.profile)?;
     let objective = args.judge.objective;
     let config = BatchConfig {
         games: args.games,
@@ -123,13 +138,14 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         until: objective.until(),
         max_lines: Some(args.judge.max_lines),
     };
-    let p = play_and_compare(&config, objective, &a, &b)?;
+    let p = play_and_compare_profiled(&config, &profile, objective, &a, &b)?;
     let (an, bn) = (name(a_path), name(b_path));
     if args.json {
         let value = serde_json::json!({
             "a": an,
             "b": bn,
             "objective": objective,
+            "profile": super::sim::ProfileLabel::of(&profile),
             "level": config.level,
             "until": config.until.to_string(),
             "seed": config.seed,
@@ -140,6 +156,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         println!("{}", describe(&config, objective, &an, &bn, &p));
+        println!("both played under the profile {}", profile.describe());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,12 +7,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
-use nestor::search::batch::{run_batch, BatchConfig};
+use nestor::search::batch::{run_batch_profiled, BatchConfig};
+use nestor::search::profile::Profile;
 use nestor::search::shard::{self, PartFile, RunIdentity};
 use nestor::search::Standard;
 
 use super::interrupt::Interrupt;
-use super::sim::{batch_config, load_weights, report, threads};
+use super::sim::{batch_config, load_weights, report, threads, ProfileLabel};
 use crate::{MergeArgs, SimArgs};
 
 /// The options a merged summary prints, by name in [`RunIdentity::options`].
@@ -20,11 +21,17 @@ const LEVEL: &str = "level";
 const UNTIL: &str = "until";
 const MAX_LINES: &str = "max_lines";
 const PIECES: &str = "pieces";
+const PROFILE_NAME: &str = "profile_name";
 
 /// What makes the run's games what they are, apart from which share a shard plays. The batch
 /// settings are also taken whole (their debug form), so an option added to them later is part
 /// of the identity without anyone remembering to add it here.
-fn identity(args: &SimArgs, config: &BatchConfig, weights_id: String) -> RunIdentity {
+fn identity(
+    args: &SimArgs,
+    config: &BatchConfig,
+    profile: &Profile,
+    weights_id: String,
+) -> RunIdentity {
     let neutral = BatchConfig {
         games: 0,
         seed: 0,
@@ -43,6 +50,8 @@ fn identity(args: &SimArgs, config: &BatchConfig, weights_id: String) -> RunIden
             (UNTIL.to_string(), args.until.to_string()),
             (MAX_LINES.to_string(), args.max_lines.to_string()),
             (PIECES.to_string(), pieces),
+            (shard::PROFILE_OPTION.to_string(), profile.describe()),
+            (PROFILE_NAME.to_string(), profile.name.clone()),
         ]),
     }
 }
@@ -59,6 +68,7 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
         );
     }
     let weights = load_weights(args.bot.weights.as_deref())?;
+    let profile = super::profile::resolve(&args.bot.profile)?;
     let whole = batch_config(args, 1);
     let share = shard.range(args.games);
     let config = BatchConfig {
@@ -70,7 +80,8 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
     let interrupt = Interrupt::install();
     let bar = super::progress::bar(u64::from(config.games), "games");
     let make = || Standard::new(weights.clone());
-    let mut results = run_batch(&config, make, interrupt.flag(), |_, _| bar.inc(1));
+    let mut results =
+        run_batch_profiled(&config, &profile, make, interrupt.flag(), |_, _| bar.inc(1));
     bar.finish_and_clear();
     if interrupt.requested() {
         bail!("interrupted: shard {shard} is incomplete, nothing written");
@@ -79,7 +90,7 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
         r.index += share.start;
     }
     let desyncs: u64 = results.iter().map(|r| u64::from(r.stats.desyncs)).sum();
-    let id = identity(args, &whole, shard::weights_id(&weights));
+    let id = identity(args, &whole, &profile, shard::weights_id(&weights));
     shard::write_part(&path, &PartFile::new(id, shard, results))?;
     eprintln!(
         "shard {shard}: games {}..{} of {} written to {}",
@@ -129,5 +140,19 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
     if let Some(dir) = &sim.plots {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    report(&sim, &results, None, false)
+    // Shards from before profiles record none: they played `unlimited`.
+    let unlimited = Profile::default();
+    let profile = ProfileLabel {
+        name: identity
+            .options
+            .get(PROFILE_NAME)
+            .cloned()
+            .unwrap_or(unlimited.name.clone()),
+        describe: identity
+            .options
+            .get(shard::PROFILE_OPTION)
+            .cloned()
+            .unwrap_or(unlimited.describe()),
+    };
+    report(&sim, &profile, &results, None, false)
 }

@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use nestor::search::batch::{run_batch, BatchConfig, GameResult, Summary};
+use nestor::search::batch::{run_batch_profiled, BatchConfig, GameResult, Summary};
+use nestor::search::profile::Profile;
 use nestor::search::selfplay::Limits;
 use nestor::search::{Standard, Until, Weights};
 
@@ -20,6 +21,23 @@ pub fn load_weights(path: Option<&Path>) -> Result<Weights> {
     match path {
         Some(p) => Ok(Weights::load(p)?),
         None => Ok(Weights::default()),
+    }
+}
+
+/// The player profile a run played, as its summary and JSON name it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ProfileLabel {
+    pub name: String,
+    /// [`Profile::describe`]: the name with the timeline, shift, reaction and start delay.
+    pub describe: String,
+}
+
+impl ProfileLabel {
+    pub fn of(p: &Profile) -> ProfileLabel {
+        ProfileLabel {
+            name: p.name.clone(),
+            describe: p.describe(),
+        }
     }
 }
 
@@ -136,6 +154,7 @@ pub fn batch_config(args: &SimArgs, threads: usize) -> BatchConfig {
 
 pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let weights = load_weights(args.bot.weights.as_deref())?;
+    let profile = super::profile::resolve(&args.bot.profile)?;
     if let Until::Level(n) = args.until {
         if n <= args.level {
             bail!(
@@ -151,7 +170,7 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let bar = super::progress::bar(args.games as u64, "games");
     let started = Instant::now();
     let make = || Standard::new(weights.clone());
-    let results = run_batch(&config, make, interrupt.flag(), |_, r| {
+    let results = run_batch_profiled(&config, &profile, make, interrupt.flag(), |_, r| {
         bar.inc(1);
         bar.set_message(format!(
             "last: {} points, {} lines, level {}",
@@ -168,7 +187,13 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
             args.games
         );
     }
-    report(args, &results, Some((elapsed, threads)), interrupted)
+    report(
+        args,
+        &ProfileLabel::of(&profile),
+        &results,
+        Some((elapsed, threads)),
+        interrupted,
+    )
 }
 
 /// The summary (text or JSON), CSV and plots of a batch's results; exit 1 on a desync or an
@@ -176,6 +201,7 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
 /// `nestor sim merge` reports shards without it.
 pub fn report(
     args: &SimArgs,
+    profile: &ProfileLabel,
     results: &[GameResult],
     timing: Option<(f64, usize)>,
     interrupted: bool,
@@ -189,6 +215,7 @@ pub fn report(
     }
     if args.json {
         let mut value = serde_json::json!({
+            "profile": profile,
             "summary": summary,
             "seed": args.seed,
             "until": args.until.to_string(),
@@ -199,10 +226,13 @@ pub fn report(
         if let Some((elapsed, threads)) = timing {
             value["seconds"] = elapsed.into();
             value["threads"] = threads.into();
+            if let Some(ms) = ms_per_piece(results, elapsed, threads) {
+                value["ms_per_piece_per_thread"] = ms.into();
+            }
         }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
-        print_summary(args, &summary, results, timing);
+        print_summary(args, profile, &summary, results, timing);
     }
     Ok(if summary.total_desyncs == 0 && !interrupted {
         ExitCode::SUCCESS
@@ -211,23 +241,25 @@ pub fn report(
     })
 }
 
+/// Wall time per piece per thread (the decisions and the model's frames), if any piece played.
+fn ms_per_piece(results: &[GameResult], elapsed: f64, threads: usize) -> Option<f64> {
+    let pieces: u64 = results.iter().map(|r| r.stats.pieces as u64).sum();
+    (pieces > 0).then(|| elapsed * 1000.0 * threads as f64 / pieces as f64)
+}
+
 fn print_summary(
     args: &SimArgs,
+    profile: &ProfileLabel,
     s: &Summary,
     results: &[GameResult],
     timing: Option<(f64, usize)>,
 ) {
-    let pieces: u64 = results.iter().map(|r| r.stats.pieces as u64).sum();
     let speed = match timing {
         None => String::from("merged from shards"),
         Some((elapsed, threads)) => {
-            let per_piece = if pieces == 0 {
-                String::from("no pieces played")
-            } else {
-                format!(
-                    "{:.2} ms per piece per thread",
-                    elapsed * 1000.0 * threads as f64 / pieces as f64
-                )
+            let per_piece = match ms_per_piece(results, elapsed, threads) {
+                None => String::from("no pieces played"),
+                Some(ms) => format!("{ms:.2} ms per piece per thread"),
             };
             format!(
                 "{elapsed:.1} s on {}, {per_piece}",
@@ -245,6 +277,7 @@ fn print_summary(
         args.level,
         args.until,
     );
+    println!("profile: {}", profile.describe);
     println!(
         "score: mean {:.0}, median {:.0}, best third {:.0}, max {}",
         s.mean_score, s.median_score, s.best_third_mean, s.max_score

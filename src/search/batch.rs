@@ -11,6 +11,7 @@ use crate::game::state::Game;
 
 use super::eval::Evaluator;
 use super::plan::Planner;
+use super::profile::Profile;
 use super::selfplay::{GameStats, Limits, SelfPlay};
 use super::until::{End, Until};
 
@@ -53,11 +54,26 @@ impl GameResult {
     }
 }
 
-/// Plays the batch; `progress` is called after each game with the number finished. When
-/// `stop` is set (Ctrl-C), the games in play are dropped and the finished ones returned, in
-/// order of their seeds.
+/// Plays the batch with the `unlimited` profile: see [`run_batch_profiled`].
 pub fn run_batch<E, F>(
     config: &BatchConfig,
+    make_evaluator: impl Fn() -> E + Sync,
+    stop: &AtomicBool,
+    progress: F,
+) -> Vec<GameResult>
+where
+    E: Evaluator,
+    F: Fn(usize, &GameResult) + Sync,
+{
+    run_batch_profiled(config, &Profile::default(), make_evaluator, stop, progress)
+}
+
+/// Plays the batch, every game under `profile`; `progress` is called after each game with
+/// the number finished. When `stop` is set (Ctrl-C), the games in play are dropped and the
+/// finished ones returned, in order of their seeds.
+pub fn run_batch_profiled<E, F>(
+    config: &BatchConfig,
+    profile: &Profile,
     make_evaluator: impl Fn() -> E + Sync,
     stop: &AtomicBool,
     progress: F,
@@ -74,6 +90,7 @@ where
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| {
                 let mut planner = Planner::new(make_evaluator());
+                planner.profile = profile.clone();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= config.games as usize || stop.load(Ordering::Relaxed) {

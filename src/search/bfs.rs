@@ -97,6 +97,9 @@ pub struct Bfs {
     pressed: Vec<u8>,
     /// Keys visited by a profiled search.
     keys: profiled::KeySet,
+    /// Per dense state, the stamp of the profiled search's depth that last reached it.
+    depth_seen: Vec<u32>,
+    depth_base: u32,
     /// Nodes expanded by the last search (for statistics and benchmarks).
     pub expanded: usize,
 }
@@ -135,6 +138,8 @@ impl Bfs {
             epoch: 0,
             pressed: Vec::new(),
             keys: profiled::KeySet::default(),
+            depth_seen: Vec::new(),
+            depth_base: 0,
             expanded: 0,
         }
     }

@@ -60,3 +60,54 @@ fn best_entry_is_the_planners_choice() {
     // The game exercises both cases: the look-ahead keeps the two-piece best, and overrules it.
     assert!(picked > 0 && picked < decisions, "{picked} of {decisions}");
 }
+
+/// Under a profile the ranking holds the locks that profile reaches, its pick first, and the
+/// inputs to each lock keep to the profile's timeline.
+#[test]
+fn a_profile_ranks_only_what_it_reaches() {
+    use crate::game::{Active, Board, PadState, Piece};
+    use crate::search::profile::Profile;
+    let board = Board::from_text(
+        "..........\n..........\n..........\n..........\n..........\n\
+         ..........\n..........\n..........\n..........\n..........\n\
+         ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
+         #########.\n####.####.\n#########.\n#########.\n#########.",
+    )
+    .unwrap();
+    let standard = Standard::new(Weights::default_set());
+    let mut unlimited = Ranker::new(standard.clone());
+    let mut slow = Ranker::new(standard.clone());
+    let profile = Profile::preset("10hz").unwrap();
+    slow.set_profile(profile.clone());
+    assert_eq!(slow.profile(), &profile);
+    let mut planner = Planner::new(standard);
+    planner.profile = profile.clone();
+    let mut fewer = 0;
+    for piece in Piece::ALL {
+        let s = Situation {
+            board,
+            active: Active::spawn(piece.spawn().id(), 0, 0),
+            prev: PadState::NONE,
+            level: 29,
+            lines: [0x00, 0x02],
+            next: Some(Piece::I),
+            progress: Default::default(),
+        };
+        let all = unlimited.rank(&s).unwrap();
+        let some = slow.rank(&s).unwrap();
+        assert_eq!(some.best().unwrap().lock, planner.plan(&s).unwrap().lock);
+        for e in &some.entries {
+            assert!(all.find(&e.lock).is_some(), "{piece:?}: {:?}", e.lock);
+            let inputs = slow.inputs_to(&e.lock).unwrap();
+            let mut prev = PadState::NONE;
+            for (f, &i) in inputs.iter().enumerate() {
+                if i.newly_from(prev).0 & 0xC3 != 0 {
+                    assert!(profile.timeline.allows(f as u32), "{piece:?} frame {f}");
+                }
+                prev = i;
+            }
+        }
+        fewer += usize::from(some.entries.len() < all.entries.len());
+    }
+    assert!(fewer > 0, "10 Hz at level 29 reaches fewer locks somewhere");
+}

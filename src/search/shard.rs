@@ -90,12 +90,24 @@ impl RunIdentity {
         if self.weights != other.weights {
             return pair("weights", &self.weights, &other.weights);
         }
+        let profile = |id: &RunIdentity| id.options.get(PROFILE_OPTION).cloned();
+        if profile(self) != profile(other) {
+            return Some(format!(
+                "player profile {} here, {} in the first file",
+                profile(self).unwrap_or_else(|| "unlimited (not recorded)".into()),
+                profile(other).unwrap_or_else(|| "unlimited (not recorded)".into()),
+            ));
+        }
         if self.options != other.options {
             return pair("options", &self.options, &other.options);
         }
         None
     }
 }
+
+/// The key of [`RunIdentity::options`] naming the player profile (its `describe()` line).
+/// Shards written before profiles existed have none: they played `unlimited`.
+pub const PROFILE_OPTION: &str = "profile";
 
 /// A hash of the weights as they are used (of their canonical text, not of the file's, so
 /// comments and key order do not matter).
@@ -409,6 +421,30 @@ mod tests {
             err.contains("cut.json") && err.contains("truncated"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_shard_of_another_profile_is_named_as_such() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let with = |p: &str| {
+            let mut id = identity();
+            id.options.insert(PROFILE_OPTION.into(), p.into());
+            id
+        };
+        let (human, fast) = (
+            with("human (timeline X., …)"),
+            with("15hz (timeline X..., …)"),
+        );
+        let paths = write_parts(dir.path(), &[part(&human, 1, 2), part(&fast, 2, 2)]);
+        let err = merge(&paths).expect_err("other profile").to_string();
+        assert!(
+            err.contains("player profile 15hz (timeline X..., …) here, human"),
+            "{err}"
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let paths = write_parts(dir.path(), &[part(&human, 1, 2), part(&identity(), 2, 2)]);
+        let err = merge(&paths).expect_err("unrecorded profile").to_string();
+        assert!(err.contains("unlimited (not recorded) here"), "{err}");
     }
 
     #[test]

@@ -19,7 +19,25 @@ use crate::game::pad::PadState;
 use crate::search::collision::CollisionMap;
 use crate::search::profile::{PieceProgress, Profile, Shift, Timeline};
 
-use super::{Bfs, Lock, MoveSet, Node, CANDIDATES, LOCK_KEYS};
+use super::{tapped_bits, Bfs, Lock, MoveSet, Node, CANDIDATES, LOCK_KEYS, SLOT};
+
+/// Without soft drop the row and fall timer depend on the frame alone, so states of one BFS
+/// depth can only equal states of the same depth: they are told apart by (x, orientation
+/// slot, tapped buttons held, DAS counter 0-16, pressed directions), stamped per depth in one
+/// dense array instead of hashed.
+const DENSE: usize = 10 * 4 * 16 * 17 * 4;
+
+/// The dense index of a state of a depth (see [`DENSE`]); `das` 0-16.
+#[inline(always)]
+fn dense(a: &Active, held: PadState, holds: bool, pressed: u8) -> usize {
+    let das = if holds && held.0 & 0x03 != 0 {
+        a.das as usize
+    } else {
+        0
+    };
+    ((((a.x as usize * 4 + SLOT[a.id as usize] as usize) * 16 + tapped_bits(held)) * 17 + das) * 4)
+        + pressed as usize
+}
 
 /// A multiply-shift hasher for the packed `u64` keys (std's SipHash costs more than the frame).
 #[derive(Default)]
@@ -136,6 +154,41 @@ impl Bfs {
         self.locks.clear();
         self.pressed.clear();
         self.keys.clear();
+        let rules = Rules::new(profile, progress);
+        let dense = !moves.soft_drop
+            && start.ary == 0
+            && start.das <= 16
+            && start.fall_timer < speed
+            && start.x < 10
+            && (start.id as usize) < SLOT.len();
+        if dense {
+            self.dense_search(start, prev, speed, map, rules);
+        } else {
+            self.keyed_search(start, prev, speed, map, moves, rules);
+        }
+        self.expanded = self.nodes.len();
+        &self.locks
+    }
+
+    /// [`Bfs::search_profiled`] always by the hashed key (the dense search's oracle in tests).
+    #[cfg(test)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search_profiled_keyed(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+        profile: &Profile,
+        progress: PieceProgress,
+    ) -> &[Lock] {
+        let speed = speed.max(1);
+        self.next_epoch(speed);
+        self.nodes.clear();
+        self.locks.clear();
+        self.pressed.clear();
+        self.keys.clear();
         self.keyed_search(
             start,
             prev,
@@ -144,8 +197,99 @@ impl Bfs {
             moves,
             Rules::new(profile, progress),
         );
-        self.expanded = self.nodes.len();
         &self.locks
+    }
+
+    /// The keyed search for a start [`Bfs::search_profiled`] found dense: the same nodes in
+    /// the same order, deduplicated by depth.
+    fn dense_search(
+        &mut self,
+        start: Active,
+        prev: PadState,
+        speed: u8,
+        map: &CollisionMap,
+        rules: Rules,
+    ) {
+        let epoch = self.epoch;
+        if self.depth_seen.len() != DENSE {
+            self.depth_seen = vec![0; DENSE];
+            self.depth_base = 0;
+        }
+        // Each depth of this search stamps `base + depth`; the next search starts past them.
+        if self.depth_base > u32::MAX - 4096 {
+            self.depth_seen.fill(0);
+            self.depth_base = 0;
+        }
+        let base = self.depth_base + 1;
+        let holds = rules.shift.holds();
+        let hold_once = rules.shift == Shift::Hold;
+        let pressed0 = if hold_once { rules.pressed } else { 0 };
+        self.nodes.push(Node {
+            state: start,
+            prev,
+            parent: u32::MAX,
+            input: PadState::NONE,
+            frames: 0,
+        });
+        self.pressed.push(pressed0);
+        let mut i = 0;
+        let mut deepest = 0u32;
+        while i < self.nodes.len() {
+            let n = self.nodes[i];
+            let pressed = self.pressed[i];
+            let frame = rules.offset + u32::from(n.frames);
+            let stamp = base + u32::from(n.frames) + 1;
+            deepest = deepest.max(u32::from(n.frames) + 1);
+            for &c in &CANDIDATES[..9] {
+                let held = PadState(c);
+                if !rules.allows(held, n.prev, frame, pressed) {
+                    continue;
+                }
+                let mut a = n.state;
+                let newly = held.newly_from(n.prev);
+                let pressed = if hold_once {
+                    pressed | (newly.0 & 0x03)
+                } else {
+                    0
+                };
+                match a.frame(held, newly, speed, map) {
+                    Control::Locked => {
+                        let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
+                        if lk < LOCK_KEYS && self.lock_seen[lk] != epoch {
+                            self.lock_seen[lk] = epoch;
+                            self.locks.push(Lock {
+                                x: a.x,
+                                y: a.y,
+                                id: a.id,
+                                frames: n.frames + 1,
+                                hold_down_points: a.hold_down_points,
+                                node: i as u32,
+                                input: held,
+                            });
+                        }
+                    }
+                    Control::Falling => {
+                        if a.y >= 22 {
+                            continue;
+                        }
+                        let d = dense(&a, held, holds, pressed);
+                        if self.depth_seen[d] != stamp {
+                            self.depth_seen[d] = stamp;
+                            self.nodes.push(Node {
+                                state: a,
+                                prev: held,
+                                parent: i as u32,
+                                input: held,
+                                frames: n.frames + 1,
+                            });
+                            self.pressed.push(pressed);
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.depth_base = base + deepest + 1;
     }
 
     fn keyed_search(
