@@ -278,6 +278,9 @@ pub struct TuneSetup {
     /// Starting weights (TOML; default: the built-in set).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// The profile the candidates play: a preset or a TOML file (kept in the state file).
+    #[arg(long, value_name = "NAME|FILE", default_value = "unlimited")]
+    pub profile: String,
 }
 
 /// One step of a run driven by a batch system; each reads and advances the state file.

@@ -53,8 +53,10 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
             );
         }
     }
+    let profile = super::profile::resolve(&args.bot.profile)?;
     let map = AddressMap::default();
-    let analyzer = Analyzer::new(Standard::new(weights), map.clone(), settings.classes);
+    let mut analyzer = Analyzer::new(Standard::new(weights), map.clone(), settings.classes);
+    analyzer.set_profile(profile);
     match (args.model_console, &args.rom) {
         (Some(seed), _) => {
             let console = ModelConsole::new(Game::seeded(args.model_level, seed), map);

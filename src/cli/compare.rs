@@ -17,16 +17,6 @@ use super::interrupt::Interrupt;
 use super::sim::{load_weights, threads};
 use crate::CompareArgs;
 
-/// [`play_and_compare_profiled`] under the `unlimited` profile.
-pub fn play_and_compare(
-    config: &BatchConfig,
-    objective: Objective,
-    a: &Weights,
-    b: &Weights,
-) -> Result<Paired> {
-    play_and_compare_profiled(config, &Profile::default(), objective, a, b)
-}
-
 /// Plays `a` and `b` on the batch's seeds (common random numbers), both under `profile`, and
 /// compares them by `objective`, as `a − b`. Ctrl-C abandons the comparison (half a pair
 /// means nothing).

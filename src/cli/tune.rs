@@ -12,7 +12,7 @@ use nestor::search::tune::{
     TuneState,
 };
 
-use super::compare::{describe, play_and_compare};
+use super::compare::{describe, play_and_compare_profiled};
 use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
 use super::sim::{load_weights, threads};
 use crate::{TuneArgs, TuneCommand, TuneSetup};
@@ -131,6 +131,7 @@ fn new_state(setup: &TuneSetup) -> Result<TuneState> {
         keys,
         start,
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        profile: super::profile::resolve(&setup.profile)?,
     };
     Ok(TuneState::new(config)?)
 }
@@ -227,8 +228,8 @@ fn finish(
         compare_games,
         super::sim::threads(threads, compare_games),
     );
-    let check =
-        play_and_compare(&check_batch, c.objective, &tuned, &c.start).with_context(|| {
+    let check = play_and_compare_profiled(&check_batch, &c.profile, c.objective, &tuned, &c.start)
+        .with_context(|| {
             format!(
                 "the tuning is done; `nestor tune finish --state {}` writes the result",
                 state_path.display()

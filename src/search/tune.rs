@@ -11,8 +11,9 @@ use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::batch::{run_batch, BatchConfig, GameResult};
+use super::batch::{run_batch_profiled, BatchConfig, GameResult};
 use super::objective::Objective;
+use super::profile::Profile;
 use super::selfplay::Limits;
 use super::shard::write_atomically;
 use super::weights::{Phase, Weights};
@@ -53,6 +54,10 @@ pub struct TuneConfig {
     pub start: Weights,
     /// The command line that started the run, for the result's header.
     pub command: String,
+    /// The player profile the candidates play (kept whole: resuming needs no profile file;
+    /// a state file from before profiles plays `unlimited`).
+    #[serde(default, with = "profile_keys")]
+    pub profile: Profile,
 }
 
 impl TuneConfig {
@@ -99,6 +104,45 @@ impl TuneConfig {
             return bad("no weights to tune".into());
         }
         Ok(())
+    }
+}
+
+/// A profile in a state file: its name and its keys, as a profile file writes them.
+mod profile_keys {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Profile;
+    use crate::search::profile::Shift;
+
+    #[derive(Serialize, Deserialize)]
+    struct Keys {
+        name: String,
+        timeline: String,
+        shift: Shift,
+        reaction: u16,
+        start_delay: u16,
+    }
+
+    pub fn serialize<S: Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Error> {
+        Keys {
+            name: p.name.clone(),
+            timeline: p.timeline.to_string(),
+            shift: p.shift,
+            reaction: p.reaction,
+            start_delay: p.start_delay,
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Profile, D::Error> {
+        let k = Keys::deserialize(d)?;
+        let shift = toml::Value::try_from(k.shift).map_err(serde::de::Error::custom)?;
+        let text = format!(
+            "timeline = {:?}\nshift = {shift}\nreaction = {}\nstart_delay = {}\n",
+            k.timeline, k.reaction, k.start_delay
+        );
+        Profile::from_toml(&text, "the state file's profile", &k.name)
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -496,8 +540,9 @@ pub fn play_seeds(
     on_game: impl Fn(&GameResult) + Sync,
 ) -> Vec<GameResult> {
     let batch = batch_config(config, seed, games, threads);
-    run_batch(
+    run_batch_profiled(
         &batch,
+        &config.profile,
         || Standard::new(weights.clone()),
         stop,
         |_, r| on_game(r),

@@ -21,6 +21,7 @@ fn config(generations: u32) -> TuneConfig {
         keys: tunable_keys(&start, None, 19..=255).expect("keys"),
         start,
         command: "test".into(),
+        profile: crate::search::profile::Profile::default(),
     }
 }
 
