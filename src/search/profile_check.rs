@@ -26,7 +26,7 @@ pub struct PieceRecord<'a> {
 pub enum Breach {
     /// A new press of Left, Right, A or B on a frame the timeline does not allow.
     OffTimeline { pressed: PadState },
-    /// A new press on the game's first piece before the start delay ran out.
+    /// A new press (Down included) on the game's first piece before the start delay ran out.
     BeforeStartDelay { pressed: PadState },
     /// A `hold` profile presses each direction once a piece; this is a second press.
     PressedAgain { direction: PadState },
@@ -97,8 +97,10 @@ pub fn check_piece(profile: &Profile, piece: &PieceRecord<'_>) -> Vec<PieceBreac
         if timed != PadState::NONE && !profile.timeline.allows(i as u32) {
             breach(Breach::OffTimeline { pressed: timed });
         }
-        if piece.first_of_game && i < usize::from(profile.start_delay) && timed != PadState::NONE {
-            breach(Breach::BeforeStartDelay { pressed: timed });
+        // Down too: the start delay is a reaction time, and Down ends the first-piece delay.
+        let early = PadState(new.bits() & (TIMED.bits() | PadState::DOWN.bits()));
+        if piece.first_of_game && i < usize::from(profile.start_delay) && early != PadState::NONE {
+            breach(Breach::BeforeStartDelay { pressed: early });
         }
         let new_directions = PadState(new.bits() & DIRECTIONS.bits());
         match profile.shift {
@@ -196,8 +198,11 @@ mod tests {
         let b = check("human", true, &inputs);
         assert_eq!(b, vec![(2, Breach::BeforeStartDelay { pressed: L })]);
         assert_eq!(check("human", false, &inputs), vec![]);
-        // Down ends the first-piece delay; it is not a timed press.
-        assert_eq!(check("human", true, &[D, O, O]), vec![]);
+        // Down (which ends the first-piece delay) waits for the start delay too.
+        assert_eq!(
+            check("human", true, &[D, O, O]),
+            vec![(0, Breach::BeforeStartDelay { pressed: D })]
+        );
     }
 
     #[test]
