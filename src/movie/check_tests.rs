@@ -109,7 +109,11 @@ fn the_unlimited_bot_breaks_15hz_at_its_first_press_off_the_timeline() {
     for (i, &first) in firsts.iter().enumerate() {
         let end = firsts.get(i + 1).copied().unwrap_or(pads.len() as u64 + 1);
         let off = (first..end).find(|&f| {
-            let held = (f >= 2).then(|| pads[f as usize - 2]).unwrap_or_default();
+            let held = if f >= 2 {
+                pads[f as usize - 2]
+            } else {
+                PadState::NONE
+            };
             let new = pads[f as usize - 1].bits() & !held.bits() & 0xC3;
             new != 0 && (f - first) % 4 != 0
         });
