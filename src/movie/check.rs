@@ -136,7 +136,9 @@ pub fn check_replay<C: Console + ?Sized, E: Evaluator>(
                 finish(&p, planner, &mut report);
             }
         }
-        if !now.in_play() {
+        // After the menus, or once the curtain falls (the high-score screens that follow are
+        // still `gameMode` 4), the next piece is a new game's first.
+        if !now.in_play() || now.topped_out() {
             fresh = true;
         }
         let control = now.in_play() && now.play_state == PlayState::Control as u8;
