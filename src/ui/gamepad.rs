@@ -154,9 +154,10 @@ pub struct Gamepads {
 impl Gamepads {
     /// Starts gilrs. No pad plugged in is fine (one plugged in later works); an error means
     /// the system offers no gamepad input at all (the caller carries on with the keyboard).
-    pub fn open(map: PadMap) -> Result<Gamepads, gilrs::Error> {
+    pub fn open(map: PadMap) -> Result<Gamepads, Box<gilrs::Error>> {
         Ok(Gamepads {
-            gilrs: Gilrs::new()?,
+            // Boxed: gilrs's error carries a whole (dummy) `Gilrs` in one variant.
+            gilrs: Gilrs::new().map_err(Box::new)?,
             map,
         })
     }
