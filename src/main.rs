@@ -376,7 +376,7 @@ pub struct PlayArgs {
     )]
     pub model_frame_delay_us: Option<u64>,
     /// After each decision, print its top N placements with their values split by feature
-    /// (on stderr, and in the window's side panel: E hides it) [default N: 3].
+    /// (on stderr, a JSON line each with --json; in the window, a panel E hides) [default N: 3].
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
     pub explain: Option<usize>,
 }

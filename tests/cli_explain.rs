@@ -52,6 +52,49 @@ fn demo_explains_the_top_placements_of_each_decision() {
     assert!(checked >= 6, "{checked}");
 }
 
+#[test]
+fn play_json_gives_each_decision_as_a_json_line() {
+    let args: Vec<std::ffi::OsString> = [
+        "play",
+        "--model-console",
+        "4",
+        "--explain",
+        "2",
+        "--json",
+        "--pieces",
+        "3",
+    ]
+    .iter()
+    .map(std::ffi::OsString::from)
+    .collect();
+    let out = nestor(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let decisions: Vec<serde_json::Value> = err
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(decisions.len() >= 3, "{err}");
+    for d in &decisions {
+        let top = d["top"].as_array().unwrap();
+        assert_eq!(top.len(), 2, "{d}");
+        assert_eq!(top[0]["rank"], 1);
+        // The contributions add up to the value.
+        let value = top[0]["value"].as_f64().unwrap();
+        let sum: f64 = top[0]["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["contribution"].as_f64().unwrap())
+            .sum();
+        assert!((sum - value).abs() < 1e-6 * value.abs().max(1.0), "{d}");
+    }
+    // The summary on stdout is still one JSON document.
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(summary["totals"]["pieces"].as_u64().unwrap() >= 3);
+}
+
 fn tool(name: &str) -> Option<std::path::PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)

@@ -47,6 +47,17 @@ impl Explain {
         true
     }
 
+    /// The decision made at `frame` on stderr: its tables, or with `json` one JSON line
+    /// (`{"frame": F, "top": [...]}`, the placements as `analyze --json` gives them).
+    pub fn print(&self, frame: u64, json: bool) {
+        if json {
+            let line = serde_json::json!({ "frame": frame, "top": self.top });
+            eprintln!("{line}");
+        } else {
+            eprint!("frame {frame}:\n{}", self.text());
+        }
+    }
+
     /// The tables of the top placements.
     pub fn text(&self) -> String {
         self.top.iter().map(Explanation::table).collect()

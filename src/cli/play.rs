@@ -388,7 +388,7 @@ fn drive<C: Console>(
         };
         if let Some(e) = explain.as_mut() {
             if e.update(driver) {
-                eprint!("frame {frames}:\n{}", e.text());
+                e.print(frames, settings.json);
             }
         }
         match show(driver, explain.as_ref().map_or(&[], |e| &e.top[..])) {
