@@ -370,9 +370,12 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub addresses: Option<PathBuf>,
     /// Testing: play the rules model (seeded with SEED) through the same driver instead of a
-    /// cartridge; no ROM, no window. Each further game uses the next seed.
+    /// cartridge; no ROM, no window (unless --model-window). Each further game: the next seed.
     #[arg(long, hide = true, value_name = "SEED")]
     pub model_console: Option<u64>,
+    /// Testing: show the model console in a window (nestor's board picture, not the NES's).
+    #[arg(long, hide = true, requires = "model_console")]
+    pub model_window: bool,
     /// Testing: corrupt this share (0-1) of the frames' pads on the way to the console (a
     /// press dropped, delayed a frame, or a button added); every desync is re-planned.
     #[arg(long, hide = true, value_name = "RATE", value_parser = cli::play::fault_rate)]
@@ -387,7 +390,7 @@ pub struct PlayArgs {
     )]
     pub model_frame_delay_us: Option<u64>,
     /// After each decision, print its top N placements with their values split by feature
-    /// (on stderr) [default N: 3].
+    /// (on stderr, a JSON line each with --json; in the window, a panel E hides) [default N: 3].
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
     pub explain: Option<usize>,
 }

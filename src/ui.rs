@@ -6,6 +6,8 @@ pub mod chart;
 pub mod coach_plots;
 pub mod explain_panel;
 pub mod font;
+#[cfg(feature = "gamepad")]
+pub mod gamepad;
 pub mod keypad;
 pub mod nes_view;
 pub mod pacing;

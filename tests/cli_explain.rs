@@ -1,5 +1,5 @@
-//! `--explain N` on `demo`: every decision prints its top N placements, each with a value and
-//! the feature terms that add up to it.
+//! `--explain N` on `demo` and `play`: every decision prints its top N placements, each with a
+//! value and the feature terms that add up to it; `play`'s window shows them in a panel (key E).
 
 mod common;
 
@@ -50,4 +50,123 @@ fn demo_explains_the_top_placements_of_each_decision() {
         }
     }
     assert!(checked >= 6, "{checked}");
+}
+
+#[test]
+fn play_json_gives_each_decision_as_a_json_line() {
+    let args: Vec<std::ffi::OsString> = [
+        "play",
+        "--model-console",
+        "4",
+        "--explain",
+        "2",
+        "--json",
+        "--pieces",
+        "3",
+    ]
+    .iter()
+    .map(std::ffi::OsString::from)
+    .collect();
+    let out = nestor(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let decisions: Vec<serde_json::Value> = err
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(decisions.len() >= 3, "{err}");
+    for d in &decisions {
+        let top = d["top"].as_array().unwrap();
+        assert_eq!(top.len(), 2, "{d}");
+        assert_eq!(top[0]["rank"], 1);
+        // The contributions add up to the value.
+        let value = top[0]["value"].as_f64().unwrap();
+        let sum: f64 = top[0]["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["contribution"].as_f64().unwrap())
+            .sum();
+        assert!((sum - value).abs() < 1e-6 * value.abs().max(1.0), "{d}");
+    }
+    // The summary on stdout is still one JSON document.
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(summary["totals"]["pieces"].as_u64().unwrap() >= 3);
+}
+
+fn tool(name: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Pixels of the panel's header colour (render::PLAN) in the rightmost PANEL_WIDTH columns of
+/// a screenshot, and its width.
+fn panel_headers(path: &std::path::Path) -> (usize, usize) {
+    let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let (w, step) = (info.width as usize, info.color_type.samples());
+    let panel = w - nestor::ui::explain_panel::PANEL_WIDTH;
+    let n = buf[..info.buffer_size()]
+        .chunks(step)
+        .enumerate()
+        .filter(|(i, p)| i % w >= panel && p[..3] == nestor::ui::render::PLAN)
+        .count();
+    (n, w)
+}
+
+#[test]
+fn play_window_shows_the_panel_and_e_hides_it() {
+    let (Some(xvfb), Some(_)) = (tool("xvfb-run"), tool("xdotool")) else {
+        eprintln!("skipped: needs xvfb-run and xdotool (apt-get install xvfb xdotool)");
+        return;
+    };
+    let tmp = common::temp_dir("play-panel");
+    let dir = tmp.path();
+    let bin = env!("CARGO_BIN_EXE_nestor");
+    // A screenshot once the first decision is explained, E, then another screenshot.
+    let script = format!(
+        r#"cd "{dir}"
+"{bin}" play --model-console 5 --model-window --explain 2 --frames 300 > out.txt 2> err.txt &
+pid=$!
+xdotool search --sync --name "nestor play" windowactivate --sync >/dev/null 2>&1 \
+  || xdotool search --sync --name "nestor play" windowfocus --sync
+sleep 1
+xdotool keydown s; sleep 0.1; xdotool keyup s
+sleep 0.3
+xdotool keydown e; sleep 0.1; xdotool keyup e
+sleep 0.3
+xdotool keydown s; sleep 0.1; xdotool keyup s
+wait $pid
+"#,
+        dir = dir.display()
+    );
+    let status = std::process::Command::new(xvfb)
+        .args(["-a", "sh", "-c", &script])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let err = std::fs::read_to_string(dir.join("err.txt")).unwrap();
+    assert!(err.contains("E explanations"), "{err}");
+    // The screenshot names are UTC times to the millisecond: sorted, they are in order.
+    let mut shots: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    shots.sort();
+    assert_eq!(shots.len(), 2, "{err}");
+    let (shown, width) = panel_headers(&shots[0]);
+    let (hidden, width_after) = panel_headers(&shots[1]);
+    assert!(
+        shown > 50,
+        "no placement headers in the panel of {}",
+        shots[0].display()
+    );
+    assert_eq!(hidden, 0, "E did not hide the panel");
+    assert_eq!(width, width_after, "the window keeps its size");
 }

@@ -251,8 +251,8 @@ fn write_csv(path: &Path, ratings: &[Rating]) -> Result<()> {
 fn write_report(dir: &Path, ratings: &[Rating], summary: &Summary) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut pictures: Vec<(PathBuf, Frame)> = vec![
-        (dir.join(LOSS_PNG), loss_per_piece(ratings)),
-        (dir.join(LEVELS_PNG), accuracy_by_level(&summary.per_level)),
+        (dir.join(LOSS_PNG), loss_per_piece(ratings)?),
+        (dir.join(LEVELS_PNG), accuracy_by_level(&summary.per_level)?),
     ];
     for (k, &i) in summary.worst.iter().enumerate() {
         pictures.push((dir.join(worst_png(k)), placement_picture(&ratings[i])));

@@ -1,5 +1,5 @@
-//! `nestor assist ROM`: a person plays the cartridge in the window with the keyboard; nestor
-//! outlines its suggested lock for each piece and rates each lock the player makes.
+//! `nestor assist ROM`: a person plays the cartridge in the window with the keyboard or a
+//! gamepad; nestor outlines its suggested lock for each piece and rates each lock the player makes.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -10,12 +10,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use nestor::coach::summary::line;
 use nestor::coach::{Analyzer, CoachSettings, Observed, Summary};
 use nestor::game::Game;
+use nestor::game::PadState;
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, Console, ModelConsole, NesDeck, Video};
 use nestor::search::eval::Placement;
 use nestor::search::{Standard, Weights};
 use nestor::ui::font::draw_text;
-use nestor::ui::keypad::Keypad;
+use nestor::ui::keypad::{without_opposites, Keypad};
 use nestor::ui::render::{draw_game_into, overlay_plan_on_nes, BACKGROUND, PLAN, TEXT};
 use nestor::ui::{save_png, screenshot_path, DrawOptions, Frame, Window};
 
@@ -32,15 +33,14 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
         Some(p) => CoachSettings::load(p)?,
         None => CoachSettings::default(),
     };
-    let keypad = Keypad::new(&settings.keys).map_err(|e| {
-        let file = args
-            .settings
-            .as_ref()
-            .map_or("config/coach.toml (built in)".into(), |p| {
-                p.display().to_string()
-            });
-        anyhow!("{file}: [keys] {e}")
-    })?;
+    let file = args
+        .settings
+        .as_ref()
+        .map_or("config/coach.toml (built in)".into(), |p| {
+            p.display().to_string()
+        });
+    let keypad = Keypad::new(&settings.keys).map_err(|e| anyhow!("{file}: [keys] {e}"))?;
+    let pads = Pads::open(&settings, &file)?;
     let weights = match &args.bot.weights {
         Some(p) => Weights::load(p).map_err(|e| anyhow!("--weights: {e}"))?,
         None => Weights::default_set(),
@@ -72,15 +72,24 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
                 )
             });
             let mut game_frame = Frame::new(0, 0, [0; 3]);
-            play(args, console, window, keypad, analyzer, movie, |c, o, f| {
-                let opts = DrawOptions {
-                    plan: o.suggestion,
-                    ..DrawOptions::default()
-                };
-                draw_game_into(c.game(), &opts, &mut game_frame);
-                beside(&game_frame, &o.status, f);
-                Ok(())
-            })
+            let controls = (keypad, pads);
+            play(
+                args,
+                console,
+                window,
+                controls,
+                analyzer,
+                movie,
+                |c, o, f| {
+                    let opts = DrawOptions {
+                        plan: o.suggestion,
+                        ..DrawOptions::default()
+                    };
+                    draw_game_into(c.game(), &opts, &mut game_frame);
+                    beside(&game_frame, &o.status, f);
+                    Ok(())
+                },
+            )
         }
         (None, Some(rom)) => {
             let rom =
@@ -95,7 +104,8 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
                     vec!["nestor assist: a person played, nestor suggested".into()],
                 )
             });
-            play(args, deck, window, keypad, analyzer, movie, |d, o, f| {
+            let controls = (keypad, pads);
+            play(args, deck, window, controls, analyzer, movie, |d, o, f| {
                 let mut pixels = d.frame_buffer().to_vec();
                 if let Some(p) = &o.suggestion {
                     overlay_plan_on_nes(&mut pixels, p)?;
@@ -107,6 +117,56 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
             })
         }
         (None, None) => bail!("`nestor assist` needs a ROM"),
+    }
+}
+
+/// The gamepads, when nestor is built with the `gamepad` feature and the system offers them.
+struct Pads {
+    #[cfg(feature = "gamepad")]
+    inner: Option<nestor::ui::gamepad::Gamepads>,
+}
+
+impl Pads {
+    /// Checks the `[pad]` settings and starts gilrs; a system without gamepad input is not an
+    /// error (assist says so and plays with the keyboard), nor is a pad missing.
+    fn open(settings: &CoachSettings, file: &str) -> Result<Pads> {
+        #[cfg(feature = "gamepad")]
+        {
+            use nestor::ui::gamepad::{Gamepads, PadMap};
+            let map =
+                PadMap::new(&settings.pad, settings.stick).map_err(|e| anyhow!("{file}: {e}"))?;
+            let inner = match Gamepads::open(map) {
+                Ok(g) => {
+                    let names = g.names();
+                    if names.is_empty() {
+                        eprintln!("assist: no gamepad connected (one plugged in later works)");
+                    } else {
+                        eprintln!("assist: gamepad {}", names.join(", "));
+                    }
+                    Some(g)
+                }
+                Err(e) => {
+                    eprintln!("assist: no gamepad input ({e}); keyboard only");
+                    None
+                }
+            };
+            Ok(Pads { inner })
+        }
+        #[cfg(not(feature = "gamepad"))]
+        {
+            let _ = (settings, file);
+            eprintln!("assist: built without the `gamepad` feature; keyboard only");
+            Ok(Pads {})
+        }
+    }
+
+    /// The NES buttons the pads hold now.
+    fn poll(&mut self) -> PadState {
+        #[cfg(feature = "gamepad")]
+        if let Some(g) = &mut self.inner {
+            return g.poll();
+        }
+        PadState::NONE
     }
 }
 
@@ -155,7 +215,7 @@ fn play<C: Console>(
     args: &AssistArgs,
     mut console: C,
     mut window: Window,
-    keypad: Keypad,
+    (keypad, mut pads): (Keypad, Pads),
     mut analyzer: Analyzer<Standard>,
     mut movie: Option<Movie>,
     mut draw: impl FnMut(&mut C, &Overlay, &mut Frame) -> Result<()>,
@@ -189,7 +249,8 @@ fn play<C: Console>(
                 Err(e) => eprintln!("screenshot failed: {e}"),
             }
         }
-        let pad = keypad.pad(&window.held_keys());
+        // Keyboard and gamepad together: a button is down when either holds it.
+        let pad = without_opposites(keypad.pad(&window.held_keys()).union(pads.poll()));
         console.frame(pad)?;
         frames += 1;
         if let Some(m) = &mut movie {

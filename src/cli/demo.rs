@@ -10,7 +10,7 @@ use anyhow::{anyhow, Context, Result};
 use nestor::game::Game;
 use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, Step};
 use nestor::search::{Planner, Standard, Weights};
-use nestor::ui::explain_panel::{draw_explain_panel, PANEL_WIDTH};
+use nestor::ui::explain_panel::compose_with_panel;
 
 use super::explain::Explain;
 use nestor::ui::render::draw_game_into;
@@ -272,17 +272,8 @@ fn open_window(demo: &Demo) -> Result<Window, nestor::ui::WindowError> {
 fn draw_frame(demo: &Demo, status: String, frame: &mut Frame) {
     draw_game_into(demo.game(), &draw_options(demo, status), frame);
     if let Some(e) = &demo.explain {
-        let mut wide = Frame::new(frame.width + PANEL_WIDTH, frame.height, [16, 16, 24]);
-        for y in 0..frame.height {
-            for x in 0..frame.width {
-                if let Some(c) = frame.rgb(x, y) {
-                    wide.fill_rect(x, y, 1, 1, c);
-                }
-            }
-        }
-        let top = if e.panel { &e.top[..] } else { &[] };
-        draw_explain_panel(&mut wide, frame.width, 0, frame.height, top);
-        *frame = wide;
+        let game = std::mem::replace(frame, Frame::new(0, 0, [0; 3]));
+        compose_with_panel(&game, e.panel.then_some(&e.top[..]), frame);
     }
 }
 

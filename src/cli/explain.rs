@@ -28,18 +28,34 @@ impl Explain {
     }
 
     /// Explains the driver's decision if it planned a new one in the last frame; true then.
+    /// The last decision is kept while there is none (between pieces, after the game).
     pub fn update<C: Console>(&mut self, driver: &Driver<C, Standard>) -> bool {
         let at = driver.planned_at();
         if at == self.planned_at {
             return false;
         }
         self.planned_at = at;
+        if at.is_none() {
+            // Between pieces the last decision stays on the panel, so it does not flicker.
+            return false;
+        }
         // The driver plans from the RAM at the end of the frame just run.
-        self.top = match (at, driver.snapshot().to_game()) {
-            (Some(_), Ok(game)) => explain_top(&mut self.ranker, &Situation::of(&game), self.n),
-            _ => Vec::new(),
+        self.top = match driver.snapshot().to_game() {
+            Ok(game) => explain_top(&mut self.ranker, &Situation::of(&game), self.n),
+            Err(_) => Vec::new(),
         };
-        at.is_some()
+        true
+    }
+
+    /// The decision made at `frame` on stderr: its tables, or with `json` one JSON line
+    /// (`{"frame": F, "top": [...]}`, the placements as `analyze --json` gives them).
+    pub fn print(&self, frame: u64, json: bool) {
+        if json {
+            let line = serde_json::json!({ "frame": frame, "top": self.top });
+            eprintln!("{line}");
+        } else {
+            eprint!("frame {frame}:\n{}", self.text());
+        }
     }
 
     /// The tables of the top placements.

@@ -15,6 +15,7 @@ use nestor::nes::{
     AddressMap, Console, Driver, DriverConfig, DriverError, FaultyPad, MenuError, ModelConsole,
     NesDeck, Step,
 };
+use nestor::search::explain::Explanation;
 use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::ViewEvent;
@@ -160,7 +161,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         super::output::check_output("--record", out, &inputs)?;
     }
     if args.model_console.is_some() {
-        settings.headless = true;
+        settings.headless = !args.model_window;
         if settings.record.is_some() && settings.games > 1 {
             bail!("--record on the model console records one game: use --games 1");
         }
@@ -204,7 +205,8 @@ fn play_rom(
         Some(p) => AddressMap::load(p)?,
         None => AddressMap::default(),
     };
-    let (mut view, video) = super::open_view(settings.headless, &format!("nestor: {}", rom.name()));
+    let title = format!("nestor: {}", rom.name());
+    let (mut view, video) = super::open_view(settings.headless, &title, explain.is_some());
     let deck = NesDeck::new(&rom, video)
         .with_context(|| format!("cannot start the emulator on {}", rom.path.display()))?;
     #[cfg(feature = "audio")]
@@ -237,7 +239,7 @@ fn play_rom(
         &mut movie,
         stop,
         explain,
-        |d| {
+        |d, top| {
             let Some(v) = &mut view else {
                 return Ok(false);
             };
@@ -249,7 +251,7 @@ fn play_rom(
                 None
             };
             let frame = d.console_mut().inner_mut().frame_buffer();
-            Ok(v.show(frame, plan.as_ref())? == ViewEvent::Quit)
+            Ok(v.show_explained(frame, plan.as_ref(), top)? == ViewEvent::Quit)
         },
         |_| Ok(()),
     );
@@ -309,13 +311,27 @@ fn play_model(
         DriverConfig { level },
     )?;
     let mut next_seed = seed;
+    let mut view = (!settings.headless)
+        .then(|| super::open_board_view("nestor play: model console", explain.is_some()))
+        .transpose()?;
+    let mut picture = nestor::ui::Frame::new(0, 0, [0; 3]);
+    let show_plan = settings.show_plan;
     let run = drive(
         &mut driver,
         &settings,
         &mut movie,
         stop,
         explain,
-        |_| {
+        |d, top| {
+            if let Some(v) = &mut view {
+                let opts = nestor::ui::DrawOptions {
+                    plan: d.plan().map(|p| p.lock).filter(|_| show_plan),
+                    pieces: Some(d.game().pieces),
+                    ..Default::default()
+                };
+                nestor::ui::render::draw_game_into(d.console().inner().game(), &opts, &mut picture);
+                return Ok(v.show_picture(&picture, top)? == ViewEvent::Quit);
+            }
             if !frame_delay.is_zero() {
                 std::thread::sleep(frame_delay);
             }
@@ -348,7 +364,7 @@ fn drive<C: Console>(
     movie: &mut Option<Movie>,
     stop: &Interrupt,
     mut explain: Option<Explain>,
-    mut show: impl FnMut(&mut Driver<FaultyPad<C>, Standard>) -> Result<bool>,
+    mut show: impl FnMut(&mut Driver<FaultyPad<C>, Standard>, &[Explanation]) -> Result<bool>,
     mut next_game: impl FnMut(&mut Driver<FaultyPad<C>, Standard>) -> Result<()>,
 ) -> Run {
     let progress = super::progress::spinner();
@@ -391,10 +407,10 @@ fn drive<C: Console>(
         };
         if let Some(e) = explain.as_mut() {
             if e.update(driver) {
-                eprint!("frame {frames}:\n{}", e.text());
+                e.print(frames, settings.json);
             }
         }
-        match show(driver) {
+        match show(driver, explain.as_ref().map_or(&[], |e| &e.top[..])) {
             Ok(false) => {}
             Ok(true) => {
                 in_progress(driver, &mut games, GameEnd::Stopped);

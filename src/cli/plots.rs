@@ -1,5 +1,5 @@
 //! PNG plots for `nestor sim --plots DIR`: the score histogram, the lock heat map, the
-//! survival curve and the locks per row, drawn by `ui::plot` and written as `scores.png`,
+//! survival curve and the locks per row, drawn by `ui::plot` (plotters) and written as `scores.png`,
 //! `locks.png`, `survival.png` and `rows.png`.
 
 use std::path::Path;
@@ -18,12 +18,12 @@ pub fn write(dir: &Path, results: &[GameResult]) -> Result<()> {
         .flat_map(|r| r.stats.locks.iter().copied())
         .collect();
     for (name, frame) in [
-        ("scores.png", score_histogram(&scores)),
-        ("locks.png", lock_heat_map(&locks)),
-        ("rows.png", row_histogram(&locks)),
+        ("scores.png", score_histogram(&scores)?),
+        ("locks.png", lock_heat_map(&locks)?),
+        ("rows.png", row_histogram(&locks)?),
         (
             "survival.png",
-            survival_plot(&survival(results, 200), results.len()),
+            survival_plot(&survival(results, 200), results.len())?,
         ),
     ] {
         let path = dir.join(name);

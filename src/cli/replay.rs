@@ -86,6 +86,7 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
     let (mut view, video) = super::open_view(
         args.headless,
         &format!("nestor replay: {}", args.movie.display()),
+        false,
     );
     let mut deck = NesDeck::new(&loaded.rom, video)?;
     #[cfg(feature = "audio")]

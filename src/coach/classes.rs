@@ -77,10 +77,11 @@ pub struct ReportSettings {
     pub worst: usize,
 }
 
-/// `nestor assist`'s keyboard: a key name per controller button (checked by `ui::keypad`).
+/// `nestor assist`'s controls: a name per controller button, keyboard key names in `[keys]`
+/// (checked by `ui::keypad`), gamepad button names in `[pad]` (checked by `ui::gamepad`).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct KeyNames {
+pub struct ButtonNames {
     pub left: String,
     pub right: String,
     pub up: String,
@@ -97,7 +98,17 @@ pub struct KeyNames {
 pub struct CoachSettings {
     pub classes: Thresholds,
     pub report: ReportSettings,
-    pub keys: KeyNames,
+    pub keys: ButtonNames,
+    pub pad: ButtonNames,
+    pub stick: Stick,
+}
+
+/// The gamepad's left stick as a D-pad.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stick {
+    /// Share of the stick's travel past which it presses a direction (0 turns it off).
+    pub dpad: f32,
 }
 
 /// Why a settings file was refused; every message names the file.

@@ -1,161 +1,161 @@
-//! The frame of every PNG plot: a title, a plot area with labelled axes and tick marks, and a
-//! colour scale where colour carries a value; drawn with nestor's own NES-style font.
+//! The frame of every PNG chart: plotters drawing into an in-memory bitmap with the embedded
+//! DejaVu Sans, in nestor's dark palette; text styles, the colour scale, the heat colours.
 
-use super::font::{draw_text, text_width, GLYPH_H};
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+
 use super::render::{Frame, Rgb, BACKGROUND, BORDER, GRID, TEXT};
 
-/// Font scale of every label.
-pub const SCALE: usize = 2;
-const LINE: usize = (GLYPH_H + 3) * SCALE;
-const LEFT: usize = 80;
-const TOP: usize = 3 * LINE + 8;
-const BOTTOM: usize = 3 * LINE + 8;
-/// Room on the right for a colour scale.
-const SCALE_ROOM: usize = 110;
+/// The one font family the charts use; registered to the embedded DejaVu Sans.
+pub const FONT: &str = "sans-serif";
 
-/// A chart being drawn: the picture and the plot area inside it.
-pub struct Chart {
-    pub frame: Frame,
-    /// Plot area: left, top, width, height (pixels).
-    pub x0: usize,
-    pub y0: usize,
-    pub w: usize,
-    pub h: usize,
+/// DejaVu Sans 2.37 (Bitstream Vera licence, assets/fonts/LICENSE-DejaVu.txt): embedded so the
+/// charts look the same everywhere and need no font library on the system.
+static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// The bars' colour.
+pub const BAR: Rgb = [80, 160, 255];
+
+/// A drawing error (plotters' own; with an in-memory bitmap only a font problem causes one).
+pub type DrawError = DrawingAreaErrorKind<<BitMapBackend<'static> as DrawingBackend>::ErrorType>;
+
+/// The drawing area a chart function draws on.
+pub type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+/// Why a chart could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw the chart: {0}")]
+pub struct ChartError(String);
+
+pub fn colour(c: Rgb) -> RGBColor {
+    RGBColor(c[0], c[1], c[2])
 }
 
-impl Chart {
-    /// A `width`×`height` picture with `title` on top, `y_label` above the vertical axis and
-    /// `x_label` under the horizontal one (labels name the quantity and its unit).
-    pub fn new(
-        width: usize,
-        height: usize,
-        title: &str,
-        x_label: &str,
-        y_label: &str,
-        colour_scale: bool,
-    ) -> Chart {
-        let mut frame = Frame::new(width, height, BACKGROUND);
-        let right = if colour_scale { SCALE_ROOM } else { 24 };
-        let (x0, y0) = (LEFT, TOP);
-        let w = width.saturating_sub(LEFT + right).max(10);
-        let h = height.saturating_sub(TOP + BOTTOM).max(10);
-        draw_text(&mut frame, 12, 8, title, SCALE, TEXT);
-        draw_text(&mut frame, 12, 8 + LINE + 4, y_label, SCALE, TEXT);
-        let lx = (x0 + w / 2).saturating_sub(text_width(x_label, SCALE) / 2);
-        draw_text(&mut frame, lx, y0 + h + 2 * LINE, x_label, SCALE, TEXT);
-        frame.outline_rect(x0 - 1, y0 - 1, w + 2, h + 2, 1, BORDER);
-        Chart {
-            frame,
-            x0,
-            y0,
-            w,
-            h,
-        }
-    }
+/// Text of `size` pixels in the text colour.
+pub fn text(size: u32) -> TextStyle<'static> {
+    static TEXT_COLOUR: RGBColor = RGBColor(TEXT[0], TEXT[1], TEXT[2]);
+    TextStyle::from((FONT, size).into_font()).color(&TEXT_COLOUR)
+}
 
-    /// Pixel column of a fraction 0..1 along the x axis.
-    pub fn x_at(&self, t: f64) -> usize {
-        self.x0 + (t.clamp(0.0, 1.0) * (self.w - 1) as f64).round() as usize
-    }
+/// The chart's title style.
+pub fn title() -> TextStyle<'static> {
+    text(22)
+}
 
-    /// Pixel row of a fraction 0..1 up the y axis.
-    pub fn y_at(&self, t: f64) -> usize {
-        self.y0 + self.h - 1 - (t.clamp(0.0, 1.0) * (self.h - 1) as f64).round() as usize
-    }
+/// Tick labels.
+pub fn ticks() -> TextStyle<'static> {
+    text(14)
+}
 
-    /// Tick marks and labels along x at fractions 0..1.
-    pub fn x_ticks(&mut self, ticks: &[(f64, String)]) {
-        for (t, label) in ticks {
-            let x = self.x_at(*t);
-            self.frame.fill_rect(x, self.y0 + self.h + 1, 1, 5, BORDER);
-            let lx = x.saturating_sub(text_width(label, SCALE) / 2);
-            draw_text(
-                &mut self.frame,
-                lx,
-                self.y0 + self.h + 8,
-                label,
-                SCALE,
-                TEXT,
-            );
-        }
-    }
+/// Axis names (quantity and unit).
+pub fn axis_name() -> TextStyle<'static> {
+    text(16)
+}
 
-    /// Tick marks, labels and faint grid lines along y at fractions 0..1.
-    pub fn y_ticks(&mut self, ticks: &[(f64, String)]) {
-        for (t, label) in ticks {
-            let y = self.y_at(*t);
-            self.frame.fill_rect(self.x0, y, self.w, 1, GRID);
-            self.frame.fill_rect(self.x0 - 6, y, 5, 1, BORDER);
-            let lx = (self.x0 - 10).saturating_sub(text_width(label, SCALE));
-            draw_text(
-                &mut self.frame,
-                lx,
-                y.saturating_sub(GLYPH_H * SCALE / 2),
-                label,
-                SCALE,
-                TEXT,
-            );
-        }
-    }
+/// The axis line colour.
+pub fn axis() -> RGBColor {
+    colour(BORDER)
+}
 
-    /// A vertical colour bar right of the plot: `colour(t)` for t from 0 (bottom) to 1 (top),
-    /// labelled `low` and `high`, with `label` (the quantity and unit) above it.
-    pub fn colour_scale(
-        &mut self,
-        colour: impl Fn(f64) -> Rgb,
-        low: &str,
-        high: &str,
-        label: &str,
-    ) {
-        let x = self.x0 + self.w + 16;
-        let (bw, top, bh) = (16, self.y0 + LINE, self.h.saturating_sub(2 * LINE).max(10));
-        for i in 0..bh {
-            let t = 1.0 - i as f64 / (bh - 1).max(1) as f64;
-            self.frame.fill_rect(x, top + i, bw, 1, colour(t));
-        }
-        self.frame
-            .outline_rect(x - 1, top - 1, bw + 2, bh + 2, 1, BORDER);
-        draw_text(&mut self.frame, x, self.y0 - 2, label, SCALE, TEXT);
-        draw_text(&mut self.frame, x + bw + 4, top, high, SCALE, TEXT);
-        draw_text(
-            &mut self.frame,
-            x + bw + 4,
-            top + bh - GLYPH_H * SCALE,
-            low,
-            SCALE,
-            TEXT,
+/// The grid line colour.
+pub fn grid_line() -> RGBColor {
+    colour(GRID)
+}
+
+/// A `width`×`height` chart on nestor's background, drawn by `draw`, as a [`Frame`].
+pub fn draw_chart(
+    width: u32,
+    height: u32,
+    draw: impl FnOnce(&Area) -> Result<(), DrawError>,
+) -> Result<Frame, ChartError> {
+    static FONT_ONCE: Once = Once::new();
+    let mut registered = Ok(());
+    // plotters keeps registered fonts in a table of its own; one registration serves all.
+    FONT_ONCE.call_once(|| {
+        registered = register_font(FONT, FontStyle::Normal, DEJAVU_SANS)
+            .map_err(|_| ChartError("the embedded DejaVu Sans is not a valid font".into()));
+    });
+    registered?;
+    let mut rgb = vec![0u8; width as usize * height as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+        root.fill(&colour(BACKGROUND))
+            .map_err(|e| ChartError(e.to_string()))?;
+        draw(&root).map_err(|e| ChartError(e.to_string()))?;
+        root.present().map_err(|e| ChartError(e.to_string()))?;
+    }
+    let mut rgba = Vec::with_capacity(rgb.len() / 3 * 4);
+    for p in rgb.chunks_exact(3) {
+        rgba.extend_from_slice(&[p[0], p[1], p[2], 255]);
+    }
+    Frame::from_rgba(width as usize, height as usize, rgba).map_err(|e| ChartError(e.to_string()))
+}
+
+/// The heat colour of a share 0..1 (viridis: dark purple → green → yellow, even in lightness,
+/// readable by colour-blind people).
+pub fn heat_colour(t: f64) -> Rgb {
+    let c = ViridisRGB::get_color(t.clamp(0.0, 1.0));
+    [c.0, c.1, c.2]
+}
+
+/// A vertical colour scale filling `area`: values 0..`top` along the right-hand axis named
+/// `name`, coloured by `colour_of(value)`.
+pub fn colour_scale(
+    area: &Area,
+    top: f64,
+    name: &str,
+    colour_of: impl Fn(f64) -> Rgb,
+) -> Result<(), DrawError> {
+    let top = top.max(1.0);
+    let mut c = ChartBuilder::on(area)
+        .margin_top(60)
+        .margin_bottom(64)
+        .margin_right(8)
+        .set_label_area_size(LabelAreaPosition::Right, 70)
+        .build_cartesian_2d(0f64..1f64, 0f64..top)?;
+    c.configure_mesh()
+        .disable_mesh()
+        .disable_x_axis()
+        .y_desc(name)
+        .y_labels(6)
+        .y_label_formatter(&|v| tick_label(*v))
+        .label_style(ticks())
+        .axis_desc_style(axis_name())
+        .axis_style(axis())
+        .draw()?;
+    const STEPS: usize = 200;
+    c.draw_series((0..STEPS).map(|i| {
+        let (lo, hi) = (
+            top * i as f64 / STEPS as f64,
+            top * (i + 1) as f64 / STEPS as f64,
         );
-    }
-
-    /// A small legend entry (a colour box and its meaning) at (x, y).
-    pub fn legend(&mut self, x: usize, y: usize, colour: Rgb, text: &str) {
-        self.frame.fill_rect(x, y, 10, 10, colour);
-        draw_text(&mut self.frame, x + 14, y, text, SCALE, TEXT);
-    }
+        Rectangle::new(
+            [(0.0, lo), (1.0, hi)],
+            colour(colour_of((lo + hi) / 2.0)).filled(),
+        )
+    }))?;
+    Ok(())
 }
 
-/// Evenly spaced "nice" tick values from 0 to at least `max` (1, 2 or 5 times a power of ten).
-pub fn nice_ticks(max: f64, count: usize) -> Vec<f64> {
-    let max = if max > 0.0 { max } else { 1.0 };
-    let raw = max / count.max(1) as f64;
-    let p = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * p)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * p);
-    let n = (max / step).ceil() as usize;
-    (0..=n).map(|i| i as f64 * step).collect()
-}
-
-/// A number for a tick label: 1500 → "1500", 250000 → "250K", 0.5 → "0.5".
+/// A short tick label: 0, 50, 1.5K, 250K, 1M.
 pub fn tick_label(v: f64) -> String {
-    if v >= 10_000.0 && v % 1000.0 == 0.0 {
-        format!("{}K", v / 1000.0)
-    } else if v.fract() == 0.0 {
-        format!("{v:.0}")
+    let a = v.abs();
+    let short = |x: f64, unit: &str| {
+        if (x - x.round()).abs() < 1e-9 {
+            format!("{}{unit}", x.round())
+        } else {
+            format!("{x:.1}{unit}")
+        }
+    };
+    if a >= 1e6 {
+        short(v / 1e6, "M")
+    } else if a >= 1e4 {
+        short(v / 1e3, "K")
     } else {
-        format!("{v}")
+        short(v, "")
     }
 }
 
@@ -164,21 +164,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ticks_cover_the_range_in_round_steps() {
-        assert_eq!(nice_ticks(10.0, 5), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
-        assert_eq!(nice_ticks(1_000_000.0, 4), [0.0, 500_000.0, 1_000_000.0]);
-        assert_eq!(nice_ticks(7.0, 4), [0.0, 2.0, 4.0, 6.0, 8.0]);
+    fn tick_labels_are_short() {
+        assert_eq!(tick_label(0.0), "0");
+        assert_eq!(tick_label(50.0), "50");
+        assert_eq!(tick_label(1500.0), "1500");
         assert_eq!(tick_label(250_000.0), "250K");
-        assert_eq!(tick_label(30.0), "30");
+        assert_eq!(tick_label(1_000_000.0), "1M");
+        assert_eq!(tick_label(2_500_000.0), "2.5M");
     }
 
     #[test]
-    fn axes_map_fractions_inside_the_plot() {
-        let c = Chart::new(400, 300, "T", "X", "Y", true);
-        assert_eq!(c.x_at(0.0), c.x0);
-        assert_eq!(c.x_at(1.0), c.x0 + c.w - 1);
-        assert_eq!(c.y_at(0.0), c.y0 + c.h - 1);
-        assert_eq!(c.y_at(1.0), c.y0);
-        assert!(c.x0 + c.w + SCALE_ROOM <= 400);
+    fn a_chart_has_its_size_the_background_and_text_pixels() {
+        let f = draw_chart(200, 100, |a| {
+            a.draw(&Text::new("HELLO", (10, 10), title()))?;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!((f.width, f.height), (200, 100));
+        assert_eq!(f.rgb(199, 99), Some(BACKGROUND));
+        let lit = (0..100)
+            .flat_map(|y| (0..200).map(move |x| (x, y)))
+            .filter(|&(x, y)| f.rgb(x, y) != Some(BACKGROUND))
+            .count();
+        assert!(lit > 50, "the title is drawn with the embedded font: {lit}");
+    }
+
+    #[test]
+    fn heat_runs_dark_to_light() {
+        let lum = |c: Rgb| 0.3 * f64::from(c[0]) + 0.59 * f64::from(c[1]) + 0.11 * f64::from(c[2]);
+        assert!(lum(heat_colour(0.0)) < lum(heat_colour(0.5)));
+        assert!(lum(heat_colour(0.5)) < lum(heat_colour(1.0)));
     }
 }

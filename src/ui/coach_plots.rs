@@ -1,11 +1,16 @@
-//! The pictures of `nestor analyze --report`: value loss per piece, accuracy per level, and a
-//! placement drawn on its board with the best one outlined over it.
+//! The pictures of `nestor analyze --report`: value loss per piece and accuracy per level
+//! (plotters charts), and a placement drawn on its board with the best one outlined over it.
+
+use plotters::prelude::*;
 
 use crate::coach::summary::LevelAccuracy;
 use crate::coach::{Class, Rating};
 use crate::game::board::HIDDEN_ROWS;
 
-use super::chart::{nice_ticks, tick_label, Chart};
+use super::chart::{
+    axis, axis_name, colour, draw_chart, grid_line, tick_label, ticks, title, Area, ChartError,
+    DrawError, BAR,
+};
 use super::font::{draw_text, GLYPH_H};
 use super::render::{visible_cells, Frame, Rgb, BACKGROUND, BORDER, FIELD, GRID, PLAN, TEXT};
 
@@ -23,90 +28,128 @@ pub fn class_colour(c: Class) -> Rgb {
 /// The colour of the player's lock in the board pictures.
 pub const PLAYED: Rgb = [235, 50, 50];
 
-/// The class colours, right-aligned on the title line.
-fn class_legend(c: &mut Chart) {
-    let width: usize = Class::ALL.iter().map(|k| 30 + 8 * k.name().len()).sum();
-    let mut x = (c.x0 + c.w).saturating_sub(width);
-    let y = 8;
-    for class in Class::ALL {
-        c.legend(x, y, class_colour(class), &class.name().to_uppercase());
-        x += 30 + 8 * class.name().len();
-    }
+/// A loss on the chart's log axis: log10(1 + loss), so that 0 sits on the axis.
+fn log_loss(l: f64) -> f64 {
+    (1.0 + l.max(0.0)).log10()
 }
 
-/// Value loss of every placement in order, on a log scale (a rejected placement reaches the
-/// top); each bar has its class's colour.
-pub fn loss_per_piece(ratings: &[Rating]) -> Frame {
-    let n = ratings.len().max(1);
-    let log = |l: f64| (1.0 + l.max(0.0)).log10();
+/// Value loss of every placement in order, on a log scale (a placement after which the rules
+/// reject every pair reaches the top); each bar has its class's colour, named in the legend.
+pub fn loss_per_piece(ratings: &[Rating]) -> Result<Frame, ChartError> {
+    let n = ratings.len().max(1) as f64;
     let top = ratings
         .iter()
         .filter_map(|r| r.loss)
-        .map(log)
+        .map(log_loss)
         .fold(1.0f64, f64::max)
         .ceil();
-    let mut c = Chart::new(
-        760,
-        380,
-        "VALUE LOSS PER PIECE",
-        "PIECE (IN PLAYING ORDER)",
-        "LOSS (EVALUATION UNITS, LOG SCALE)",
-        false,
-    );
-    let ticks: Vec<(f64, String)> = (0..=top as i32)
-        .map(|p| {
-            let v = if p == 0 { 0.0 } else { 10f64.powi(p) };
-            (log(v) / top, tick_label(v))
-        })
-        .collect();
-    c.y_ticks(&ticks);
-    let xt: Vec<(f64, String)> = nice_ticks(n as f64, 6)
-        .into_iter()
-        .filter(|&v| v <= n as f64)
-        .map(|v| ((v / n as f64), tick_label(v)))
-        .collect();
-    c.x_ticks(&xt);
-    let bw = (c.w / n).max(1);
-    for (i, r) in ratings.iter().enumerate() {
-        let t = r.loss.map_or(1.0, |l| log(l) / top);
-        let x = c.x_at(i as f64 / n as f64);
-        let y = c.y_at(t);
-        let base = c.y_at(0.0);
-        let h = (base - y).max(1);
-        c.frame
-            .fill_rect(x, base + 1 - h, bw.max(1), h, class_colour(r.class));
+    draw_chart(900, 440, |root| {
+        // The title on the left, the legend on the right of the same line.
+        root.draw(&Text::new("Value loss per piece", (14, 10), title()))?;
+        let mut c = ChartBuilder::on(root)
+            .margin(14)
+            .margin_top(48)
+            .x_label_area_size(54)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0f64..n, 0f64..top * 1.02)?;
+        c.configure_mesh()
+            .disable_x_mesh()
+            .x_desc("Piece (in playing order)")
+            .y_desc("Loss (evaluation units, log scale)")
+            .x_labels(8)
+            .y_labels(top as usize + 1)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| {
+                // Ticks fall on whole powers of ten: label them as losses.
+                if v.fract().abs() > 1e-9 {
+                    String::new()
+                } else if *v < 0.5 {
+                    "0".into()
+                } else {
+                    tick_label(10f64.powi(v.round() as i32))
+                }
+            })
+            .label_style(ticks())
+            .axis_desc_style(axis_name())
+            .axis_style(axis())
+            .bold_line_style(grid_line())
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        for class in Class::ALL {
+            let fill = colour(class_colour(class));
+            c.draw_series(
+                ratings
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.class == class)
+                    .map(|(i, r)| {
+                        let h = r.loss.map_or(top, log_loss).max(top / 200.0);
+                        let x = i as f64;
+                        Rectangle::new([(x + 0.1, 0.0), (x + 0.9, h)], fill.filled())
+                    }),
+            )?;
+        }
+        class_legend(root)
+    })
+}
+
+/// The class colours named, right-aligned on the title's line (above the bars, which can
+/// reach the top).
+fn class_legend(root: &Area) -> Result<(), DrawError> {
+    let (width, _) = root.dim_in_pixel();
+    let style = ticks();
+    let mut x = width as i32 - 14;
+    for class in Class::ALL.iter().rev() {
+        let (w, _) = root.estimate_text_size(class.name(), &style)?;
+        x -= w as i32;
+        root.draw(&Text::new(class.name(), (x, 12), style.clone()))?;
+        x -= 18;
+        let swatch = colour(class_colour(*class)).filled();
+        root.draw(&Rectangle::new([(x, 12), (x + 12, 24)], swatch))?;
+        x -= 16;
     }
-    class_legend(&mut c);
-    c.frame
+    Ok(())
 }
 
 /// Share of placements rated best or good at each level played.
-pub fn accuracy_by_level(levels: &[LevelAccuracy]) -> Frame {
-    let mut c = Chart::new(
-        560,
-        340,
-        "ACCURACY BY LEVEL",
-        "LEVEL",
-        "PLACEMENTS BEST OR GOOD (PERCENT)",
-        false,
-    );
-    let ticks: Vec<(f64, String)> = (0..=4)
-        .map(|i| (f64::from(i) / 4.0, format!("{}", i * 25)))
-        .collect();
-    c.y_ticks(&ticks);
+pub fn accuracy_by_level(levels: &[LevelAccuracy]) -> Result<Frame, ChartError> {
     let n = levels.len().max(1);
-    let slot = c.w / n;
-    let mut xt = Vec::new();
-    for (i, l) in levels.iter().enumerate() {
-        let x = c.x0 + i * slot + slot / 6;
-        let y = c.y_at(l.accuracy);
-        let base = c.y_at(0.0);
-        c.frame
-            .fill_rect(x, y, (slot * 2 / 3).max(1), base + 1 - y, [80, 160, 255]);
-        xt.push(((i as f64 + 0.5) / n as f64, l.level.to_string()));
-    }
-    c.x_ticks(&xt);
-    c.frame
+    draw_chart(640, 400, |root| {
+        let mut c = ChartBuilder::on(root)
+            .caption("Accuracy by level", title())
+            .margin(14)
+            .x_label_area_size(54)
+            .y_label_area_size(70)
+            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..105f64)?;
+        c.configure_mesh()
+            .disable_x_mesh()
+            .x_desc("Level")
+            .y_desc("Placements best or good (percent)")
+            .x_labels(n.min(20))
+            .y_labels(6)
+            .x_label_formatter(&|v| {
+                let i = v.round();
+                match levels.get(i as usize) {
+                    Some(l) if (v - i).abs() < 1e-9 && i >= 0.0 => l.level.to_string(),
+                    _ => String::new(),
+                }
+            })
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .label_style(ticks())
+            .axis_desc_style(axis_name())
+            .axis_style(axis())
+            .bold_line_style(grid_line())
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        c.draw_series(levels.iter().enumerate().map(|(i, l)| {
+            let x = i as f64;
+            Rectangle::new(
+                [(x - 0.33, 0.0), (x + 0.33, 100.0 * l.accuracy)],
+                colour(BAR).filled(),
+            )
+        }))?;
+        Ok(())
+    })
 }
 
 const CELL: usize = 16;
@@ -188,4 +231,101 @@ pub fn placement_picture(r: &Rating) -> Frame {
     f.outline_rect(panel, y, 13, 13, 3, PLAN);
     draw_text(&mut f, panel + 18, y + 1, "BEST", 2, TEXT);
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::piece::{Orientation, Piece};
+    use crate::game::Game;
+    use crate::search::eval::Placement;
+    use crate::search::Situation;
+
+    fn rating(piece_number: u32, loss: Option<f64>, class: Class) -> Rating {
+        let at = Placement {
+            x: 5,
+            y: 18,
+            orientation: Orientation::new(0).unwrap(),
+        };
+        Rating {
+            game: 1,
+            piece_number,
+            frame: 0,
+            lock_frame: 0,
+            level: 19,
+            lines: 0,
+            score: 0,
+            piece: Piece::T,
+            next: None,
+            player: at,
+            best: at,
+            rank: 1,
+            placements: 30,
+            value: Some(0.0),
+            best_value: Some(0.0),
+            loss,
+            class,
+            reachable: true,
+            situation: Situation::of(&Game::seeded(19, 1)),
+        }
+    }
+
+    /// The tallest run of `colour` in any column.
+    fn tallest(f: &Frame, colour: Rgb) -> usize {
+        (0..f.width)
+            .map(|x| {
+                (0..f.height)
+                    .filter(|&y| f.rgb(x, y) == Some(colour))
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn loss_bars_grow_with_the_loss_on_a_log_scale_in_their_class_colour() {
+        let ratings = [
+            rating(1, Some(0.0), Class::Best),
+            rating(2, Some(9.0), Class::Mistake),
+            rating(3, Some(99.0), Class::Blunder),
+            rating(4, None, Class::Blunder),
+        ];
+        let f = loss_per_piece(&ratings).unwrap();
+        let mistake = tallest(&f, class_colour(Class::Mistake));
+        let blunder = tallest(&f, class_colour(Class::Blunder));
+        // log10(1 + 9) = 1 and log10(1 + 99) = 2 on an axis to 2: the rejected one is full height.
+        assert!(mistake > 50, "{mistake}");
+        assert!(
+            (blunder as f64 / mistake as f64 - 2.0).abs() < 0.1,
+            "{blunder} {mistake}"
+        );
+        // A best placement is a sliver on the axis (the legend swatch is 12 high).
+        assert!(tallest(&f, class_colour(Class::Best)) <= 12);
+        // A class that no placement has is only in the legend.
+        assert!(tallest(&f, class_colour(Class::Good)) <= 12);
+    }
+
+    #[test]
+    fn accuracy_bars_are_as_tall_as_the_share() {
+        let levels = [
+            LevelAccuracy {
+                level: 19,
+                pieces: 10,
+                accuracy: 1.0,
+            },
+            LevelAccuracy {
+                level: 20,
+                pieces: 10,
+                accuracy: 0.5,
+            },
+        ];
+        let f = accuracy_by_level(&levels).unwrap();
+        let cols: Vec<usize> = (0..f.width)
+            .map(|x| (0..f.height).filter(|&y| f.rgb(x, y) == Some(BAR)).count())
+            .collect();
+        let full = cols.iter().copied().max().unwrap();
+        let last = cols.iter().rposition(|&n| n > 0).unwrap();
+        assert!(full > 100);
+        assert!(cols[last].abs_diff(full / 2) <= 2, "{} {full}", cols[last]);
+    }
 }

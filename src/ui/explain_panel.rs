@@ -53,6 +53,18 @@ pub fn draw_explain_panel(
     }
 }
 
+/// `picture` with the panel beside it, in `out` (resized to `picture.width + PANEL_WIDTH` by
+/// `picture.height`, its allocation reused). `top` is `None` while the panel is hidden (key E):
+/// the window keeps its size and the panel's place stays blank.
+pub fn compose_with_panel(picture: &Frame, top: Option<&[Explanation]>, out: &mut Frame) {
+    out.reset(picture.width + PANEL_WIDTH, picture.height, BACKGROUND);
+    let (src, dst) = (picture.width * 4, out.width * 4);
+    for y in 0..picture.height {
+        out.pixels[y * dst..y * dst + src].copy_from_slice(&picture.pixels[y * src..(y + 1) * src]);
+    }
+    draw_explain_panel(out, picture.width, 0, picture.height, top.unwrap_or(&[]));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +113,31 @@ mod tests {
             .count();
         assert!(plan > 0);
         assert_eq!(f.height, 60);
+    }
+
+    /// Pixels of `colour` in columns `xs` of `f`.
+    fn count(f: &Frame, xs: std::ops::Range<usize>, colour: Rgb) -> usize {
+        (0..f.height)
+            .flat_map(|y| xs.clone().map(move |x| (x, y)))
+            .filter(|&(x, y)| f.rgb(x, y) == Some(colour))
+            .count()
+    }
+
+    #[test]
+    fn the_picture_is_copied_left_and_the_panel_drawn_right_or_left_blank() {
+        let mut picture = Frame::new(30, 200, [1, 2, 3]);
+        picture.fill_rect(29, 199, 1, 1, [9, 9, 9]);
+        let mut out = Frame::new(0, 0, [0; 3]);
+        compose_with_panel(&picture, Some(&[explanation(1, 4)]), &mut out);
+        assert_eq!((out.width, out.height), (30 + PANEL_WIDTH, 200));
+        assert_eq!(count(&out, 0..30, [1, 2, 3]), 30 * 200 - 1);
+        assert_eq!(out.rgb(29, 199), Some([9, 9, 9]));
+        let shown = count(&out, 30..out.width, PLAN);
+        assert!(shown > 0, "the headers are drawn in the panel");
+        // Hidden: same size, the title only, no placement.
+        compose_with_panel(&picture, None, &mut out);
+        assert_eq!((out.width, out.height), (30 + PANEL_WIDTH, 200));
+        assert_eq!(count(&out, 30..out.width, PLAN), 0);
+        assert_eq!(count(&out, 0..30, [1, 2, 3]), 30 * 200 - 1);
     }
 }

@@ -3,7 +3,7 @@
 
 use minifb::Key;
 
-use crate::coach::classes::KeyNames;
+use crate::coach::classes::ButtonNames;
 use crate::game::PadState;
 
 /// A key name that is not a key (the message names it and the button).
@@ -68,6 +68,20 @@ const NAMED: &[(&str, Key)] = &[
     ("9", Key::Key9),
 ];
 
+/// `pad` less any pair of opposite directions held together (a D-pad cannot press both; the
+/// keyboard, a stick and a pad merged can).
+pub fn without_opposites(mut pad: PadState) -> PadState {
+    for pair in [
+        PadState::LEFT.union(PadState::RIGHT),
+        PadState::UP.union(PadState::DOWN),
+    ] {
+        if pad.contains(pair) {
+            pad = pad.without(pair);
+        }
+    }
+    pad
+}
+
 /// The key for each controller button.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Keypad {
@@ -86,7 +100,7 @@ fn key_named(button: &'static str, name: &str) -> Result<Key, KeyNameError> {
 }
 
 impl Keypad {
-    pub fn new(names: &KeyNames) -> Result<Keypad, KeyNameError> {
+    pub fn new(names: &ButtonNames) -> Result<Keypad, KeyNameError> {
         Ok(Keypad {
             bindings: [
                 (key_named("left", &names.left)?, PadState::LEFT),
@@ -109,15 +123,7 @@ impl Keypad {
                 pad = pad.union(*button);
             }
         }
-        for pair in [
-            PadState::LEFT.union(PadState::RIGHT),
-            PadState::UP.union(PadState::DOWN),
-        ] {
-            if pad.contains(pair) {
-                pad = pad.without(pair);
-            }
-        }
-        pad
+        without_opposites(pad)
     }
 
     /// The bindings in words, e.g. "Left: Left, ..., A: X, B: Z, Start: Enter".

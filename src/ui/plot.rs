@@ -1,12 +1,16 @@
-//! PNG plots of batch statistics drawn with nestor's own renderer and `ui::chart` axes: the
-//! final-score histogram, the lock heat map, the locks per row and the survival curve.
+//! PNG plots of batch statistics, drawn with plotters through `ui::chart`: the final-score
+//! histogram, the lock heat map, the locks per row and the survival curve.
 
-use super::chart::{nice_ticks, tick_label, Chart};
-use super::render::{Frame, Rgb};
+use plotters::prelude::*;
 
-const BAR: Rgb = [80, 160, 255];
-/// Heat-map cell size in pixels.
-const CELL: usize = 16;
+use super::chart::{
+    axis, axis_name, colour, colour_scale, draw_chart, grid_line, heat_colour, tick_label, ticks,
+    title, ChartError, BAR,
+};
+use super::render::{Frame, Rgb, FIELD};
+
+/// Width of the heat map's own area; the colour scale is right of it.
+pub const MAP_WIDTH: u32 = 330;
 
 /// Counts `values` into `bins` equal bins over `0..max` (the last bin takes `max` and above).
 pub fn histogram(values: &[u32], bins: usize, max: u32) -> Vec<u32> {
@@ -19,71 +23,55 @@ pub fn histogram(values: &[u32], bins: usize, max: u32) -> Vec<u32> {
     counts
 }
 
-fn y_count_ticks(c: &mut Chart, top: u32) -> f64 {
-    let ticks = nice_ticks(f64::from(top.max(1)), 4);
-    let scale = *ticks.last().unwrap_or(&1.0);
-    let labelled: Vec<(f64, String)> = ticks.iter().map(|&v| (v / scale, tick_label(v))).collect();
-    c.y_ticks(&labelled);
-    scale
-}
-
 /// Bar chart of final scores in 20 bins of 50,000 points up to 1,000,000.
-pub fn score_histogram(scores: &[u32]) -> Frame {
+pub fn score_histogram(scores: &[u32]) -> Result<Frame, ChartError> {
     let counts = histogram(scores, 20, 1_000_000);
-    let mut c = Chart::new(
-        640,
-        360,
-        &format!("FINAL SCORE - {} GAMES", scores.len()),
-        "FINAL SCORE (POINTS, BINS OF 50K)",
-        "GAMES",
-        false,
-    );
-    let scale = y_count_ticks(&mut c, counts.iter().copied().max().unwrap_or(0));
-    let ticks: Vec<(f64, String)> = (0..=4)
-        .map(|i| (f64::from(i) / 4.0, tick_label(f64::from(i) * 250_000.0)))
-        .collect();
-    c.x_ticks(&ticks);
-    let n = counts.len();
-    for (i, &k) in counts.iter().enumerate() {
-        let (x, x1) = (
-            c.x_at(i as f64 / n as f64),
-            c.x_at((i + 1) as f64 / n as f64),
-        );
-        let y = c.y_at(f64::from(k) / scale);
-        let base = c.y_at(0.0);
-        if k > 0 {
-            c.frame.fill_rect(
-                x + 1,
-                y,
-                (x1 - x).saturating_sub(2).max(1),
-                base + 1 - y,
-                BAR,
-            );
-        }
-    }
-    c.frame
+    let top = counts.iter().copied().max().unwrap_or(0).max(1);
+    draw_chart(800, 450, |root| {
+        let mut c = ChartBuilder::on(root)
+            .caption(format!("Final score, {} games", scores.len()), title())
+            .margin(14)
+            .x_label_area_size(54)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0f64..1_000_000f64, 0f64..f64::from(top) * 1.05)?;
+        c.configure_mesh()
+            .disable_x_mesh()
+            .x_desc("Final score (points; bins of 50K, the last 950K and above)")
+            .y_desc("Games")
+            .x_labels(5)
+            .y_labels(6)
+            .x_label_formatter(&|v| tick_label(*v))
+            .y_label_formatter(&|v| tick_label(*v))
+            .label_style(ticks())
+            .axis_desc_style(axis_name())
+            .axis_style(axis())
+            .bold_line_style(grid_line())
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        c.draw_series(
+            counts
+                .iter()
+                .enumerate()
+                .filter(|(_, &k)| k > 0)
+                .map(|(i, &k)| {
+                    let x = i as f64 * 50_000.0;
+                    Rectangle::new(
+                        [(x + 2_500.0, 0.0), (x + 47_500.0, f64::from(k))],
+                        colour(BAR).filled(),
+                    )
+                }),
+        )?;
+        Ok(())
+    })
 }
 
-/// Black → blue → yellow as `t` goes from 0 to 1.
-pub fn heat_colour(t: f64) -> Rgb {
-    let t = t.clamp(0.0, 1.0);
-    let lerp =
-        |a: u8, b: u8, t: f64| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
-    if t < 0.5 {
-        let u = t * 2.0;
-        [lerp(20, 60, u), lerp(20, 110, u), lerp(60, 255, u)]
-    } else {
-        let u = (t - 0.5) * 2.0;
-        [lerp(60, 255, u), lerp(110, 230, u), lerp(255, 40, u)]
+/// A count's colour on a square-root scale up to `top` (so that the few locks high in the
+/// field still show); black for none.
+fn heat(n: f64, top: f64) -> Rgb {
+    if n <= 0.0 {
+        return FIELD;
     }
-}
-
-/// A count's colour on a square-root scale up to `top`; black for none.
-fn heat(n: u32, top: u32) -> Rgb {
-    if n == 0 {
-        return [0, 0, 0];
-    }
-    heat_colour((f64::from(n) / f64::from(top.max(1))).sqrt())
+    heat_colour((n / top.max(1.0)).sqrt())
 }
 
 fn count_grid(locks: &[(u8, u8)]) -> [[u32; 10]; 20] {
@@ -96,108 +84,145 @@ fn count_grid(locks: &[(u8, u8)]) -> [[u32; 10]; 20] {
     grid
 }
 
-/// Heat map of lock positions, `locks` as (row 0..19, column 0..9) pairs, with its colour
-/// scale (locks per cell, square-root scale).
-pub fn lock_heat_map(locks: &[(u8, u8)]) -> Frame {
-    let grid = count_grid(locks);
-    let top = grid.iter().flatten().copied().max().unwrap_or(0).max(1);
-    let mut c = Chart::new(
-        80 + 10 * CELL + 110,
-        56 + 20 * CELL + 56,
-        "WHERE PIECES LOCK",
-        "COLUMN",
-        "ROW (0 = TOP)",
-        true,
-    );
-    // Ticks first: their grid lines must not cross the cells.
-    let yt: Vec<(f64, String)> = [0usize, 5, 10, 15, 19]
-        .iter()
-        .map(|&r| (1.0 - (r as f64 + 0.5) / 20.0, r.to_string()))
-        .collect();
-    c.y_ticks(&yt);
-    for (r, row) in grid.iter().enumerate() {
-        for (col, &n) in row.iter().enumerate() {
-            c.frame.fill_rect(
-                c.x0 + col * CELL,
-                c.y0 + r * CELL,
-                CELL - 1,
-                CELL - 1,
-                heat(n, top),
-            );
-        }
-    }
-    let xt: Vec<(f64, String)> = [0usize, 5, 9]
-        .iter()
-        .map(|&col| ((col as f64 + 0.5) / 10.0, col.to_string()))
-        .collect();
-    c.x_ticks(&xt);
-    c.colour_scale(heat_colour, "0", &top.to_string(), "LOCKS");
-    c.frame
+/// Row `r` (0 = top) as a y coordinate: rows count down from 0, so row 0 is drawn on top.
+fn row_y(r: usize) -> f64 {
+    -(r as f64)
 }
 
-/// Locks per row over all games: one horizontal bar per row, row 0 (the top) first.
-pub fn row_histogram(locks: &[(u8, u8)]) -> Frame {
-    let grid = count_grid(locks);
-    let rows: Vec<u32> = grid.iter().map(|r| r.iter().sum()).collect();
+/// The y range of the 20 rows, half a row of margin each side.
+const ROWS: std::ops::Range<f64> = -19.5..0.5;
+
+fn row_label(y: &f64) -> String {
+    format!("{}", -y.round() as i32)
+}
+
+/// Heat map of lock positions, `locks` as (row 0..19, column 0..9) pairs, with its colour
+/// scale (locks per cell, square-root scale; black: none).
+pub fn lock_heat_map(locks: &[(u8, u8)]) -> Result<Frame, ChartError> {
+    let counts = count_grid(locks);
+    let top = f64::from(counts.iter().flatten().copied().max().unwrap_or(0).max(1));
+    draw_chart(MAP_WIDTH + 150, 620, |root| {
+        root.titled(
+            &format!("Where pieces lock, {} locks", locks.len()),
+            title(),
+        )?;
+        let (map, scale) = root.split_horizontally(MAP_WIDTH);
+        let mut c = ChartBuilder::on(&map)
+            .margin(10)
+            .margin_top(40)
+            .x_label_area_size(54)
+            .y_label_area_size(70)
+            .build_cartesian_2d(-0.5f64..9.5, ROWS)?;
+        c.configure_mesh()
+            .disable_mesh()
+            .x_desc("Column (0 = left)")
+            .y_desc("Row (0 = top)")
+            .x_labels(10)
+            .y_labels(5)
+            .x_label_formatter(&|v| format!("{}", v.round()))
+            .y_label_formatter(&row_label)
+            .label_style(ticks())
+            .axis_desc_style(axis_name())
+            .axis_style(axis())
+            .draw()?;
+        c.draw_series(counts.iter().enumerate().flat_map(|(r, row)| {
+            row.iter().enumerate().map(move |(col, &n)| {
+                let (x, y) = (col as f64, row_y(r));
+                Rectangle::new(
+                    [(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)],
+                    colour(heat(f64::from(n), top)).filled(),
+                )
+            })
+        }))?;
+        colour_scale(&scale, top, "Locks per cell (square-root colour)", |v| {
+            heat(v, top)
+        })
+    })
+}
+
+/// Locks per row over all games: one horizontal bar per row, row 0 (the top) at the top.
+pub fn row_histogram(locks: &[(u8, u8)]) -> Result<Frame, ChartError> {
+    let rows: Vec<u32> = count_grid(locks).iter().map(|r| r.iter().sum()).collect();
     let top = rows.iter().copied().max().unwrap_or(0).max(1);
-    let mut c = Chart::new(
-        560,
-        56 + 20 * CELL + 56,
-        &format!("LOCKS PER ROW - {} LOCKS", locks.len()),
-        "LOCKS (PIECES WHOSE PIVOT LOCKED IN THE ROW)",
-        "ROW (0 = TOP)",
-        false,
-    );
-    let ticks = nice_ticks(f64::from(top), 4);
-    let scale = *ticks.last().unwrap_or(&1.0);
-    let xt: Vec<(f64, String)> = ticks.iter().map(|&v| (v / scale, tick_label(v))).collect();
-    c.x_ticks(&xt);
-    let yt: Vec<(f64, String)> = [0usize, 5, 10, 15, 19]
-        .iter()
-        .map(|&r| (1.0 - (r as f64 + 0.5) / 20.0, r.to_string()))
-        .collect();
-    c.y_ticks(&yt);
-    for (r, &n) in rows.iter().enumerate() {
-        let len = c.x_at(f64::from(n) / scale) - c.x0;
-        if n > 0 {
-            c.frame
-                .fill_rect(c.x0, c.y0 + r * CELL + 2, len.max(1), CELL - 4, BAR);
-        }
-    }
-    c.frame
+    draw_chart(800, 560, |root| {
+        let mut c = ChartBuilder::on(root)
+            .caption(format!("Locks per row, {} locks", locks.len()), title())
+            .margin(14)
+            .x_label_area_size(54)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0f64..f64::from(top) * 1.05, ROWS)?;
+        c.configure_mesh()
+            .disable_y_mesh()
+            .x_desc("Locks (pieces whose pivot locked in the row)")
+            .y_desc("Row (0 = top)")
+            .x_labels(6)
+            .y_labels(5)
+            .x_label_formatter(&|v| tick_label(*v))
+            .y_label_formatter(&row_label)
+            .label_style(ticks())
+            .axis_desc_style(axis_name())
+            .axis_style(axis())
+            .bold_line_style(grid_line())
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        c.draw_series(
+            rows.iter()
+                .enumerate()
+                .filter(|(_, &n)| n > 0)
+                .map(|(r, &n)| {
+                    let y = row_y(r);
+                    Rectangle::new(
+                        [(0.0, y - 0.35), (f64::from(n), y + 0.35)],
+                        colour(BAR).filled(),
+                    )
+                }),
+        )?;
+        Ok(())
+    })
 }
 
 /// Step curve of the share of games still alive (0..1) against lines: `curve` holds
 /// (lines, share) points in increasing lines, as `search::batch::survival` gives them.
-pub fn survival_plot(curve: &[(u32, f64)], games: usize) -> Frame {
-    let mut c = Chart::new(
-        640,
-        360,
-        &format!("GAMES ALIVE BY LINES - {games} GAMES"),
-        "LINES CLEARED",
-        "GAMES STILL PLAYING (PERCENT)",
-        false,
-    );
-    let yt: Vec<(f64, String)> = (0..=4)
-        .map(|i| (f64::from(i) / 4.0, (i * 25).to_string()))
-        .collect();
-    c.y_ticks(&yt);
-    let most = curve.last().map_or(0, |&(l, _)| l).max(1);
-    let ticks = nice_ticks(f64::from(most), 5);
-    let scale = *ticks.last().unwrap_or(&1.0);
-    let xt: Vec<(f64, String)> = ticks.iter().map(|&v| (v / scale, tick_label(v))).collect();
-    c.x_ticks(&xt);
-    let base = c.y_at(0.0);
+pub fn survival_plot(curve: &[(u32, f64)], games: usize) -> Result<Frame, ChartError> {
+    let most = f64::from(curve.last().map_or(0, |&(l, _)| l).max(1));
+    let mut steps = Vec::with_capacity(2 * curve.len());
     for (i, &(lines, share)) in curve.iter().enumerate() {
-        let x = c.x_at(f64::from(lines) / scale);
         let next = curve
             .get(i + 1)
-            .map_or(x + 1, |&(l, _)| c.x_at(f64::from(l) / scale));
-        let y = c.y_at(share);
-        c.frame
-            .fill_rect(x, y, next.saturating_sub(x).max(1), base + 1 - y, BAR);
+            .map_or(f64::from(lines), |&(l, _)| f64::from(l));
+        steps.push((f64::from(lines), 100.0 * share));
+        steps.push((next, 100.0 * share));
     }
-    c.frame
+    draw_chart(800, 450, |root| {
+        let mut c = ChartBuilder::on(root)
+            .caption(
+                format!("Games alive by lines cleared, {games} games"),
+                title(),
+            )
+            .margin(14)
+            .x_label_area_size(54)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0f64..most, 0f64..105f64)?;
+        c.configure_mesh()
+            .x_desc("Lines cleared")
+            .y_desc("Games still playing (percent)")
+            .x_labels(8)
+            .y_labels(6)
+            .x_label_formatter(&|v| tick_label(*v))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .label_style(ticks())
+            .axis_desc_style(axis_name())
+            .axis_style(axis())
+            .bold_line_style(grid_line())
+            .light_line_style(TRANSPARENT)
+            .draw()?;
+        c.draw_series(AreaSeries::new(
+            steps.iter().copied(),
+            0.0,
+            colour(BAR).filled(),
+        ))?;
+        Ok(())
+    })
 }
 
 #[cfg(test)]
@@ -213,55 +238,114 @@ mod tests {
         assert_eq!(histogram(&[999_999, 1_000_000], 20, 1_000_000)[19], 2);
     }
 
-    /// Pixels of `colour` in column `x`.
-    fn column(f: &Frame, x: usize, colour: Rgb) -> usize {
+    /// Pixels of `colour` in each column of `f` (`x` from `xs`).
+    fn per_column(f: &Frame, xs: std::ops::Range<usize>, colour: Rgb) -> Vec<usize> {
+        xs.map(|x| {
+            (0..f.height)
+                .filter(|&y| f.rgb(x, y) == Some(colour))
+                .count()
+        })
+        .collect()
+    }
+
+    /// Pixels of `colour` in each row of `f`, over columns `xs`.
+    fn per_row(f: &Frame, xs: std::ops::Range<usize>, colour: Rgb) -> Vec<usize> {
         (0..f.height)
-            .filter(|&y| f.rgb(x, y) == Some(colour))
-            .count()
+            .map(|y| xs.clone().filter(|&x| f.rgb(x, y) == Some(colour)).count())
+            .collect()
+    }
+
+    /// Mean (x, y) of the pixels of `colour` left of `width`.
+    fn centre(f: &Frame, width: usize, colour: Rgb) -> (f64, f64) {
+        let hits: Vec<(usize, usize)> = (0..f.height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| f.rgb(x, y) == Some(colour))
+            .collect();
+        assert!(!hits.is_empty(), "no pixel of {colour:?}");
+        let n = hits.len() as f64;
+        (
+            hits.iter().map(|p| p.0 as f64).sum::<f64>() / n,
+            hits.iter().map(|p| p.1 as f64).sum::<f64>() / n,
+        )
     }
 
     #[test]
-    fn taller_bars_for_more_games() {
-        let f = score_histogram(&[10_000, 20_000, 30_000, 990_000]);
-        let c = Chart::new(640, 360, "", "", "", false);
-        let bin = |i: usize| (c.x_at(i as f64 / 20.0) + c.x_at((i + 1) as f64 / 20.0)) / 2;
-        assert!(column(&f, bin(0), BAR) > column(&f, bin(19), BAR));
-        assert!(column(&f, bin(19), BAR) > 0);
-        assert_eq!(column(&f, bin(10), BAR), 0);
+    fn taller_bars_for_more_games_and_none_for_empty_bins() {
+        let f = score_histogram(&[10_000, 20_000, 30_000, 990_000]).unwrap();
+        assert_eq!((f.width, f.height), (800, 450));
+        let w = f.width;
+        let left = per_column(&f, 0..w / 3, BAR).into_iter().max().unwrap();
+        let right = per_column(&f, 2 * w / 3..w, BAR).into_iter().max().unwrap();
+        let middle = per_column(&f, 2 * w / 5..3 * w / 5, BAR)
+            .into_iter()
+            .max()
+            .unwrap();
+        // Three games in the first bin, one in the last: bars three times as tall.
+        assert!(right > 20, "{right}");
+        assert!(
+            (left as f64 / right as f64 - 3.0).abs() < 0.1,
+            "{left} {right}"
+        );
+        assert_eq!(middle, 0);
     }
 
     #[test]
-    fn hot_cells_for_more_locks_and_a_colour_scale() {
-        let m = lock_heat_map(&[(19, 0), (19, 0), (5, 9)]);
-        let c = Chart::new(80 + 10 * CELL + 110, 56 + 20 * CELL + 56, "", "", "", true);
-        let at = |r: usize, col: usize| m.rgb(c.x0 + col * CELL + 4, c.y0 + r * CELL + 4).unwrap();
-        assert_eq!(at(0, 0), [0, 0, 0]);
-        assert_ne!(at(19, 0), at(5, 9));
-        assert_eq!(at(19, 0), heat(2, 2));
-        // The scale beside the map shows the hottest colour.
-        let hottest = heat_colour(1.0);
-        let scale_x = c.x0 + c.w + 20;
-        assert!(column(&m, scale_x, hottest) > 0);
+    fn hot_cells_where_more_pieces_lock_and_a_colour_scale() {
+        let m = lock_heat_map(&[(19, 0), (19, 0), (5, 9)]).unwrap();
+        let map = MAP_WIDTH as usize;
+        // The hottest cell is bottom left, the half-as-busy one (square-root colour) top right.
+        let hot = centre(&m, map, heat(2.0, 2.0));
+        let warm = centre(&m, map, heat(1.0, 2.0));
+        assert!(hot.0 < warm.0 && hot.1 > warm.1, "{hot:?} {warm:?}");
+        // Cells without a lock are black.
+        assert!(per_column(&m, 0..map, FIELD).iter().sum::<usize>() > 17 * 100);
+        // The scale right of the map runs through the colours: many distinct ones.
+        let mut seen: Vec<Rgb> = (0..m.height)
+            .flat_map(|y| (map..m.width).map(move |x| (x, y)))
+            .filter_map(|(x, y)| m.rgb(x, y))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert!(seen.len() > 100, "{}", seen.len());
     }
 
     #[test]
-    fn row_bars_grow_with_the_locks_in_the_row() {
-        let f = row_histogram(&[(19, 0), (19, 3), (19, 4), (10, 2)]);
-        let c = Chart::new(560, 56 + 20 * CELL + 56, "", "", "", false);
-        let row = |r: usize| {
-            let y = c.y0 + r * CELL + CELL / 2;
-            (0..f.width).filter(|&x| f.rgb(x, y) == Some(BAR)).count()
-        };
-        assert!(row(19) > row(10) && row(10) > 0);
-        assert_eq!(row(0), 0);
+    fn row_bars_grow_with_the_locks_in_the_row_and_row_0_is_on_top() {
+        let f = row_histogram(&[(19, 0), (19, 3), (19, 4), (10, 2)]).unwrap();
+        let rows = per_row(&f, 0..f.width, BAR);
+        let longest = rows.iter().copied().max().unwrap();
+        let y_long = rows.iter().position(|&n| n == longest).unwrap();
+        let shorter = rows
+            .iter()
+            .copied()
+            .filter(|&n| n > 0 && n < longest)
+            .max()
+            .unwrap();
+        let y_short = rows.iter().position(|&n| n == shorter).unwrap();
+        assert!(
+            (longest as f64 / shorter as f64 - 3.0).abs() < 0.1,
+            "{longest} {shorter}"
+        );
+        assert!(y_long > y_short, "row 19 is drawn below row 10");
     }
 
     #[test]
-    fn survival_bars_fall_with_the_share_alive() {
-        let f = survival_plot(&[(0, 1.0), (100, 1.0), (200, 0.5), (300, 0.0)], 2);
-        let c = Chart::new(640, 360, "", "", "", false);
-        let filled = |lines: f64| column(&f, c.x_at(lines / 300.0) + 1, BAR);
-        assert!(filled(0.0) > filled(200.0) && filled(200.0) > 0);
-        assert_eq!(filled(0.0), filled(100.0));
+    fn survival_area_falls_with_the_share_alive() {
+        let f = survival_plot(&[(0, 1.0), (100, 1.0), (200, 0.5), (300, 0.0)], 2).unwrap();
+        let cols = per_column(&f, 0..f.width, BAR);
+        let full = cols.iter().copied().max().unwrap();
+        let first_full = cols.iter().position(|&n| n == full).unwrap();
+        let last_full = cols.iter().rposition(|&n| n == full).unwrap();
+        let half: Vec<usize> = (0..cols.len())
+            .filter(|&x| cols[x] > 0 && cols[x].abs_diff(full / 2) <= 2)
+            .collect();
+        assert!(full > 100, "{full}");
+        // Full for the first 200 lines, half for the last 100 (two thirds, one third).
+        assert!(
+            !half.is_empty() && half[0] > last_full,
+            "{half:?} {last_full}"
+        );
+        let ratio = (last_full - first_full) as f64 / half.len() as f64;
+        assert!((ratio - 2.0).abs() < 0.1, "{ratio}");
     }
 }
