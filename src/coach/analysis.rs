@@ -53,7 +53,7 @@ pub struct Rating {
     /// Player's value − best value; `None` when only the player's placement is rejected.
     pub loss: Option<f64>,
     pub class: Class,
-    /// The move set (30 Hz taps) reaches the player's lock; if not, it was valued directly.
+    /// The profile's move set reaches the player's lock; if not, it was valued directly.
     pub reachable: bool,
     /// The decision: the state at the end of the spawn frame (the field without the piece).
     pub situation: Situation,

@@ -120,7 +120,7 @@ impl Summary {
         out.push('\n');
         if self.outside_move_set > 0 {
             out.push_str(&format!(
-                "{} placement(s) outside the 30 Hz tap move set, valued directly\n",
+                "{} placement(s) the profile cannot reach, valued directly\n",
                 self.outside_move_set
             ));
         }
