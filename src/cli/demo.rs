@@ -348,9 +348,10 @@ fn print_summary(demo: &Demo, seed: u64, start_level: u8, ending: &Ending) {
     println!("  level        {}", s.level);
     println!("  pieces       {}", s.pieces);
     println!(
-        "  tetris rate  {:.1}% ({} tetrises)",
+        "  tetris rate  {:.1}% ({} {})",
         100.0 * tetris_rate,
-        s.tetrises
+        s.tetrises,
+        if s.tetrises == 1 { "tetris" } else { "tetrises" }
     );
     println!("  frames       {}", demo.frames);
     if s.desyncs > 0 {
