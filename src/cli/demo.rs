@@ -351,7 +351,11 @@ fn print_summary(demo: &Demo, seed: u64, start_level: u8, ending: &Ending) {
         "  tetris rate  {:.1}% ({} {})",
         100.0 * tetris_rate,
         s.tetrises,
-        if s.tetrises == 1 { "tetris" } else { "tetrises" }
+        if s.tetrises == 1 {
+            "tetris"
+        } else {
+            "tetrises"
+        }
     );
     println!("  frames       {}", demo.frames);
     if s.desyncs > 0 {

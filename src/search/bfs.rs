@@ -223,6 +223,24 @@ impl Bfs {
             && n.state.fall_timer.saturating_add(1) < speed
     }
 
+    /// Keeps the first arrival at a lock (x, y, orientation): BFS order makes it the fastest.
+    #[inline(always)]
+    fn record_lock(&mut self, a: &Active, frames: u16, node: usize, input: PadState) {
+        let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
+        if lk < LOCK_KEYS && self.lock_seen[lk] != self.epoch {
+            self.lock_seen[lk] = self.epoch;
+            self.locks.push(Lock {
+                x: a.x,
+                y: a.y,
+                id: a.id,
+                frames,
+                hold_down_points: a.hold_down_points,
+                node: node as u32,
+                input,
+            });
+        }
+    }
+
     #[inline(always)]
     fn visit(&mut self, k: &Key, epoch: u32) {
         self.visited[k.full] = epoch;
@@ -324,21 +342,7 @@ impl Bfs {
                 let mut a = n.state;
                 let newly = held.newly_from(n.prev);
                 match a.frame(held, newly, speed, map) {
-                    Control::Locked => {
-                        let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
-                        if lk < LOCK_KEYS && self.lock_seen[lk] != epoch {
-                            self.lock_seen[lk] = epoch;
-                            self.locks.push(Lock {
-                                x: a.x,
-                                y: a.y,
-                                id: a.id,
-                                frames: n.frames + 1,
-                                hold_down_points: a.hold_down_points,
-                                node: i as u32,
-                                input: held,
-                            });
-                        }
-                    }
+                    Control::Locked => self.record_lock(&a, n.frames + 1, i, held),
                     Control::Falling => {
                         let Some(k) = Self::key(&a, held, speed) else {
                             continue;

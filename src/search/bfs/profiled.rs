@@ -19,7 +19,7 @@ use crate::game::pad::PadState;
 use crate::search::collision::CollisionMap;
 use crate::search::profile::{PieceProgress, Profile, Shift, Timeline};
 
-use super::{tapped_bits, Bfs, Lock, MoveSet, Node, CANDIDATES, LOCK_KEYS, SLOT};
+use super::{tapped_bits, Bfs, Lock, MoveSet, Node, CANDIDATES, SLOT};
 
 /// Without soft drop the row and fall timer depend on the frame alone, so states of one BFS
 /// depth can only equal states of the same depth: they are told apart by (x, orientation
@@ -210,7 +210,6 @@ impl Bfs {
         map: &CollisionMap,
         rules: Rules,
     ) {
-        let epoch = self.epoch;
         if self.depth_seen.len() != DENSE {
             self.depth_seen = vec![0; DENSE];
             self.depth_base = 0;
@@ -253,21 +252,7 @@ impl Bfs {
                     0
                 };
                 match a.frame(held, newly, speed, map) {
-                    Control::Locked => {
-                        let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
-                        if lk < LOCK_KEYS && self.lock_seen[lk] != epoch {
-                            self.lock_seen[lk] = epoch;
-                            self.locks.push(Lock {
-                                x: a.x,
-                                y: a.y,
-                                id: a.id,
-                                frames: n.frames + 1,
-                                hold_down_points: a.hold_down_points,
-                                node: i as u32,
-                                input: held,
-                            });
-                        }
-                    }
+                    Control::Locked => self.record_lock(&a, n.frames + 1, i, held),
                     Control::Falling => {
                         if a.y >= 22 {
                             continue;
@@ -301,7 +286,6 @@ impl Bfs {
         moves: MoveSet,
         rules: Rules,
     ) {
-        let epoch = self.epoch;
         let period = u32::from(rules.timeline.period());
         let pressed0 = if rules.shift == Shift::Hold {
             rules.pressed
@@ -348,21 +332,7 @@ impl Bfs {
                     0
                 };
                 match a.frame(held, newly, speed, map) {
-                    Control::Locked => {
-                        let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
-                        if lk < LOCK_KEYS && self.lock_seen[lk] != epoch {
-                            self.lock_seen[lk] = epoch;
-                            self.locks.push(Lock {
-                                x: a.x,
-                                y: a.y,
-                                id: a.id,
-                                frames: n.frames + 1,
-                                hold_down_points: a.hold_down_points,
-                                node: i as u32,
-                                input: held,
-                            });
-                        }
-                    }
+                    Control::Locked => self.record_lock(&a, n.frames + 1, i, held),
                     Control::Falling => {
                         if a.x >= 10 || a.y >= 22 || a.ary > 2 {
                             continue;
