@@ -20,7 +20,7 @@ fn analyzer() -> Analyzer<Standard> {
     )
 }
 
-/// Plays a model game choosing, at the decisions in `worse`, the first placement of rank 5
+/// Plays a model game choosing, at the decisions in `worse`, the first placement ranked 5th or worse
 /// (else the best); returns the pads and, per substituted decision number, the rank played.
 fn record_with_substitutions(
     level: u8,
@@ -43,8 +43,8 @@ fn record_with_substitutions(
                 .rank(&Situation::of(&game))
                 .expect("a reachable lock");
             let entry = if worse.contains(&decisions) {
-                let e = ranking.entries.iter().find(|e| e.rank == 5).copied();
-                let e = e.expect("some placement has rank 5");
+                let e = ranking.entries.iter().find(|e| e.rank >= 5).copied();
+                let e = e.expect("some placement ranks 5th or worse");
                 played.insert(decisions, e.rank);
                 e
             } else {

@@ -193,8 +193,8 @@ fn pair_features_add_both_placements() {
 fn score_without_rules_is_the_weighted_sum() {
     let board = bottom(MIXED);
     let outcome = pair(&board, 1, 0);
-    let standard = Standard::default();
     let w = PhaseWeights::meatfighter();
+    let standard = Standard::new(Weights::single(w.clone()));
     let expected: f64 = w
         .floats()
         .iter()
@@ -393,7 +393,8 @@ fn the_ceiling_penalty_grows_toward_the_top() {
     // In the evaluator it adds `top_rows_penalty` per unit: a column up to row 4 has cells
     // in rows 4, 5, 6 of the zone, so 3 + 2 + 1 on top of the features.
     let board = bottom("#.........\n".repeat(16).as_str());
-    let with = Standard::default().evaluate(&pair(&board, 0, 0));
+    let with =
+        Standard::new(Weights::single(PhaseWeights::meatfighter())).evaluate(&pair(&board, 0, 0));
     let without = Standard::new(Weights::single(PhaseWeights {
         top_rows_penalty: 0.0,
         ..PhaseWeights::meatfighter()

@@ -1,5 +1,5 @@
-//! The built-in weights: meatfighter's 2018 level-19 set for levels 0-28 and the killscreen
-//! set for 29 on (found by measurement: benches/README.md), equal to config/weights/default.toml.
+//! The built-in weights: meatfighter's 2018 level-19 set retuned by `nestor tune` for levels
+//! 0-28 and the killscreen set for 29 on (benches/README.md), equal to config/weights/default.toml.
 
 use super::{Phase, PhaseWeights, Weights};
 
@@ -35,6 +35,35 @@ impl PhaseWeights {
             top_rows: 7,
             top_rows_penalty: 1.0,
             ceiling_rows: 2,
+        }
+    }
+
+    /// Levels 0-28 of the default: the 2018 set's features and rules with its floating-point
+    /// weights retuned by `nestor tune --phase score --objective score-at-29 --level 19`
+    /// (12 generations of noisy cross-entropy; the command and its check head
+    /// `config/weights/default.toml`; benches/README.md, "Tuning").
+    pub fn tuned_score() -> PhaseWeights {
+        PhaseWeights {
+            lines_cleared: 0.28998380082736896,
+            lock_height: 1.470079018083706,
+            well_cells: 1.0177420007786322,
+            deep_wells: 1.5189620588711708,
+            column_holes: 1.4129676805959437,
+            weighted_column_holes: 2.7726464997180633,
+            column_hole_depths: -1.263917542583787,
+            min_column_hole_depth: 0.06705411691828175,
+            max_column_hole_depth: 0.25486833789450836,
+            column_transitions: -0.21240946491428397,
+            row_transitions: 1.511831524437675,
+            column_heights: -1.15571741352614,
+            pile_height: -2.2691549096176136,
+            column_height_spread: -0.8059618971323437,
+            solid_cells: -3.293946349423975,
+            weighted_solid_cells: 0.5073536697935885,
+            column_height_variance: 0.6435534256311025,
+            unreachable_columns: 0.38598281427343084,
+            top_rows_penalty: 0.8703846181517667,
+            ..PhaseWeights::meatfighter()
         }
     }
 
@@ -89,7 +118,7 @@ impl Default for Weights {
                     name: "score".into(),
                     from_level: 0,
                     to_level: 28,
-                    weights: PhaseWeights::meatfighter(),
+                    weights: PhaseWeights::tuned_score(),
                 },
                 Phase {
                     name: "killscreen".into(),
