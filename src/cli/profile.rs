@@ -43,7 +43,9 @@ pub fn resolve(arg: &str) -> anyhow::Result<Profile> {
         return Ok(p);
     }
     let path = Path::new(arg);
-    if !path.exists() {
+    // Spelt as a path: say the file is missing rather than that no preset has that name.
+    let file_like = arg.contains('/') || arg.ends_with(".toml");
+    if !path.exists() && !file_like {
         return Err(anyhow!(
             "--profile: {}",
             ProfileError::Unknown { name: arg.into() }
