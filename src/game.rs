@@ -3,6 +3,7 @@
 
 pub mod active;
 pub mod board;
+pub mod crash;
 pub mod pad;
 pub mod piece;
 pub mod playfield;
@@ -13,6 +14,7 @@ pub mod timing;
 
 pub use active::{Active, Control};
 pub use board::{Board, Collide};
+pub use crash::CrashKind;
 pub use pad::PadState;
 pub use piece::{Orientation, Piece};
 pub use playfield::Playfield;

@@ -3,6 +3,7 @@
 
 use super::active::{Active, Control, FIRST_PIECE_DELAY};
 use super::board::{Board, Collide};
+use super::crash::CrashKind;
 use super::pad::PadState;
 use super::piece::{Orientation, Piece, HIDDEN_ID};
 use super::playfield::{Playfield, CURTAIN, EMPTY};
@@ -86,6 +87,8 @@ pub struct Events {
     /// Counted CPU cycles of the frame, from its NMI to the point where a late NMI is lost,
     /// audio allowance included, on frames that run play state 5 (0 on the others).
     pub cycles: u32,
+    /// The cartridge stopped playing on this frame ([`CrashKind`]); the game is over.
+    pub crashed: Option<CrashKind>,
 }
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
@@ -127,6 +130,8 @@ pub struct Game {
     pub game_mode_state: u8,
     /// Where the main loop is parked between NMIs.
     pub wait: Wait,
+    /// Set once the cartridge has crashed or hung: no frame changes the game any more.
+    pub crashed: Option<CrashKind>,
 }
 
 /// Why the next frame runs only the NMI.
@@ -198,6 +203,7 @@ impl Game {
             curtain_row: 0,
             game_mode_state: 2,
             wait: Wait::None,
+            crashed: None,
         }
     }
 
@@ -240,6 +246,9 @@ impl Game {
 
     /// True once the curtain has come down (the model stops here: menus are not modelled).
     pub fn is_over(&self) -> bool {
+        if self.crashed.is_some() {
+            return true;
+        }
         match self.play_state {
             PlayState::Ended => true,
             PlayState::Curtain => self.curtain_row == 20,

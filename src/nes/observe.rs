@@ -384,6 +384,7 @@ impl RamSnapshot {
                 GMS_ENDING => Wait::Ending,
                 _ => Wait::None,
             },
+            crashed: None,
         })
     }
 }
