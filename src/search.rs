@@ -7,6 +7,7 @@ pub mod collision;
 pub mod column_reach;
 pub mod eval;
 pub mod explain;
+pub mod features;
 pub mod locks;
 pub mod objective;
 pub mod plan;

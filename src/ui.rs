@@ -6,6 +6,7 @@ pub mod chart;
 pub mod coach_plots;
 pub mod explain_panel;
 pub mod font;
+pub mod frame;
 #[cfg(feature = "gamepad")]
 pub mod gamepad;
 pub mod keypad;

@@ -4,7 +4,7 @@
 use std::collections::{HashSet, VecDeque};
 
 use nestor::game::active::{Active, Control};
-use nestor::game::{Board, Collide, Events, Game, PadState, Piece, PlayState, Playfield};
+use nestor::game::{Board, Collide, Events, Game, PadState, Piece, PlayState, Playfield, Pos};
 use nestor::search::eval::Standard;
 use nestor::search::{Bfs, CollisionMap, MoveSet, Planner, Situation};
 
@@ -262,18 +262,14 @@ fn every_plan_replays_exactly_through_the_rules_model() {
             );
             assert_ne!(input.0, 0x07, "never Down+Left+Right");
             let ev: Events = game.step(input);
-            assert_eq!(
-                (game.active.x, game.active.y, game.active.id),
-                want,
-                "seed {seed}: frame {f}"
-            );
+            assert_eq!(Pos::of(&game.active), want, "seed {seed}: frame {f}");
             let last = f + 1 == plan.inputs.len();
             assert_eq!(ev.locked.is_some(), last, "seed {seed}: lock on frame {f}");
             if last {
                 let l = plan.lock;
                 assert_eq!(
                     ev.locked,
-                    Some((l.x, l.y, l.orientation.id())),
+                    Some(Pos::new(l.x, l.y, l.orientation.id())),
                     "seed {seed}"
                 );
             }

@@ -7,6 +7,7 @@ use super::crash::CrashKind;
 use super::pad::PadState;
 use super::piece::{Orientation, Piece, HIDDEN_ID};
 use super::playfield::{Playfield, CURTAIN, EMPTY};
+use super::pos::Pos;
 use super::rng::{self, Picker};
 use super::score::{self, drop_speed, minus};
 use super::timing::{self, NmiWork};
@@ -72,7 +73,7 @@ pub struct Events {
     /// A new piece appeared at (5, 0) (this frame is the spawn frame S).
     pub spawned: bool,
     /// The drop failed this frame (frame L): the piece locks at this (x, y, id).
-    pub locked: Option<(u8, u8, u8)>,
+    pub locked: Option<Pos>,
     /// Lines scored this frame (state 5), 1-4.
     pub cleared: u8,
     /// The level went up this frame.
@@ -381,7 +382,7 @@ impl Game {
                 if control == Control::Locked {
                     self.play_state = PlayState::Lock;
                     self.update_vram_row();
-                    ev.locked = Some((self.active.x, self.active.y, self.active.id));
+                    ev.locked = Some(Pos::of(&self.active));
                 }
             }
             PlayState::Lock => self.lock(ev),

@@ -13,7 +13,7 @@ use super::piece_log::PieceLog;
 use crate::game::piece::Piece;
 use crate::game::score::bcd_value;
 use crate::game::state::PlayState;
-use crate::game::PadState;
+use crate::game::{PadState, Pos};
 use crate::search::eval::Evaluator;
 use crate::search::plan::{Plan, Planner, Situation};
 use crate::search::profile::PieceProgress;
@@ -403,7 +403,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     fn after_play_frame(&mut self, controlled: bool, before: u8) -> Result<Step, DriverError> {
         let frame = self.console.frame_number();
         let s = &self.now;
-        let observed = (s.x, s.y, s.orientation);
+        let observed = Pos::new(s.x, s.y, s.orientation);
         let (score, lines) = (bcd_value(&s.score_bcd), bcd_value(&s.lines_bcd));
         let cleared = lines.saturating_sub(self.game.lines);
         if cleared == 4 {
@@ -446,7 +446,8 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 // last frame and its lock.
                 if let Some(f) = &self.following {
                     let l = f.plan.lock;
-                    if f.cursor != f.plan.inputs.len() || observed != (l.x, l.y, l.orientation.id())
+                    if f.cursor != f.plan.inputs.len()
+                        || observed != Pos::new(l.x, l.y, l.orientation.id())
                     {
                         log::info!(
                             "desync at frame {frame}: locked at {observed:?} after {} of {} \
@@ -472,9 +473,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 self.total.pieces += 1;
                 if step == Step::Playing {
                     step = Step::Locked {
-                        x: observed.0,
-                        y: observed.1,
-                        id: observed.2,
+                        x: observed.x,
+                        y: observed.y,
+                        id: observed.id,
                     };
                 }
             } else if let Some(f) = &self.following {

@@ -5,6 +5,7 @@ use super::console::ConsoleError;
 use super::menu::MenuError;
 use super::observe::SnapshotError;
 use crate::game::piece::Piece;
+use crate::game::Pos;
 
 /// What one frame did. The pad pressed in it is `Driver::last_pad`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,8 +22,8 @@ pub enum Step {
     /// `None` when the plan had run out). Already re-planned from the observed state.
     Desync {
         frame: u64,
-        expected: Option<(u8, u8, u8)>,
-        observed: (u8, u8, u8),
+        expected: Option<Pos>,
+        observed: Pos,
         /// The frame whose end state the broken plan was made from.
         planned_at: u64,
     },

@@ -11,6 +11,7 @@
 use crate::game::active::{Active, Control};
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
+use crate::game::pos::Pos;
 
 use super::collision::CollisionMap;
 
@@ -370,16 +371,16 @@ impl Bfs {
     }
 
     /// The buttons for every frame to `lock`, and the piece's (x, y, id) at the end of each.
-    pub fn path(&self, lock: &Lock, inputs: &mut Vec<PadState>, expected: &mut Vec<(u8, u8, u8)>) {
+    pub fn path(&self, lock: &Lock, inputs: &mut Vec<PadState>, expected: &mut Vec<Pos>) {
         inputs.clear();
         expected.clear();
         inputs.push(lock.input);
-        expected.push((lock.x, lock.y, lock.id));
+        expected.push(Pos::new(lock.x, lock.y, lock.id));
         let mut i = lock.node;
         while i != 0 {
             let n = &self.nodes[i as usize];
             inputs.push(n.input);
-            expected.push((n.state.x, n.state.y, n.state.id));
+            expected.push(Pos::of(&n.state));
             i = n.parent;
         }
         inputs.reverse();

@@ -12,6 +12,7 @@ use crate::game::active::Active;
 use crate::game::board::{Board, BOARD_ROWS, HIDDEN_ROWS};
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
+use crate::game::pos::Pos;
 
 use super::bfs::{Bfs, MoveSet};
 use super::collision::CollisionMap;
@@ -48,7 +49,7 @@ fn board_row(y: u8, dy: i8) -> Option<usize> {
     usize::try_from(r).ok().filter(|&r| r < BOARD_ROWS)
 }
 
-fn add_cells(sweep: &mut Sweep, (x, y, id): (u8, u8, u8)) {
+fn add_cells(sweep: &mut Sweep, Pos { x, y, id }: Pos) {
     let Some(o) = Orientation::new(id) else {
         return;
     };
@@ -65,7 +66,7 @@ fn add_cells(sweep: &mut Sweep, (x, y, id): (u8, u8, u8)) {
     }
 }
 
-fn columns_of((x, _, id): (u8, u8, u8)) -> u16 {
+fn columns_of(Pos { x, id, .. }: Pos) -> u16 {
     Orientation::new(id).map_or(0, |o| {
         o.cells()
             .iter()
@@ -104,7 +105,7 @@ impl ReachTable {
                 } else {
                     routes[parent]
                 };
-                let cell = (state.x, state.y, state.id);
+                let cell = Pos::of(&state);
                 add_cells(&mut sweep, cell);
                 routes.push(sweep);
                 let cells: u32 = sweep.rows.iter().map(|r| r.count_ones()).sum();

@@ -10,6 +10,7 @@ use crate::game::score::drop_speed;
 use crate::game::{Board, Orientation, Piece};
 
 use super::column_reach::ReachTable;
+use super::features::{with_features, FEATURE_COUNT};
 use super::weights::{PhaseWeights, Weights};
 
 #[cfg(test)]
@@ -43,75 +44,35 @@ pub trait Evaluator: Sync {
     fn evaluate(&self, outcome: &PairOutcome) -> Option<f64>;
 }
 
-/// The 17 feature values, by the names of the original evaluator.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Features {
-    pub lines_cleared: u32,
-    pub lock_height: u32,
-    pub well_cells: u32,
-    pub deep_wells: u32,
-    pub column_holes: u32,
-    pub weighted_column_holes: u32,
-    pub column_hole_depths: u32,
-    pub min_column_hole_depth: u32,
-    pub max_column_hole_depth: u32,
-    pub column_transitions: u32,
-    pub row_transitions: u32,
-    pub column_heights: u32,
-    pub pile_height: u32,
-    pub column_height_spread: u32,
-    pub solid_cells: u32,
-    pub weighted_solid_cells: u32,
-    pub column_height_variance: u32,
-}
+macro_rules! features_struct {
+    ($($name:ident),* $(,)?) => {
+        /// The 17 feature values, by the names of the original evaluator (`search::features`).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Features {
+            $(pub $name: u32,)*
+        }
 
-impl Features {
-    /// Every feature by its weights-file key, in file order (for debug views).
-    pub fn terms(&self) -> [(&'static str, u32); 17] {
-        [
-            ("lines_cleared", self.lines_cleared),
-            ("lock_height", self.lock_height),
-            ("well_cells", self.well_cells),
-            ("deep_wells", self.deep_wells),
-            ("column_holes", self.column_holes),
-            ("weighted_column_holes", self.weighted_column_holes),
-            ("column_hole_depths", self.column_hole_depths),
-            ("min_column_hole_depth", self.min_column_hole_depth),
-            ("max_column_hole_depth", self.max_column_hole_depth),
-            ("column_transitions", self.column_transitions),
-            ("row_transitions", self.row_transitions),
-            ("column_heights", self.column_heights),
-            ("pile_height", self.pile_height),
-            ("column_height_spread", self.column_height_spread),
-            ("solid_cells", self.solid_cells),
-            ("weighted_solid_cells", self.weighted_solid_cells),
-            ("column_height_variance", self.column_height_variance),
-        ]
-    }
-}
+        impl Features {
+            /// Every feature by its weights-file key, in file order (for debug views).
+            pub fn terms(&self) -> [(&'static str, u32); FEATURE_COUNT] {
+                [$((stringify!($name), self.$name)),*]
+            }
+        }
 
-impl PhaseWeights {
-    /// The weighted feature sum, without the rules.
-    pub fn score(&self, f: &Features) -> f64 {
-        self.lines_cleared * f64::from(f.lines_cleared)
-            + self.lock_height * f64::from(f.lock_height)
-            + self.well_cells * f64::from(f.well_cells)
-            + self.deep_wells * f64::from(f.deep_wells)
-            + self.column_holes * f64::from(f.column_holes)
-            + self.weighted_column_holes * f64::from(f.weighted_column_holes)
-            + self.column_hole_depths * f64::from(f.column_hole_depths)
-            + self.min_column_hole_depth * f64::from(f.min_column_hole_depth)
-            + self.max_column_hole_depth * f64::from(f.max_column_hole_depth)
-            + self.column_transitions * f64::from(f.column_transitions)
-            + self.row_transitions * f64::from(f.row_transitions)
-            + self.column_heights * f64::from(f.column_heights)
-            + self.pile_height * f64::from(f.pile_height)
-            + self.column_height_spread * f64::from(f.column_height_spread)
-            + self.solid_cells * f64::from(f.solid_cells)
-            + self.weighted_solid_cells * f64::from(f.weighted_solid_cells)
-            + self.column_height_variance * f64::from(f.column_height_variance)
-    }
+        impl PhaseWeights {
+            /// The weighted feature sum, without the rules: the products added in file order.
+            pub fn score(&self, f: &Features) -> f64 {
+                let terms = [$(self.$name * f64::from(f.$name)),*];
+                let mut sum = terms[0];
+                for t in &terms[1..] {
+                    sum += t;
+                }
+                sum
+            }
+        }
+    };
 }
+with_features!(features_struct);
 
 /// meatfighter's evaluator, by phase: the weighted features plus the Tetris, ceiling-penalty,
 /// spawn-room and sealed-ceiling rules, and (where weighted) the columns out of reach.

@@ -7,6 +7,7 @@ use crate::game::active::{Active, Control};
 use crate::game::board::{Board, FULL_ROW};
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
+use crate::game::pos::Pos;
 use crate::game::score::{add_line, drop_speed};
 use crate::game::state::Game;
 
@@ -59,7 +60,7 @@ pub struct Plan {
     /// One button byte per frame, from the frame after the situation's to the lock frame.
     pub inputs: Vec<PadState>,
     /// The piece's (x, y, orientation id) at the end of each of those frames.
-    pub expected: Vec<(u8, u8, u8)>,
+    pub expected: Vec<Pos>,
     /// Where the piece locks.
     pub lock: Placement,
     /// The next piece's placement in the chosen pair.
@@ -148,7 +149,7 @@ impl<E: Evaluator> Planner<E> {
         s: &Situation,
         map: &CollisionMap,
         inputs: &mut Vec<PadState>,
-        expected: &mut Vec<(u8, u8, u8)>,
+        expected: &mut Vec<Pos>,
     ) -> (Active, PadState, bool) {
         let mut a = s.active;
         let mut prev = s.prev;
@@ -162,7 +163,7 @@ impl<E: Evaluator> Planner<E> {
             let locked = a.frame(held, held.newly_from(prev), speed, map) == Control::Locked;
             prev = held;
             inputs.push(held);
-            expected.push((a.x, a.y, a.id));
+            expected.push(Pos::of(&a));
             if locked {
                 return (a, prev, true);
             }
@@ -178,7 +179,7 @@ impl<E: Evaluator> Planner<E> {
         map: &CollisionMap,
         start_delay: u16,
         inputs: &mut Vec<PadState>,
-        expected: &mut Vec<(u8, u8, u8)>,
+        expected: &mut Vec<Pos>,
     ) -> (Active, PadState, bool) {
         let mut after = *s;
         if s.active.ary & 0x80 != 0 {
@@ -190,7 +191,7 @@ impl<E: Evaluator> Planner<E> {
                     == Control::Locked;
                 after.prev = PadState::NONE;
                 inputs.push(PadState::NONE);
-                expected.push((after.active.x, after.active.y, after.active.id));
+                expected.push(Pos::of(&after.active));
                 if locked {
                     return (after.active, after.prev, true);
                 }

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::game::pad::PadState;
 use crate::game::score::CRASH_LEVEL;
 use crate::game::state::{Events, Game, PlayState};
+use crate::game::Pos;
 
 use super::eval::Evaluator;
 use super::plan::{Plan, Planner, Situation};
@@ -140,7 +141,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         }
         if controlled {
             if let Some(plan) = &self.plan {
-                let now = (game.active.x, game.active.y, game.active.id);
+                let now = Pos::of(&game.active);
                 if plan.expected.get(self.cursor) != Some(&now) {
                     self.stats.desyncs += 1;
                     log::warn!(
@@ -155,7 +156,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
                 }
             }
         }
-        if let Some((x, y, _)) = ev.locked {
+        if let Some(Pos { x, y, .. }) = ev.locked {
             self.stats.pieces += 1;
             self.stats.locks.push((y, x));
             self.plan = None;

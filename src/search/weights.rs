@@ -5,51 +5,67 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::features::{with_features, FEATURE_COUNT};
+
 mod defaults;
 mod parse;
 #[cfg(test)]
 mod tests;
 
-/// One phase's weights per feature (lower total is better) and rule parameters. Every key is
-/// required and unknown keys are refused, so neither a typo nor a gap falls back to a default.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PhaseWeights {
-    pub lines_cleared: f64,
-    pub lock_height: f64,
-    pub well_cells: f64,
-    pub deep_wells: f64,
-    pub column_holes: f64,
-    pub weighted_column_holes: f64,
-    pub column_hole_depths: f64,
-    pub min_column_hole_depth: f64,
-    pub max_column_hole_depth: f64,
-    pub column_transitions: f64,
-    pub row_transitions: f64,
-    pub column_heights: f64,
-    pub pile_height: f64,
-    pub column_height_spread: f64,
-    pub solid_cells: f64,
-    pub weighted_solid_cells: f64,
-    pub column_height_variance: f64,
-    /// Per (piece, column) pair that the piece can no longer reach from its spawn on the final
-    /// board at this level's gravity (`search::reach`); 0 skips the computation.
-    pub unreachable_columns: f64,
-    /// Rule switch: the Tetris bonuses below apply.
-    pub tetris_rules: bool,
-    /// Subtracted when the current piece clears four lines; must exceed `tetris_next_bonus`.
-    pub tetris_now_bonus: f64,
-    /// Subtracted when the next piece clears four lines; must dwarf every feature sum.
-    pub tetris_next_bonus: f64,
-    /// Rule switch: the ceiling penalty and the sealed-ceiling check apply.
-    pub ceiling_rules: bool,
-    /// How many rows from the top (row 0) the ceiling penalty covers.
-    pub top_rows: u32,
-    /// Penalty per filled cell in row r < `top_rows`, times (`top_rows` − r).
-    pub top_rows_penalty: f64,
-    /// Run the sealed-ceiling flood fill when a filled cell lies in rows 0..`ceiling_rows`.
-    pub ceiling_rows: u32,
+macro_rules! phase_weights {
+    ($($name:ident),* $(,)?) => {
+        /// One phase's weights per feature (lower total is better) and rule parameters. Every key is
+        /// required and unknown keys are refused, so neither a typo nor a gap falls back to a default.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct PhaseWeights {
+            $(pub $name: f64,)*
+            /// Per (piece, column) pair that the piece can no longer reach from its spawn on the final
+            /// board at this level's gravity (`search::reach`); 0 skips the computation.
+            pub unreachable_columns: f64,
+            /// Rule switch: the Tetris bonuses below apply.
+            pub tetris_rules: bool,
+            /// Subtracted when the current piece clears four lines; must exceed `tetris_next_bonus`.
+            pub tetris_now_bonus: f64,
+            /// Subtracted when the next piece clears four lines; must dwarf every feature sum.
+            pub tetris_next_bonus: f64,
+            /// Rule switch: the ceiling penalty and the sealed-ceiling check apply.
+            pub ceiling_rules: bool,
+            /// How many rows from the top (row 0) the ceiling penalty covers.
+            pub top_rows: u32,
+            /// Penalty per filled cell in row r < `top_rows`, times (`top_rows` − r).
+            pub top_rows_penalty: f64,
+            /// Run the sealed-ceiling flood fill when a filled cell lies in rows 0..`ceiling_rows`.
+            pub ceiling_rows: u32,
+        }
+
+        impl PhaseWeights {
+            /// Every float by its TOML key, in file order.
+            pub fn floats(&self) -> [(&'static str, f64); FEATURE_COUNT + 4] {
+                [
+                    $((stringify!($name), self.$name),)*
+                    ("unreachable_columns", self.unreachable_columns),
+                    ("tetris_now_bonus", self.tetris_now_bonus),
+                    ("tetris_next_bonus", self.tetris_next_bonus),
+                    ("top_rows_penalty", self.top_rows_penalty),
+                ]
+            }
+
+            /// A mutable float by its TOML key (for tuners); `None` for a key that is not a float.
+            pub fn float_mut(&mut self, key: &str) -> Option<&mut f64> {
+                Some(match key {
+                    $(stringify!($name) => &mut self.$name,)*
+                    "unreachable_columns" => &mut self.unreachable_columns,
+                    "tetris_now_bonus" => &mut self.tetris_now_bonus,
+                    "tetris_next_bonus" => &mut self.tetris_next_bonus,
+                    "top_rows_penalty" => &mut self.top_rows_penalty,
+                    _ => return None,
+                })
+            }
+        }
+    };
 }
+with_features!(phase_weights);
 
 /// A named phase and the levels it covers (inclusive).
 #[derive(Clone, Debug, PartialEq)]
@@ -171,62 +187,5 @@ impl Weights {
     /// The weights that play `level`.
     pub fn at(&self, level: u8) -> &PhaseWeights {
         &self.phase(level).weights
-    }
-}
-
-impl PhaseWeights {
-    /// Every float by its TOML key, in file order.
-    pub fn floats(&self) -> [(&'static str, f64); 21] {
-        [
-            ("lines_cleared", self.lines_cleared),
-            ("lock_height", self.lock_height),
-            ("well_cells", self.well_cells),
-            ("deep_wells", self.deep_wells),
-            ("column_holes", self.column_holes),
-            ("weighted_column_holes", self.weighted_column_holes),
-            ("column_hole_depths", self.column_hole_depths),
-            ("min_column_hole_depth", self.min_column_hole_depth),
-            ("max_column_hole_depth", self.max_column_hole_depth),
-            ("column_transitions", self.column_transitions),
-            ("row_transitions", self.row_transitions),
-            ("column_heights", self.column_heights),
-            ("pile_height", self.pile_height),
-            ("column_height_spread", self.column_height_spread),
-            ("solid_cells", self.solid_cells),
-            ("weighted_solid_cells", self.weighted_solid_cells),
-            ("column_height_variance", self.column_height_variance),
-            ("unreachable_columns", self.unreachable_columns),
-            ("tetris_now_bonus", self.tetris_now_bonus),
-            ("tetris_next_bonus", self.tetris_next_bonus),
-            ("top_rows_penalty", self.top_rows_penalty),
-        ]
-    }
-
-    /// A mutable float by its TOML key (for tuners); `None` for a key that is not a float.
-    pub fn float_mut(&mut self, key: &str) -> Option<&mut f64> {
-        Some(match key {
-            "lines_cleared" => &mut self.lines_cleared,
-            "lock_height" => &mut self.lock_height,
-            "well_cells" => &mut self.well_cells,
-            "deep_wells" => &mut self.deep_wells,
-            "column_holes" => &mut self.column_holes,
-            "weighted_column_holes" => &mut self.weighted_column_holes,
-            "column_hole_depths" => &mut self.column_hole_depths,
-            "min_column_hole_depth" => &mut self.min_column_hole_depth,
-            "max_column_hole_depth" => &mut self.max_column_hole_depth,
-            "column_transitions" => &mut self.column_transitions,
-            "row_transitions" => &mut self.row_transitions,
-            "column_heights" => &mut self.column_heights,
-            "pile_height" => &mut self.pile_height,
-            "column_height_spread" => &mut self.column_height_spread,
-            "solid_cells" => &mut self.solid_cells,
-            "weighted_solid_cells" => &mut self.weighted_solid_cells,
-            "column_height_variance" => &mut self.column_height_variance,
-            "unreachable_columns" => &mut self.unreachable_columns,
-            "tetris_now_bonus" => &mut self.tetris_now_bonus,
-            "tetris_next_bonus" => &mut self.tetris_next_bonus,
-            "top_rows_penalty" => &mut self.top_rows_penalty,
-            _ => return None,
-        })
     }
 }

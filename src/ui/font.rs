@@ -1,7 +1,7 @@
 //! The tiny built-in bitmap font: 3×5 glyphs for digits and the few capital letters the
 //! board's labels need, drawn into a `Frame` at any integer scale. No font files.
 
-use super::render::{Frame, Rgb};
+use super::frame::{Frame, Rgb};
 
 /// Glyph width in font pixels.
 pub const GLYPH_W: usize = 3;

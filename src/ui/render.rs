@@ -3,16 +3,15 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::game::playfield::{CURTAIN, EMPTY};
 use crate::game::{Game, Orientation, PlayState};
 use crate::search::Placement;
 
 use super::font::{draw_text, text_width, GLYPH_H};
-
-/// An RGB colour.
-pub type Rgb = [u8; 3];
+use super::frame::outline_rect_raw;
+pub use super::frame::{Frame, RenderError, Rgb};
 
 /// Window and panel background.
 pub const BACKGROUND: Rgb = [16, 16, 24];
@@ -48,148 +47,6 @@ pub const NES_HEIGHT: usize = 240;
 pub const NES_FIELD_ORIGIN: (usize, usize) = (96, 48);
 /// Size of one playfield cell in the cartridge's picture.
 pub const NES_CELL: usize = 8;
-
-/// Errors of the picture layer.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum RenderError {
-    #[error("cannot write {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot encode PNG {path}: {source}")]
-    Png {
-        path: PathBuf,
-        source: png::EncodingError,
-    },
-    #[error("expected a {expected_width}x{expected_height} RGBA picture ({} bytes), got {got} bytes", expected_width * expected_height * 4)]
-    WrongSize {
-        expected_width: usize,
-        expected_height: usize,
-        got: usize,
-    },
-}
-
-/// An RGBA8 picture, row-major, 4 bytes per pixel, alpha always 255.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Frame {
-    pub width: usize,
-    pub height: usize,
-    pub pixels: Vec<u8>,
-}
-
-impl Frame {
-    /// A frame filled with `colour`.
-    pub fn new(width: usize, height: usize, colour: Rgb) -> Frame {
-        let mut f = Frame {
-            width,
-            height,
-            pixels: vec![0; width * height * 4],
-        };
-        f.clear(colour);
-        f
-    }
-
-    /// Wraps RGBA bytes (e.g. the emulator's 256×240 picture).
-    pub fn from_rgba(width: usize, height: usize, pixels: Vec<u8>) -> Result<Frame, RenderError> {
-        if pixels.len() != width * height * 4 {
-            return Err(RenderError::WrongSize {
-                expected_width: width,
-                expected_height: height,
-                got: pixels.len(),
-            });
-        }
-        Ok(Frame {
-            width,
-            height,
-            pixels,
-        })
-    }
-
-    /// Resizes (if needed) and fills with `colour`, keeping the allocation.
-    pub fn reset(&mut self, width: usize, height: usize, colour: Rgb) {
-        self.width = width;
-        self.height = height;
-        self.pixels.resize(width * height * 4, 0);
-        self.clear(colour);
-    }
-
-    /// Fills the whole frame with `colour`.
-    pub fn clear(&mut self, colour: Rgb) {
-        for px in self.pixels.chunks_exact_mut(4) {
-            px.copy_from_slice(&[colour[0], colour[1], colour[2], 255]);
-        }
-    }
-
-    /// The RGBA value at (x, y), or `None` off the frame.
-    pub fn pixel(&self, x: usize, y: usize) -> Option<[u8; 4]> {
-        if x >= self.width || y >= self.height {
-            return None;
-        }
-        let i = (y * self.width + x) * 4;
-        Some([
-            self.pixels[i],
-            self.pixels[i + 1],
-            self.pixels[i + 2],
-            self.pixels[i + 3],
-        ])
-    }
-
-    /// The RGB value at (x, y), or `None` off the frame.
-    pub fn rgb(&self, x: usize, y: usize) -> Option<Rgb> {
-        self.pixel(x, y).map(|p| [p[0], p[1], p[2]])
-    }
-
-    /// Fills a rectangle, clipped to the frame.
-    pub fn fill_rect(&mut self, x: usize, y: usize, w: usize, h: usize, colour: Rgb) {
-        fill_rect_raw(
-            &mut self.pixels,
-            self.width,
-            self.height,
-            (x, y, w, h),
-            colour,
-        );
-    }
-
-    /// Draws a `thickness`-pixel outline inside the rectangle, clipped to the frame.
-    pub fn outline_rect(&mut self, x: usize, y: usize, w: usize, h: usize, t: usize, c: Rgb) {
-        outline_rect_raw(
-            &mut self.pixels,
-            self.width,
-            self.height,
-            (x, y, w, h),
-            t,
-            c,
-        );
-    }
-}
-
-fn fill_rect_raw(px: &mut [u8], fw: usize, fh: usize, r: (usize, usize, usize, usize), c: Rgb) {
-    let (x, y, w, h) = r;
-    let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
-    for yy in y.min(y1)..y1 {
-        for xx in x.min(x1)..x1 {
-            let i = (yy * fw + xx) * 4;
-            px[i..i + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
-        }
-    }
-}
-
-fn outline_rect_raw(
-    px: &mut [u8],
-    fw: usize,
-    fh: usize,
-    (x, y, w, h): (usize, usize, usize, usize),
-    t: usize,
-    c: Rgb,
-) {
-    let t = t.min(w).min(h);
-    fill_rect_raw(px, fw, fh, (x, y, w, t), c);
-    fill_rect_raw(px, fw, fh, (x, y + h - t, w, t), c);
-    fill_rect_raw(px, fw, fh, (x, y, t, h), c);
-    fill_rect_raw(px, fw, fh, (x + w - t, y, t, h), c);
-}
 
 /// What to draw besides the game itself.
 #[derive(Clone, Debug, PartialEq)]

@@ -235,7 +235,7 @@ mod tests {
     ];
 
     /// A lock (with its node and last input) and its path: inputs and positions.
-    type Found = (Lock, Vec<PadState>, Vec<(u8, u8, u8)>);
+    type Found = (Lock, Vec<PadState>, Vec<crate::game::Pos>);
 
     /// Every lock of one search with its path.
     fn outcome(bfs: &Bfs) -> Vec<Found> {
