@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use nestor::game::{Active, Board, PadState, Piece};
 use nestor::search::profile::{PieceProgress, Profile, PRESETS};
-use nestor::search::reference::ReferencePlanner;
+use nestor::search::testing::ReferencePlanner;
 use nestor::search::third::Lookahead;
 use nestor::search::{CollisionMap, Planner, Situation, Standard};
 

@@ -2,7 +2,7 @@
 //! target/release/examples/plan_profile mid|empty LEVEL [old|third]` (reference, default planner).
 
 use nestor::game::{Active, Board, PadState, Piece};
-use nestor::search::reference::ReferencePlanner;
+use nestor::search::testing::ReferencePlanner;
 use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};
 

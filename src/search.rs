@@ -10,6 +10,7 @@ pub mod explain;
 pub mod features;
 pub mod locks;
 pub mod objective;
+pub mod pairs;
 pub mod plan;
 pub mod profile;
 pub mod profile_check;
@@ -17,7 +18,7 @@ pub mod profile_check;
 mod profile_tests;
 pub mod rank;
 pub mod reach;
-pub mod reference;
+mod reference;
 pub mod selfplay;
 pub mod shard;
 pub mod stats;
@@ -25,6 +26,13 @@ pub mod third;
 pub mod tune;
 pub mod until;
 pub mod weights;
+
+/// Test oracles for benches and integration tests, not part of the planner's interface: the
+/// two-piece planner as it was before the fast kernels (`ReferencePlanner`).
+#[doc(hidden)]
+pub mod testing {
+    pub use super::reference::ReferencePlanner;
+}
 
 pub use bfs::{Bfs, Lock, MoveSet};
 pub use collision::CollisionMap;

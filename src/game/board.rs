@@ -95,7 +95,12 @@ impl Board {
     /// Places the piece and clears lines; returns the number of lines.
     pub fn lock(&mut self, x: u8, y: u8, o: Orientation) -> u32 {
         self.place(x, y, o);
-        self.clear_lines()
+        // Most locks fill no row: skip the row-by-row copy (the planner locks every pair).
+        if self.visible().contains(&FULL_ROW) {
+            self.clear_lines()
+        } else {
+            0
+        }
     }
 
     /// Height of every column (20 = filled at row 0; 0 = empty), hidden rows ignored.

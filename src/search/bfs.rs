@@ -14,6 +14,8 @@ use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 
 use super::collision::CollisionMap;
+use super::locks::Kernel;
+use super::profile::{PieceProgress, Profile};
 
 #[cfg(test)]
 mod completeness;
@@ -293,7 +295,16 @@ impl Bfs {
         self.next_epoch(speed);
         self.nodes.clear();
         self.locks.clear();
-        if rows && Self::rows_apply(&start, speed, moves.soft_drop) {
+        let unlimited = Profile::default();
+        let kernel = Kernel::choose(
+            &start,
+            speed,
+            moves,
+            &unlimited,
+            PieceProgress::default(),
+            true,
+        );
+        if rows && kernel == Kernel::Rows {
             self.rows_search(start, prev, speed, map);
         } else {
             self.general_search(start, prev, speed, map, moves);

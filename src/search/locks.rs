@@ -1,33 +1,133 @@
-//! The lock set of a piece from its spawn under a player profile, by the fastest search that
-//! models it exactly: the next piece of every pair, the third piece, the blind plan's seven.
+//! "The locks this piece can reach": the one place that picks among the six lock-set kernels
+//! ([`Kernel::choose`]) and the path-free entry point the pair enumerator uses ([`LockSets`]).
 
 use crate::game::active::Active;
-use crate::game::board::Board;
+use crate::game::board::{Board, BOARD_ROWS};
 use crate::game::pad::PadState;
-use crate::game::piece::Piece;
+use crate::game::piece::{Orientation, Piece};
 
 use super::bfs::{Bfs, MoveSet};
 use super::collision::CollisionMap;
 use super::profile::{PieceProgress, Profile, Shift, Timeline};
 use super::reach::{Reach, ReachLock};
 
-/// Reusable searches for [`SpawnLocks::search`]; allocated once.
-pub struct SpawnLocks {
+/// The searches that find a lock set. Each is exact for the starts it accepts (their tests
+/// compare them with `General`); they differ in speed and in what they keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `Bfs` over full keys with paths: any start, soft drop, the first-piece delay.
+    General,
+    /// `Bfs` by rows with paths: unlimited taps from a settled start (the first piece).
+    Rows,
+    /// The profiled `Bfs` with depth-stamped dense keys: a profile without soft drop.
+    Dense,
+    /// The profiled `Bfs` with hashed keys: a profile with soft drop or an odd start.
+    Keyed,
+    /// `Reach`'s bit sets, no paths: unlimited taps (the next piece of every pair).
+    ReachBits,
+    /// `Reach`'s bit sets on a tap timeline, no paths.
+    ReachTimeline,
+}
+
+impl Kernel {
+    /// The kernel for a search from `start` (`speed` frames a row) under `profile` and
+    /// `moves`, `progress` being what the piece already did; `paths` when the caller needs
+    /// the buttons to each lock and the order locks are first reached in (only `Bfs` keeps
+    /// them). Every search in the crate asks here.
+    pub fn choose(
+        start: &Active,
+        speed: u8,
+        moves: MoveSet,
+        profile: &Profile,
+        progress: PieceProgress,
+        paths: bool,
+    ) -> Kernel {
+        let speed = speed.max(1);
+        let taps = profile.shift == Shift::Tap;
+        let settled = start.ary == 0
+            && start.fall_timer < speed
+            && start.x < 10
+            && Orientation::new(start.id).is_some();
+        if !paths
+            && taps
+            && !moves.soft_drop
+            && settled
+            && (start.y as usize) < BOARD_ROWS
+            && progress == PieceProgress::default()
+        {
+            return match profile.timeline {
+                Timeline::Unlimited => Kernel::ReachBits,
+                _ => Kernel::ReachTimeline,
+            };
+        }
+        if taps && profile.timeline == Timeline::Unlimited {
+            return if !moves.soft_drop && settled && start.y < 20 {
+                Kernel::Rows
+            } else {
+                Kernel::General
+            };
+        }
+        if !moves.soft_drop && settled && start.das <= 16 {
+            Kernel::Dense
+        } else {
+            Kernel::Keyed
+        }
+    }
+}
+
+/// Where a lock search starts and under which rules: a piece (its state at the end of the
+/// last frame), the board, the gravity and the player's profile.
+#[derive(Clone, Copy, Debug)]
+pub struct LockQuery<'a> {
+    pub board: &'a Board,
+    pub start: Active,
+    /// Buttons held in the last frame.
+    pub prev: PadState,
+    /// Frames per row (`drop_speed(level)`).
+    pub speed: u8,
+    pub profile: &'a Profile,
+    pub moves: MoveSet,
+    pub progress: PieceProgress,
+}
+
+impl<'a> LockQuery<'a> {
+    /// `piece` at its spawn (nothing held, frame 0 of the piece).
+    pub fn spawn(
+        board: &'a Board,
+        piece: Piece,
+        speed: u8,
+        profile: &'a Profile,
+        moves: MoveSet,
+    ) -> LockQuery<'a> {
+        LockQuery {
+            board,
+            start: Active::spawn(piece.spawn().id(), 0, 0),
+            prev: PadState::NONE,
+            speed,
+            profile,
+            moves,
+            progress: PieceProgress::default(),
+        }
+    }
+}
+
+/// Reusable searches for [`LockSets::search`]; allocated once.
+pub struct LockSets {
     reach: Reach,
     bfs: Bfs,
     map: CollisionMap,
     out: Vec<ReachLock>,
 }
 
-impl Default for SpawnLocks {
+impl Default for LockSets {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl SpawnLocks {
-    pub fn new() -> SpawnLocks {
-        SpawnLocks {
+impl LockSets {
+    pub fn new() -> LockSets {
+        LockSets {
             reach: Reach::new(),
             bfs: Bfs::new(),
             map: CollisionMap::default(),
@@ -35,41 +135,32 @@ impl SpawnLocks {
         }
     }
 
-    /// Every lock of `piece` from its spawn (nothing held, frame 0 of the piece) on `board`
-    /// at `speed` under `profile`: the same set as [`Bfs::search_profiled`] (tested), in no
-    /// particular order. Unlimited taps use the unlimited bit-set search, other tap timelines
-    /// the timeline bit sets, holds and soft drop the profiled BFS.
-    pub fn search(
-        &mut self,
-        board: &Board,
-        piece: Piece,
-        speed: u8,
-        profile: &Profile,
-        moves: MoveSet,
-    ) -> &[ReachLock] {
-        let spawn = Active::spawn(piece.spawn().id(), 0, 0);
-        let taps = profile.shift == Shift::Tap && !moves.soft_drop;
-        if taps && profile.timeline == Timeline::Unlimited {
-            if let Some(l) = self.reach.search(board, spawn, PadState::NONE, speed) {
-                return l;
-            }
-        } else if taps {
-            if let Some(l) =
-                self.reach
-                    .search_timeline(board, spawn, PadState::NONE, speed, profile.timeline, 0)
-            {
-                return l;
-            }
+    /// Every lock of the query's piece: the same set as [`Bfs::search_profiled`] (tested), in
+    /// the kernel's order, by the fastest kernel [`Kernel::choose`] gives without paths.
+    pub fn search(&mut self, q: &LockQuery) -> &[ReachLock] {
+        let kernel = Kernel::choose(&q.start, q.speed, q.moves, q.profile, q.progress, false);
+        let found = match kernel {
+            Kernel::ReachBits => self.reach.search(q.board, q.start, q.prev, q.speed),
+            Kernel::ReachTimeline => self.reach.search_timeline(
+                q.board,
+                q.start,
+                q.prev,
+                q.speed,
+                q.profile.timeline,
+                u32::from(q.progress.frames),
+            ),
+            _ => None,
+        };
+        // `choose` gives the bit sets only for starts they model, so they always answer.
+        if let Some(locks) = found {
+            return locks;
         }
-        self.map.build(board, piece);
+        let Some(o) = Orientation::new(q.start.id) else {
+            return &[];
+        };
+        self.map.build(q.board, o.piece());
         let locks = self.bfs.search_profiled(
-            spawn,
-            PadState::NONE,
-            speed,
-            &self.map,
-            moves,
-            profile,
-            PieceProgress::default(),
+            q.start, q.prev, q.speed, &self.map, q.moves, q.profile, q.progress,
         );
         self.out.clear();
         self.out.extend(locks.iter().map(|l| ReachLock {
@@ -98,20 +189,20 @@ mod tests {
              #########.\n####.####.\n#########.\n#########.\n#########.",
         )
         .unwrap();
-        let mut locks = SpawnLocks::new();
+        let mut locks = LockSets::new();
         let mut bfs = Bfs::new();
         for (name, _) in PRESETS {
             let profile = Profile::preset(name).unwrap();
             for level in [18u8, 19, 29] {
                 for piece in Piece::ALL {
                     let got: BTreeSet<_> = locks
-                        .search(
+                        .search(&LockQuery::spawn(
                             &board,
                             piece,
                             drop_speed(level),
                             &profile,
                             MoveSet::default(),
-                        )
+                        ))
                         .iter()
                         .map(|l| (l.x, l.y, l.id))
                         .collect();

@@ -4,19 +4,20 @@
 use std::time::Instant;
 
 use crate::game::active::{Active, Control};
-use crate::game::board::{Board, FULL_ROW};
+use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::pos::Pos;
-use crate::game::score::{add_line, drop_speed};
+use crate::game::score::drop_speed;
 use crate::game::state::Game;
 
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
-use super::eval::{Evaluator, PairOutcome, Placement};
-use super::locks::SpawnLocks;
-use super::profile::{PieceProgress, Profile, Shift, Timeline};
-use super::reach::Reach;
+use super::eval::{Evaluator, Placement};
+use super::locks::{LockQuery, LockSets};
+pub(crate) use super::pairs::level_after;
+use super::pairs::AfterFirst;
+use super::profile::{PieceProgress, Profile};
 use super::third::{Lookahead, Pair, ThirdPiece};
 
 mod blind;
@@ -85,9 +86,8 @@ pub struct Planner<E: Evaluator> {
     second: Bfs,
     map1: CollisionMap,
     map2: CollisionMap,
-    reach: Reach,
-    /// Next-piece lock sets under a profile other than `unlimited`.
-    spawn_locks: SpawnLocks,
+    /// The next piece's lock sets (path-free).
+    seconds: LockSets,
     firsts: Vec<Lock>,
     /// The third-piece layer's settings (off by default).
     pub lookahead: Lookahead,
@@ -97,31 +97,7 @@ pub struct Planner<E: Evaluator> {
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
-    Placement {
-        x: l.x,
-        y: l.y,
-        orientation: l.orientation(),
-    }
-}
-
-/// `Board::lock`, without the row-by-row clear when no row is full (most locks).
-#[inline]
-fn lock(board: &mut Board, x: u8, y: u8, o: Orientation) -> u32 {
-    board.place(x, y, o);
-    if board.visible().contains(&FULL_ROW) {
-        board.clear_lines()
-    } else {
-        0
-    }
-}
-
-/// The level after `cleared` more lines, by the cartridge's own rule.
-pub(crate) fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
-    let (mut level, mut lines) = (level, lines);
-    for _ in 0..cleared {
-        add_line(&mut lines, &mut level);
-    }
-    level
+    Placement::from(l)
 }
 
 impl<E: Evaluator> Planner<E> {
@@ -134,8 +110,7 @@ impl<E: Evaluator> Planner<E> {
             second: Bfs::new(),
             map1: CollisionMap::default(),
             map2: CollisionMap::default(),
-            reach: Reach::new(),
-            spawn_locks: SpawnLocks::new(),
+            seconds: LockSets::new(),
             lookahead: Lookahead::default(),
             third: ThirdPiece::default(),
             pairs: Vec::with_capacity(2048),
@@ -210,11 +185,6 @@ impl<E: Evaluator> Planner<E> {
         }
     }
 
-    /// The profile's rules are the unlimited search's (reaction and start delay aside).
-    fn unlimited_moves(&self) -> bool {
-        self.profile.timeline == Timeline::Unlimited && self.profile.shift == Shift::Tap
-    }
-
     /// The next piece's first lock, in `Bfs`'s order, that gives the pair with first lock
     /// `firsts[i]` the value `value`: the old planner's choice among equal pairs.
     fn first_in_bfs_order(
@@ -224,34 +194,29 @@ impl<E: Evaluator> Planner<E> {
         next: Piece,
         value: f64,
     ) -> Option<Placement> {
-        let l1 = self.firsts[i];
-        let mut board1 = s.board;
-        let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
-        let speed2 = drop_speed(level_after(s.level, s.lines, lines1));
-        self.map2.build(&board1, next);
+        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
+        self.map2.build(&after.board, next);
         let spawn = Active::spawn(next.spawn().id(), 0, 0);
         let seconds = self.second.search_profiled(
             spawn,
             PadState::NONE,
-            speed2,
+            after.speed,
             &self.map2,
             self.moves,
             &self.profile,
             PieceProgress::default(),
         );
-        seconds.iter().map(placement).find(|&second| {
-            let mut board2 = board1;
-            let lines2 = lock(&mut board2, second.x, second.y, second.orientation);
-            let outcome = PairOutcome {
-                first: placement(&l1),
-                second,
-                lines_first: lines1,
-                lines_second: lines2,
-                board: &board2,
-                level: s.level,
-            };
-            self.evaluator.evaluate(&outcome) == Some(value)
-        })
+        let mut found = None;
+        after.each_pair(
+            &self.evaluator,
+            seconds.iter().map(Placement::from),
+            |v, second, _, _| {
+                if found.is_none() && v == value {
+                    found = Some(second);
+                }
+            },
+        );
+        found
     }
 
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
@@ -302,7 +267,6 @@ impl<E: Evaluator> Planner<E> {
         if self.firsts.is_empty() {
             return None;
         }
-        let unlimited = self.unlimited_moves();
         let started = Instant::now();
         let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
         self.pairs.clear();
@@ -311,9 +275,7 @@ impl<E: Evaluator> Planner<E> {
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
         for (i, l1) in self.firsts.iter().enumerate() {
-            let mut board1 = s.board;
-            let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
-            let p1 = placement(l1);
+            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
             let mut consider = |value: f64, second: Option<Placement>| {
                 if best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
                     tie = true;
@@ -324,78 +286,39 @@ impl<E: Evaluator> Planner<E> {
                 }
             };
             let Some(next) = s.next else {
-                let outcome = PairOutcome {
-                    first: p1,
-                    second: p1,
-                    lines_first: lines1,
-                    lines_second: 0,
-                    board: &board1,
-                    level: s.level,
-                };
-                if let Some(v) = self.evaluator.evaluate(&outcome) {
+                if let Some(v) = after.alone(&self.evaluator) {
                     consider(v, None);
                 }
                 continue;
             };
-            let level1 = level_after(s.level, s.lines, lines1);
-            let spawn = Active::spawn(next.spawn().id(), 0, 0);
-            let speed2 = drop_speed(level1);
+            // Only the next piece's lock set matters (the pair's first-lock order, which breaks
+            // ties, comes from the first search), so the path-free search serves.
+            let seconds = self.seconds.search(&LockQuery::spawn(
+                &after.board,
+                next,
+                after.speed,
+                &self.profile,
+                self.moves,
+            ));
             let pairs = &mut self.pairs;
-            let mut pair = |x: u8, y: u8, orientation: Orientation| {
-                let mut board2 = board1;
-                let lines2 = lock(&mut board2, x, y, orientation);
-                let outcome = PairOutcome {
-                    first: p1,
-                    second: Placement { x, y, orientation },
-                    lines_first: lines1,
-                    lines_second: lines2,
-                    board: &board2,
-                    level: s.level,
-                };
-                if let Some(v) = self.evaluator.evaluate(&outcome) {
-                    consider(v, Some(outcome.second));
+            after.each_pair(
+                &self.evaluator,
+                seconds.iter().map(Placement::from),
+                |v, second, lines2, board2| {
+                    consider(v, Some(second));
                     if lookahead {
                         pairs.push(Pair {
                             first: i,
                             value: v,
-                            second: outcome.second,
+                            second,
                             lines_second: lines2,
-                            board: board2,
-                            speed: drop_speed(level_after(s.level, s.lines, lines1 + lines2)),
+                            board: *board2,
+                            speed: drop_speed(level_after(s.level, s.lines, after.lines + lines2)),
                             level: s.level,
                         });
                     }
-                }
-            };
-            // Only the next piece's lock set matters (the pair's first-lock order, which breaks
-            // ties, comes from the first search), so the path-free search serves.
-            if !unlimited {
-                let seconds =
-                    self.spawn_locks
-                        .search(&board1, next, speed2, &self.profile, self.moves);
-                for l2 in seconds {
-                    pair(l2.x, l2.y, l2.orientation());
-                }
-                continue;
-            }
-            let fast = if self.moves.soft_drop {
-                None
-            } else {
-                self.reach.search(&board1, spawn, PadState::NONE, speed2)
-            };
-            if let Some(seconds) = fast {
-                for l2 in seconds {
-                    pair(l2.x, l2.y, l2.orientation());
-                }
-            } else {
-                self.map2.build(&board1, next);
-                let seconds =
-                    self.second
-                        .search(spawn, PadState::NONE, speed2, &self.map2, self.moves);
-                for l2 in seconds {
-                    pair(l2.x, l2.y, l2.orientation());
-                }
-            }
+                },
+            );
         }
         if let (true, Some((v, i, _)), Some(next)) = (tie, best, s.next) {
             best = Some((v, i, self.first_in_bfs_order(s, i, next, v)));

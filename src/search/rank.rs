@@ -11,15 +11,15 @@
 use std::cmp::Ordering;
 
 use crate::game::active::Active;
-use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::drop_speed;
 
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
-use super::eval::{Evaluator, PairOutcome, Placement};
-use super::plan::{level_after, Planner, Situation};
+use super::eval::{Evaluator, Placement};
+use super::pairs::AfterFirst;
+use super::plan::{Planner, Situation};
 use super::profile::{PieceProgress, Profile};
 
 /// One placement of the current piece and what it is worth.
@@ -132,65 +132,30 @@ impl<E: Evaluator + Clone> Ranker<E> {
         s: &Situation,
         first: &Placement,
     ) -> (Option<f64>, Option<Placement>) {
-        let mut board1 = s.board;
-        let lines1 = board1.lock(first.x, first.y, first.orientation);
-        self.best_pair(s, first, &board1, lines1)
+        self.best_pair(s, &AfterFirst::new(&s.board, s.level, s.lines, *first))
     }
 
-    fn best_pair(
-        &mut self,
-        s: &Situation,
-        p1: &Placement,
-        board1: &Board,
-        lines1: u32,
-    ) -> (Option<f64>, Option<Placement>) {
+    /// The best pair after `after`, its next lock the first of the best value in `Bfs`'s order
+    /// (the planner's choice among equal pairs).
+    fn best_pair(&mut self, s: &Situation, after: &AfterFirst) -> (Option<f64>, Option<Placement>) {
         let Some(next) = s.next else {
-            let outcome = PairOutcome {
-                first: *p1,
-                second: *p1,
-                lines_first: lines1,
-                lines_second: 0,
-                board: board1,
-                level: s.level,
-            };
-            return (self.evaluator.evaluate(&outcome), None);
+            return (after.alone(&self.evaluator), None);
         };
-        let level1 = level_after(s.level, s.lines, lines1);
-        self.map2.build(board1, next);
+        self.map2.build(&after.board, next);
         let spawn = Active::spawn(next.spawn().id(), 0, 0);
         let seconds = self.second.search_profiled(
             spawn,
             PadState::NONE,
-            drop_speed(level1),
+            after.speed,
             &self.map2,
             self.moves,
             &self.planner.profile,
             PieceProgress::default(),
         );
-        let mut best: Option<(f64, Placement)> = None;
-        for l2 in seconds {
-            let mut board2 = *board1;
-            let lines2 = board2.lock(l2.x, l2.y, l2.orientation());
-            let second = Placement {
-                x: l2.x,
-                y: l2.y,
-                orientation: l2.orientation(),
-            };
-            let outcome = PairOutcome {
-                first: *p1,
-                second,
-                lines_first: lines1,
-                lines_second: lines2,
-                board: &board2,
-                level: s.level,
-            };
-            if let Some(v) = self.evaluator.evaluate(&outcome) {
-                if best.is_none_or(|b| v < b.0) {
-                    best = Some((v, second));
-                }
-            }
+        match after.best_pair(&self.evaluator, seconds.iter().map(Placement::from)) {
+            Some((v, second)) => (Some(v), Some(second)),
+            None => (None, None),
         }
-        (best.map(|b| b.0), best.map(|b| b.1))
     }
 
     /// Ranks every lock of the current piece reachable from `s`. `None` when no piece is
@@ -247,14 +212,9 @@ impl<E: Evaluator + Clone> Ranker<E> {
         let mut entries = Vec::with_capacity(self.firsts.len());
         let firsts = std::mem::take(&mut self.firsts);
         for l1 in &firsts {
-            let lock = Placement {
-                x: l1.x,
-                y: l1.y,
-                orientation: l1.orientation(),
-            };
-            let mut board1 = s.board;
-            let lines1 = board1.lock(lock.x, lock.y, lock.orientation);
-            let (value, next_lock) = self.best_pair(s, &lock, &board1, lines1);
+            let lock = Placement::from(l1);
+            let after = AfterFirst::new(&s.board, s.level, s.lines, lock);
+            let (value, next_lock) = self.best_pair(s, &after);
             entries.push(Ranked {
                 lock,
                 value,

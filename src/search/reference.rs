@@ -8,8 +8,9 @@ use crate::game::score::drop_speed;
 
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
-use super::eval::{Evaluator, PairOutcome, Placement};
-use super::plan::{level_after, placement, Plan, Planner, Situation};
+use super::eval::{Evaluator, Placement};
+use super::pairs::AfterFirst;
+use super::plan::{placement, Plan, Planner, Situation};
 
 /// The old two-piece planner, same answers as [`Planner`] by construction of the test suite.
 pub struct ReferencePlanner<E: Evaluator> {
@@ -75,53 +76,32 @@ impl<E: Evaluator> ReferencePlanner<E> {
         }
         let mut best: Option<(f64, usize, Option<Placement>)> = None;
         for (i, l1) in self.firsts.iter().enumerate() {
-            let mut board1 = s.board;
-            let lines1 = board1.lock(l1.x, l1.y, l1.orientation());
-            let p1 = placement(l1);
+            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
             let mut consider = |value: f64, second: Option<Placement>| {
                 if best.as_ref().is_none_or(|b| value < b.0) {
                     best = Some((value, i, second));
                 }
             };
             let Some(next) = s.next else {
-                let outcome = PairOutcome {
-                    first: p1,
-                    second: p1,
-                    lines_first: lines1,
-                    lines_second: 0,
-                    board: &board1,
-                    level: s.level,
-                };
-                if let Some(v) = self.evaluator.evaluate(&outcome) {
+                if let Some(v) = after.alone(&self.evaluator) {
                     consider(v, None);
                 }
                 continue;
             };
-            let level1 = level_after(s.level, s.lines, lines1);
-            self.map2.build_by_positions(&board1, next);
+            self.map2.build_by_positions(&after.board, next);
             let spawn = Active::spawn(next.spawn().id(), 0, 0);
             let seconds = self.second.search_general(
                 spawn,
                 PadState::NONE,
-                drop_speed(level1),
+                after.speed,
                 &self.map2,
                 self.moves,
             );
-            for l2 in seconds {
-                let mut board2 = board1;
-                let lines2 = board2.lock(l2.x, l2.y, l2.orientation());
-                let outcome = PairOutcome {
-                    first: p1,
-                    second: placement(l2),
-                    lines_first: lines1,
-                    lines_second: lines2,
-                    board: &board2,
-                    level: s.level,
-                };
-                if let Some(v) = self.evaluator.evaluate(&outcome) {
-                    consider(v, Some(outcome.second));
-                }
-            }
+            after.each_pair(
+                &self.evaluator,
+                seconds.iter().map(Placement::from),
+                |v, second, _, _| consider(v, Some(second)),
+            );
         }
         // Every pair rejected: take the deepest lock, the least bad way to go on.
         let (value, index, next_lock) = match best {

@@ -7,8 +7,9 @@ use crate::game::board::Board;
 use crate::game::piece::{Piece, SPAWN_IDS};
 
 use super::bfs::MoveSet;
-use super::eval::{Evaluator, PairOutcome, Placement};
-use super::locks::SpawnLocks;
+use super::eval::{Evaluator, Placement};
+use super::locks::{LockQuery, LockSets};
+use super::pairs::AfterFirst;
 use super::profile::Profile;
 
 /// How the planner looks past the preview (settings).
@@ -86,7 +87,7 @@ pub(crate) struct Pair {
 /// Reusable state of the layer: the third piece's lock search.
 #[derive(Default)]
 pub(crate) struct ThirdPiece {
-    locks: SpawnLocks,
+    locks: LockSets,
 }
 
 impl ThirdPiece {
@@ -100,33 +101,24 @@ impl ThirdPiece {
         profile: &Profile,
     ) -> Option<f64> {
         let mut sum = 0.0;
+        let after = AfterFirst {
+            first: pair.second,
+            board: pair.board,
+            lines: pair.lines_second,
+            level: pair.level,
+            speed: pair.speed,
+        };
         for piece in Piece::ALL {
             // Without soft drop, as the layer always searched the third piece.
-            let locks =
-                self.locks
-                    .search(&pair.board, piece, pair.speed, profile, MoveSet::default());
-            let mut best: Option<f64> = None;
-            for l3 in locks {
-                let mut board3 = pair.board;
-                let third = Placement {
-                    x: l3.x,
-                    y: l3.y,
-                    orientation: l3.orientation(),
-                };
-                let lines3 = board3.lock(third.x, third.y, third.orientation);
-                let outcome = PairOutcome {
-                    first: pair.second,
-                    second: third,
-                    lines_first: pair.lines_second,
-                    lines_second: lines3,
-                    board: &board3,
-                    level: pair.level,
-                };
-                if let Some(v) = evaluator.evaluate(&outcome) {
-                    best = Some(best.map_or(v, |b: f64| b.min(v)));
-                }
-            }
-            sum += odds[piece.index()] * best?;
+            let locks = self.locks.search(&LockQuery::spawn(
+                &pair.board,
+                piece,
+                pair.speed,
+                profile,
+                MoveSet::default(),
+            ));
+            let (best, _) = after.best_pair(evaluator, locks.iter().map(Placement::from))?;
+            sum += odds[piece.index()] * best;
         }
         Some(sum)
     }

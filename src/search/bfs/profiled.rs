@@ -17,6 +17,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::game::active::{Active, Control};
 use crate::game::pad::PadState;
 use crate::search::collision::CollisionMap;
+use crate::search::locks::Kernel;
 use crate::search::profile::{PieceProgress, Profile, Shift, Timeline};
 
 use super::{tapped_bits, Bfs, Lock, MoveSet, Node, CANDIDATES, SLOT};
@@ -145,7 +146,8 @@ impl Bfs {
         profile: &Profile,
         progress: PieceProgress,
     ) -> &[Lock] {
-        if profile.timeline == Timeline::Unlimited && profile.shift == Shift::Tap {
+        let kernel = Kernel::choose(&start, speed, moves, profile, progress, true);
+        if matches!(kernel, Kernel::Rows | Kernel::General) {
             return self.search(start, prev, speed, map, moves);
         }
         let speed = speed.max(1);
@@ -155,13 +157,7 @@ impl Bfs {
         self.pressed.clear();
         self.keys.clear();
         let rules = Rules::new(profile, progress);
-        let dense = !moves.soft_drop
-            && start.ary == 0
-            && start.das <= 16
-            && start.fall_timer < speed
-            && start.x < 10
-            && (start.id as usize) < SLOT.len();
-        if dense {
+        if kernel == Kernel::Dense {
             self.dense_search(start, prev, speed, map, rules);
         } else {
             self.keyed_search(start, prev, speed, map, moves, rules);

@@ -38,18 +38,7 @@ const fn subsets() -> [u16; 16] {
 }
 
 impl Bfs {
-    /// True when [`rows_search`](Bfs::rows_search) models this start exactly: soft drop not
-    /// allowed and not active, a fall timer below the gravity test, a position with a key.
-    pub(super) fn rows_apply(start: &Active, speed: u8, soft_drop: bool) -> bool {
-        !soft_drop
-            && start.ary == 0
-            && start.fall_timer < speed
-            && start.x < 10
-            && start.y < 20
-            && (start.id as usize) < Orientation::NUM
-    }
-
-    /// The search of [`Bfs::search`] for a start `rows_apply` accepts (`speed` ≥ 1).
+    /// The search of [`Bfs::search`] for a start `Kernel::choose` gives `Rows` (`speed` ≥ 1).
     pub(super) fn rows_search(
         &mut self,
         start: Active,
@@ -222,6 +211,8 @@ mod tests {
     use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
     use crate::search::bfs::MoveSet;
+    use crate::search::locks::Kernel;
+    use crate::search::profile::{PieceProgress, Profile};
 
     const BOARDS: [&str; 2] = [
         "..........\n..........\n..........\n..........\n..........\n\
@@ -252,7 +243,17 @@ mod tests {
     fn compare(board: &Board, start: Active, prev: PadState, speed: u8) {
         let piece = Orientation::new(start.id).unwrap().piece();
         let map = CollisionMap::new(board, piece);
-        assert!(Bfs::rows_apply(&start, speed, false));
+        assert_eq!(
+            Kernel::choose(
+                &start,
+                speed,
+                MoveSet::default(),
+                &Profile::default(),
+                PieceProgress::default(),
+                true
+            ),
+            Kernel::Rows
+        );
         let mut fast = Bfs::new();
         fast.search(start, prev, speed, &map, MoveSet::default());
         let mut general = Bfs::new();

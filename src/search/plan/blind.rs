@@ -9,13 +9,13 @@
 // than any lock whose every next piece has one (compared by the odds mass left without a
 // value first, then by the expectation over the rest). No third-piece layer here.
 
-use crate::game::board::Board;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 
-use super::{level_after, lock, placement, Evaluator, PairOutcome, Placement, Plan, Planner};
-use super::{Situation, SpawnLocks};
+use super::{placement, Evaluator, Placement, Plan, Planner, Situation};
 use crate::search::bfs::MoveSet;
+use crate::search::locks::{LockQuery, LockSets};
+use crate::search::pairs::AfterFirst;
 use crate::search::profile::Profile;
 use crate::search::third::third_piece_odds;
 
@@ -33,49 +33,29 @@ impl Blind {
     }
 }
 
-/// The expectation of the best pair value of first lock `first` (board `board1` after it,
-/// `lines1` cleared) over the next piece.
-#[allow(clippy::too_many_arguments)]
+/// The expectation of the best pair value of first lock `after` over the next piece.
 fn blind_value<E: Evaluator>(
     evaluator: &E,
-    locks: &mut SpawnLocks,
-    s: &Situation,
+    locks: &mut LockSets,
     profile: &Profile,
     moves: MoveSet,
     odds: &[f64; Piece::NUM],
-    first: Placement,
-    board1: &Board,
-    lines1: u32,
+    after: &AfterFirst,
 ) -> Blind {
-    let speed2 = drop_speed(level_after(s.level, s.lines, lines1));
     let mut blind = Blind {
         missing: 0.0,
         expected: 0.0,
     };
     for next in Piece::ALL {
-        let mut best: Option<f64> = None;
-        for l2 in locks.search(board1, next, speed2, profile, moves) {
-            let mut board2 = *board1;
-            let second = Placement {
-                x: l2.x,
-                y: l2.y,
-                orientation: l2.orientation(),
-            };
-            let lines2 = lock(&mut board2, second.x, second.y, second.orientation);
-            let outcome = PairOutcome {
-                first,
-                second,
-                lines_first: lines1,
-                lines_second: lines2,
-                board: &board2,
-                level: s.level,
-            };
-            if let Some(v) = evaluator.evaluate(&outcome) {
-                best = Some(best.map_or(v, |b: f64| b.min(v)));
-            }
-        }
-        match best {
-            Some(v) => blind.expected += odds[next.index()] * v,
+        let seconds = locks.search(&LockQuery::spawn(
+            &after.board,
+            next,
+            after.speed,
+            profile,
+            moves,
+        ));
+        match after.best_pair(evaluator, seconds.iter().map(Placement::from)) {
+            Some((v, _)) => blind.expected += odds[next.index()] * v,
             None => blind.missing += odds[next.index()],
         }
     }
@@ -133,18 +113,14 @@ impl<E: Evaluator> Planner<E> {
         let odds = third_piece_odds(piece);
         let mut best: Option<(Blind, usize)> = None;
         for (i, l1) in self.firsts.iter().enumerate() {
-            let mut board1 = s.board;
-            let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
+            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
             let b = blind_value(
                 &self.evaluator,
-                &mut self.spawn_locks,
-                s,
+                &mut self.seconds,
                 &self.profile,
                 self.moves,
                 &odds,
-                placement(l1),
-                &board1,
-                lines1,
+                &after,
             );
             if b.missing < 1.0 && best.is_none_or(|(o, _)| b.better_than(&o)) {
                 best = Some((b, i));

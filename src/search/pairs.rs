@@ -1,0 +1,122 @@
+//! The pair enumerator: the board after a first lock, and every (first, second) pair over the
+//! next piece's locks locked and evaluated; the planner, the blind plan, the ranking, the
+//! third-piece layer and the reference oracle all value pairs through it.
+
+use crate::game::board::Board;
+use crate::game::score::{add_line, drop_speed};
+
+use super::bfs::Lock;
+use super::eval::{Evaluator, PairOutcome, Placement};
+use super::reach::ReachLock;
+
+/// The level after `cleared` more lines, by the cartridge's own rule.
+pub fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
+    let (mut level, mut lines) = (level, lines);
+    for _ in 0..cleared {
+        add_line(&mut lines, &mut level);
+    }
+    level
+}
+
+impl From<&Lock> for Placement {
+    fn from(l: &Lock) -> Placement {
+        Placement {
+            x: l.x,
+            y: l.y,
+            orientation: l.orientation(),
+        }
+    }
+}
+
+impl From<&ReachLock> for Placement {
+    fn from(l: &ReachLock) -> Placement {
+        Placement {
+            x: l.x,
+            y: l.y,
+            orientation: l.orientation(),
+        }
+    }
+}
+
+/// The first lock of a pair and the board it leaves.
+#[derive(Clone, Copy, Debug)]
+pub struct AfterFirst {
+    pub first: Placement,
+    /// The board after the first lock, its lines cleared.
+    pub board: Board,
+    /// Lines the first lock cleared.
+    pub lines: u32,
+    /// The decision's level (it picks the evaluation's phase).
+    pub level: u8,
+    /// The gravity the next piece falls at (after the first lock's level-up, if any).
+    pub speed: u8,
+}
+
+impl AfterFirst {
+    /// Locks `first` on `board` at `level` with `lines` (BCD, for the level-up).
+    pub fn new(board: &Board, level: u8, lines: [u8; 2], first: Placement) -> AfterFirst {
+        let mut after = *board;
+        let cleared = after.lock(first.x, first.y, first.orientation);
+        AfterFirst {
+            first,
+            board: after,
+            lines: cleared,
+            level,
+            speed: drop_speed(level_after(level, lines, cleared)),
+        }
+    }
+
+    /// The value of the first lock alone (no next piece known): the pair (first, first) with
+    /// no second lines, as the original evaluator scored it.
+    pub fn alone<E: Evaluator>(&self, evaluator: &E) -> Option<f64> {
+        evaluator.evaluate(&PairOutcome {
+            first: self.first,
+            second: self.first,
+            lines_first: self.lines,
+            lines_second: 0,
+            board: &self.board,
+            level: self.level,
+        })
+    }
+
+    /// Every pair with a second lock from `seconds`, in their order: `f(value, second, lines
+    /// the second cleared, board after both)` for each pair no rule rejects.
+    #[inline]
+    pub fn each_pair<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        seconds: impl IntoIterator<Item = Placement>,
+        mut f: impl FnMut(f64, Placement, u32, &Board),
+    ) {
+        for second in seconds {
+            let mut board2 = self.board;
+            let lines2 = board2.lock(second.x, second.y, second.orientation);
+            let outcome = PairOutcome {
+                first: self.first,
+                second,
+                lines_first: self.lines,
+                lines_second: lines2,
+                board: &board2,
+                level: self.level,
+            };
+            if let Some(v) = evaluator.evaluate(&outcome) {
+                f(v, second, lines2, &board2);
+            }
+        }
+    }
+
+    /// The best pair over `seconds`: the first of the lowest value, and its second lock.
+    pub fn best_pair<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        seconds: impl IntoIterator<Item = Placement>,
+    ) -> Option<(f64, Placement)> {
+        let mut best: Option<(f64, Placement)> = None;
+        self.each_pair(evaluator, seconds, |v, second, _, _| {
+            if best.is_none_or(|b| v < b.0) {
+                best = Some((v, second));
+            }
+        });
+        best
+    }
+}
