@@ -6,7 +6,7 @@ use crate::game::board::{Board, BOARD_ROWS};
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 
-use super::bfs::{Bfs, MoveSet};
+use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
 use super::profile::{PieceProgress, Profile, Shift, Timeline};
 use super::reach::{Reach, ReachLock};
@@ -109,6 +109,24 @@ impl<'a> LockQuery<'a> {
             progress: PieceProgress::default(),
         }
     }
+
+    /// The locks by `bfs` (so in the order first reached, with paths), `map` built for the
+    /// query's piece: the order that breaks ties between equal pairs.
+    pub fn search_ordered<'b>(&self, bfs: &'b mut Bfs, map: &mut CollisionMap) -> &'b [Lock] {
+        let Some(o) = Orientation::new(self.start.id) else {
+            return &[];
+        };
+        map.build(self.board, o.piece());
+        bfs.search_profiled(
+            self.start,
+            self.prev,
+            self.speed,
+            map,
+            self.moves,
+            self.profile,
+            self.progress,
+        )
+    }
 }
 
 /// Reusable searches for [`LockSets::search`]; allocated once.
@@ -155,13 +173,7 @@ impl LockSets {
         if let Some(locks) = found {
             return locks;
         }
-        let Some(o) = Orientation::new(q.start.id) else {
-            return &[];
-        };
-        self.map.build(q.board, o.piece());
-        let locks = self.bfs.search_profiled(
-            q.start, q.prev, q.speed, &self.map, q.moves, q.profile, q.progress,
-        );
+        let locks = q.search_ordered(&mut self.bfs, &mut self.map);
         self.out.clear();
         self.out.extend(locks.iter().map(|l| ReachLock {
             x: l.x,

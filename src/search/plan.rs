@@ -100,6 +100,59 @@ pub(crate) fn placement(l: &Lock) -> Placement {
     Placement::from(l)
 }
 
+impl Plan {
+    /// The plan of a piece that locks at `at` within the frames before the search.
+    pub(crate) fn locked_early(
+        at: &Active,
+        inputs: Vec<PadState>,
+        expected: Vec<Pos>,
+    ) -> Option<Plan> {
+        Some(Plan {
+            lock: Placement {
+                x: at.x,
+                y: at.y,
+                orientation: Orientation::new(at.id)?,
+            },
+            inputs,
+            expected,
+            next_lock: None,
+            value: None,
+            candidates: 1,
+            replan_after: None,
+        })
+    }
+
+    /// The plan to `firsts[index]` (or, for `None`, the deepest lock: when every pair is
+    /// rejected, the least bad way to go on) along `first`'s path, after the prefix frames.
+    pub(crate) fn to_lock(
+        first: &Bfs,
+        firsts: &[Lock],
+        index: Option<usize>,
+        mut inputs: Vec<PadState>,
+        mut expected: Vec<Pos>,
+    ) -> Plan {
+        let index = index.unwrap_or_else(|| {
+            (0..firsts.len())
+                .max_by_key(|&i| (firsts[i].y, std::cmp::Reverse(i)))
+                .unwrap_or(0)
+        });
+        let chosen = firsts[index];
+        let (mut path, mut path_expected) = (Vec::new(), Vec::new());
+        first.path(&chosen, &mut path, &mut path_expected);
+        inputs.extend_from_slice(&path);
+        expected.extend_from_slice(&path_expected);
+        Plan {
+            inputs,
+            expected,
+            lock: placement(&chosen),
+            next_lock: None,
+            value: None,
+            candidates: firsts.len(),
+            replan_after: None,
+        }
+    }
+}
+
 impl<E: Evaluator> Planner<E> {
     pub fn new(evaluator: E) -> Planner<E> {
         Planner {
@@ -195,17 +248,8 @@ impl<E: Evaluator> Planner<E> {
         value: f64,
     ) -> Option<Placement> {
         let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
-        self.map2.build(&after.board, next);
-        let spawn = Active::spawn(next.spawn().id(), 0, 0);
-        let seconds = self.second.search_profiled(
-            spawn,
-            PadState::NONE,
-            after.speed,
-            &self.map2,
-            self.moves,
-            &self.profile,
-            PieceProgress::default(),
-        );
+        let q = LockQuery::spawn(&after.board, next, after.speed, &self.profile, self.moves);
+        let seconds = q.search_ordered(&mut self.second, &mut self.map2);
         let mut found = None;
         after.each_pair(
             &self.evaluator,
@@ -229,8 +273,7 @@ impl<E: Evaluator> Planner<E> {
         let piece = orientation.piece();
         let speed = drop_speed(s.level);
         self.map1.build(&s.board, piece);
-        let mut prefix_inputs = Vec::new();
-        let mut prefix_expected = Vec::new();
+        let (mut prefix_inputs, mut prefix_expected) = (Vec::new(), Vec::new());
         let (start, prev, locked) = Self::start_prefix(
             s,
             &self.map1,
@@ -239,19 +282,7 @@ impl<E: Evaluator> Planner<E> {
             &mut prefix_expected,
         );
         if locked {
-            return Some(Plan {
-                lock: Placement {
-                    x: start.x,
-                    y: start.y,
-                    orientation: Orientation::new(start.id)?,
-                },
-                inputs: prefix_inputs,
-                expected: prefix_expected,
-                next_lock: None,
-                value: None,
-                candidates: 1,
-                replan_after: None,
-            });
+            return Plan::locked_early(&start, prefix_inputs, prefix_expected);
         }
         self.firsts.clear();
         let progress = Self::progress_after(s, &prefix_inputs);
@@ -341,30 +372,17 @@ impl<E: Evaluator> Planner<E> {
                 best = Some((p.value, p.first, Some(p.second)));
             }
         }
-        // Every pair rejected: take the deepest lock, the least bad way to go on.
-        let (value, index, next_lock) = match best {
-            Some((v, i, n)) => (Some(v), i, n),
-            None => {
-                let i = (0..self.firsts.len())
-                    .max_by_key(|&i| (self.firsts[i].y, std::cmp::Reverse(i)))
-                    .unwrap_or(0);
-                (None, i, None)
-            }
-        };
-        let chosen = self.firsts[index];
-        let mut inputs = Vec::new();
-        let mut expected = Vec::new();
-        self.first.path(&chosen, &mut inputs, &mut expected);
-        prefix_inputs.extend_from_slice(&inputs);
-        prefix_expected.extend_from_slice(&expected);
+        let plan = Plan::to_lock(
+            &self.first,
+            &self.firsts,
+            best.map(|b| b.1),
+            prefix_inputs,
+            prefix_expected,
+        );
         Some(Plan {
-            inputs: prefix_inputs,
-            expected: prefix_expected,
-            lock: placement(&chosen),
-            next_lock,
-            value,
-            candidates: self.firsts.len(),
-            replan_after: None,
+            value: best.map(|b| b.0),
+            next_lock: best.and_then(|b| b.2),
+            ..plan
         })
     }
 }

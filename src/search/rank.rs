@@ -18,9 +18,10 @@ use crate::game::score::drop_speed;
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
 use super::eval::{Evaluator, Placement};
+use super::locks::LockQuery;
 use super::pairs::AfterFirst;
 use super::plan::{Planner, Situation};
-use super::profile::{PieceProgress, Profile};
+use super::profile::Profile;
 
 /// One placement of the current piece and what it is worth.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,17 +142,9 @@ impl<E: Evaluator + Clone> Ranker<E> {
         let Some(next) = s.next else {
             return (after.alone(&self.evaluator), None);
         };
-        self.map2.build(&after.board, next);
-        let spawn = Active::spawn(next.spawn().id(), 0, 0);
-        let seconds = self.second.search_profiled(
-            spawn,
-            PadState::NONE,
-            after.speed,
-            &self.map2,
-            self.moves,
-            &self.planner.profile,
-            PieceProgress::default(),
-        );
+        let profile = &self.planner.profile;
+        let q = LockQuery::spawn(&after.board, next, after.speed, profile, self.moves);
+        let seconds = q.search_ordered(&mut self.second, &mut self.map2);
         match after.best_pair(&self.evaluator, seconds.iter().map(Placement::from)) {
             Some((v, second)) => (Some(v), Some(second)),
             None => (None, None),

@@ -52,19 +52,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
             &mut prefix_expected,
         );
         if locked {
-            return Some(Plan {
-                lock: Placement {
-                    x: start.x,
-                    y: start.y,
-                    orientation: Orientation::new(start.id)?,
-                },
-                inputs: prefix_inputs,
-                expected: prefix_expected,
-                next_lock: None,
-                value: None,
-                candidates: 1,
-                replan_after: None,
-            });
+            return Plan::locked_early(&start, prefix_inputs, prefix_expected);
         }
         self.firsts.clear();
         self.firsts.extend_from_slice(
@@ -103,30 +91,17 @@ impl<E: Evaluator> ReferencePlanner<E> {
                 |v, second, _, _| consider(v, Some(second)),
             );
         }
-        // Every pair rejected: take the deepest lock, the least bad way to go on.
-        let (value, index, next_lock) = match best {
-            Some((v, i, n)) => (Some(v), i, n),
-            None => {
-                let i = (0..self.firsts.len())
-                    .max_by_key(|&i| (self.firsts[i].y, std::cmp::Reverse(i)))
-                    .unwrap_or(0);
-                (None, i, None)
-            }
-        };
-        let chosen = self.firsts[index];
-        let mut inputs = Vec::new();
-        let mut expected = Vec::new();
-        self.first.path(&chosen, &mut inputs, &mut expected);
-        prefix_inputs.extend_from_slice(&inputs);
-        prefix_expected.extend_from_slice(&expected);
+        let plan = Plan::to_lock(
+            &self.first,
+            &self.firsts,
+            best.map(|b| b.1),
+            prefix_inputs,
+            prefix_expected,
+        );
         Some(Plan {
-            inputs: prefix_inputs,
-            expected: prefix_expected,
-            lock: placement(&chosen),
-            next_lock,
-            value,
-            candidates: self.firsts.len(),
-            replan_after: None,
+            value: best.map(|b| b.0),
+            next_lock: best.and_then(|b| b.2),
+            ..plan
         })
     }
 }

@@ -130,6 +130,15 @@ fn key(a: &Active, prev: PadState, speed: u8, rules: &Rules, phase: u32, pressed
 }
 
 impl Bfs {
+    /// A new profiled search at `speed` (≥ 1): fresh marks, nodes, locks and keys.
+    fn begin_profiled(&mut self, speed: u8) {
+        self.next_epoch(speed);
+        self.nodes.clear();
+        self.locks.clear();
+        self.pressed.clear();
+        self.keys.clear();
+    }
+
     /// Every lock reachable from `start` (`prev` held in the last frame) under `profile`,
     /// `progress` being what the piece already did (zero at its spawn). The one entry point
     /// for "locks reachable under a profile": the `unlimited` timeline with taps is
@@ -151,11 +160,7 @@ impl Bfs {
             return self.search(start, prev, speed, map, moves);
         }
         let speed = speed.max(1);
-        self.next_epoch(speed);
-        self.nodes.clear();
-        self.locks.clear();
-        self.pressed.clear();
-        self.keys.clear();
+        self.begin_profiled(speed);
         let rules = Rules::new(profile, progress);
         if kernel == Kernel::Dense {
             self.dense_search(start, prev, speed, map, rules);
@@ -180,11 +185,7 @@ impl Bfs {
         progress: PieceProgress,
     ) -> &[Lock] {
         let speed = speed.max(1);
-        self.next_epoch(speed);
-        self.nodes.clear();
-        self.locks.clear();
-        self.pressed.clear();
-        self.keys.clear();
+        self.begin_profiled(speed);
         self.keyed_search(
             start,
             prev,

@@ -82,19 +82,7 @@ impl<E: Evaluator> Planner<E> {
         );
         let left = usize::from(self.profile.reaction.saturating_sub(s.progress.frames));
         if locked {
-            return Some(Plan {
-                lock: Placement {
-                    x: start.x,
-                    y: start.y,
-                    orientation: Orientation::new(start.id)?,
-                },
-                inputs,
-                expected,
-                next_lock: None,
-                value: None,
-                candidates: 1,
-                replan_after: None,
-            });
+            return Plan::locked_early(&start, inputs, expected);
         }
         let progress = Self::progress_after(s, &inputs);
         self.firsts.clear();
@@ -127,29 +115,18 @@ impl<E: Evaluator> Planner<E> {
             }
         }
         // Every next piece rejected after every lock: the deepest lock, as the planner does.
-        let (value, index) = match best {
-            Some((b, i)) => ((b.missing == 0.0).then_some(b.expected), i),
-            None => {
-                let i = (0..self.firsts.len())
-                    .max_by_key(|&i| (self.firsts[i].y, std::cmp::Reverse(i)))
-                    .unwrap_or(0);
-                (None, i)
-            }
-        };
-        let chosen = self.firsts[index];
-        let (mut path, mut path_expected) = (Vec::new(), Vec::new());
-        self.first.path(&chosen, &mut path, &mut path_expected);
-        inputs.extend_from_slice(&path);
-        expected.extend_from_slice(&path_expected);
-        let replan_after = (inputs.len() > left).then_some(left);
-        Some(Plan {
+        let plan = Plan::to_lock(
+            &self.first,
+            &self.firsts,
+            best.map(|b| b.1),
             inputs,
             expected,
-            lock: placement(&chosen),
-            next_lock: None,
-            value,
-            candidates: self.firsts.len(),
+        );
+        let replan_after = (plan.inputs.len() > left).then_some(left);
+        Some(Plan {
+            value: best.and_then(|(b, _)| (b.missing == 0.0).then_some(b.expected)),
             replan_after,
+            ..plan
         })
     }
 }
