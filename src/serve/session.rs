@@ -19,7 +19,7 @@ use crate::search::plan::{Planner, Situation};
 pub struct SessionReport {
     pub client: String,
     pub mode: Option<Mode>,
-    /// Frames answered.
+    /// Frames received from the emulator (each answered, but for the last).
     pub frames: u64,
     /// Pieces locked under nestor's control (play) or pieces shown a lock (assist).
     pub pieces: u64,
@@ -74,6 +74,8 @@ pub fn run<R: BufRead, W: Write, E: Evaluator>(
     let mut report = SessionReport {
         client: console.client().to_string(),
         mode: Some(console.mode()),
+        // The first frame came with the hello.
+        frames: 1,
         ..SessionReport::default()
     };
     log::info!(
@@ -146,6 +148,7 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
             match BridgeError::of(ce) {
                 Some(BridgeError::Jump { from, to }) => {
                     report.jumps += 1;
+                    report.frames += 1;
                     log::info!("{}: frame {from} → {to}: re-planning", report.client);
                     let _ = driver.new_game(|_| {});
                     continue;
@@ -169,7 +172,10 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
         if driver.console().pending() {
             match driver.console_mut().exchange(PadState::NONE) {
                 Ok(()) => report.frames += 1,
-                Err(BridgeError::Jump { .. }) => report.jumps += 1,
+                Err(BridgeError::Jump { .. }) => {
+                    report.frames += 1;
+                    report.jumps += 1;
+                }
                 Err(b) => {
                     end(driver.console_mut(), &b, report);
                     return;
@@ -208,6 +214,7 @@ fn assist<R: BufRead, W: Write, E: Evaluator>(
         match console.exchange(PadState::NONE) {
             Ok(()) => report.frames += 1,
             Err(BridgeError::Jump { .. }) => {
+                report.frames += 1;
                 report.jumps += 1;
                 planned = false;
             }
