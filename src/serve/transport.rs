@@ -2,9 +2,9 @@
 //! with plain `io.open`, and/or a TCP port on the loopback address.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// The pipe the script writes (`frame` lines), in the pipe folder.
@@ -24,8 +24,12 @@ pub enum TransportError {
         #[source]
         source: io::Error,
     },
-    #[error("{path} exists and is not a named pipe (FIFO) nestor made; not touching it")]
+    #[error(
+        "{path} exists and is not a named pipe (FIFO) or pid file nestor made; not touching it"
+    )]
     NotAFifo { path: String },
+    #[error("another nestor serve (pid {pid}) serves {path}; stop it or choose another --fifo")]
+    Busy { path: String, pid: u32 },
     #[error("{path} belongs to another user (uid {uid}); choose another --fifo folder")]
     NotOurs { path: String, uid: u32 },
     #[error(
@@ -66,25 +70,27 @@ fn uid() -> u32 {
     unsafe { libc::getuid() }
 }
 
-/// Makes a FIFO at `path`, replacing a stale one of ours; anything else there is refused.
-fn make_fifo(path: &Path) -> Result<(), TransportError> {
+/// Checks that `path` is free for a pipe: nothing there, or a stale pipe of ours.
+fn check_free(path: &Path) -> Result<(), TransportError> {
     match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_fifo() && m.uid() == uid() => {
-            fs::remove_file(path).map_err(io_err(path))?
-        }
-        Ok(m) if m.file_type().is_fifo() => {
-            return Err(TransportError::NotOurs {
-                path: path.display().to_string(),
-                uid: m.uid(),
-            })
-        }
-        Ok(_) => {
-            return Err(TransportError::NotAFifo {
-                path: path.display().to_string(),
-            })
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io_err(path)(e)),
+        Ok(m) if m.file_type().is_fifo() && m.uid() == uid() => Ok(()),
+        Ok(m) if m.file_type().is_fifo() => Err(TransportError::NotOurs {
+            path: path.display().to_string(),
+            uid: m.uid(),
+        }),
+        Ok(_) => Err(TransportError::NotAFifo {
+            path: path.display().to_string(),
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io_err(path)(e)),
+    }
+}
+
+/// Makes a FIFO at `path` (checked by `check_free`), replacing a stale one of ours.
+fn make_fifo(path: &Path) -> Result<(), TransportError> {
+    check_free(path)?;
+    if fs::symlink_metadata(path).is_ok() {
+        fs::remove_file(path).map_err(io_err(path))?;
     }
     let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).map_err(|_| {
         io_err(path)(io::Error::new(
@@ -124,16 +130,59 @@ impl FifoPair {
                 true
             }
         };
+        // Another server in this folder is refused before anything is touched.
+        let pid = dir.join(PID_FILE);
+        // Replaced only when it is a stale pid file (a number), never a link or anything else.
+        if let Ok(m) = fs::symlink_metadata(&pid) {
+            let stale = m.is_file()
+                && m.len() < 32
+                && fs::read_to_string(&pid).is_ok_and(|t| t.trim().parse::<u32>().is_ok());
+            if !stale {
+                return Err(TransportError::NotAFifo {
+                    path: pid.display().to_string(),
+                });
+            }
+            let other = fs::read_to_string(&pid)
+                .ok()
+                .and_then(|t| t.trim().parse::<i32>().ok())
+                .unwrap_or(0);
+            // SAFETY: kill with signal 0 only checks that the process exists.
+            if other > 0
+                && other != std::process::id() as i32
+                && unsafe { libc::kill(other, 0) } == 0
+            {
+                return Err(TransportError::Busy {
+                    path: dir.display().to_string(),
+                    pid: other as u32,
+                });
+            }
+        }
+        // Both paths are checked before anything is made: a refused one leaves the folder as
+        // it was (the pair, once built, removes its pipes when dropped).
+        let (to, from) = (dir.join(TO_NESTOR), dir.join(FROM_NESTOR));
+        for p in [&to, &from] {
+            check_free(p)?;
+        }
+        make_fifo(&to)?;
+        if let Err(e) = make_fifo(&from) {
+            let _ = fs::remove_file(&to);
+            return Err(e);
+        }
         let pair = FifoPair {
             dir: dir.to_path_buf(),
             made_dir,
         };
-        make_fifo(&pair.to_nestor())?;
-        make_fifo(&pair.from_nestor())?;
-        let pid = pair.dir.join(PID_FILE);
-        // The pid file is ours to replace: only ever written here, in our own folder.
-        fs::write(&pid, format!("{}\n", std::process::id())).map_err(io_err(&pid))?;
-        fs::set_permissions(&pid, fs::Permissions::from_mode(0o600)).map_err(io_err(&pid))?;
+        if fs::symlink_metadata(&pid).is_ok() {
+            // A stale pid file (checked above).
+            let _ = fs::remove_file(&pid);
+        }
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&pid)
+            .map_err(io_err(&pid))?;
+        writeln!(f, "{}", std::process::id()).map_err(io_err(&pid))?;
         Ok(pair)
     }
 

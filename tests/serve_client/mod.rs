@@ -23,6 +23,8 @@ pub struct Server {
     pub dir: Option<PathBuf>,
     /// The TCP address (TCP servers).
     pub addr: Option<String>,
+    /// What the server printed on stderr before it listened.
+    pub early: String,
 }
 
 impl Drop for Server {
@@ -47,6 +49,7 @@ pub fn start(args: &[&str], dir: Option<&Path>) -> Server {
     let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
     let mut addr = None;
     let mut line = String::new();
+    let mut early = String::new();
     // The server prints one line per transport once it waits on it.
     let want_tcp = args.contains(&"--tcp");
     let want_fifo = dir.is_some();
@@ -62,6 +65,7 @@ pub fn start(args: &[&str], dir: Option<&Path>) -> Server {
             panic!("nestor serve ended before listening");
         }
         eprint!("server: {line}");
+        early.push_str(&line);
         if let Some(a) = line.trim().strip_prefix("serve: listening on ") {
             addr = Some(a.to_string());
             tcp_seen = true;
@@ -73,6 +77,7 @@ pub fn start(args: &[&str], dir: Option<&Path>) -> Server {
         stderr: Some(stderr),
         dir: dir.map(Path::to_path_buf),
         addr,
+        early,
     }
 }
 
