@@ -29,8 +29,11 @@ pub struct SessionReport {
     pub jumps: u64,
     /// Driver errors (a frozen or unreadable game, menus that did not answer) recovered from.
     pub recoveries: u64,
-    /// Frames whose buttons the game read (`held` in RAM) differ from the answer's: the
-    /// emulator is not pressing what nestor says, or a frame late.
+    /// Frames answered with a button held (play).
+    pub pressed: u64,
+    /// Frames whose buttons the game read (`held` in RAM) differ from the answer's, once the
+    /// game has been seen reading a pressed answer: the emulator is not pressing what nestor
+    /// says, or a frame late.
     pub echo_mismatches: u64,
     pub score: u32,
     pub lines: u32,
@@ -42,9 +45,10 @@ impl fmt::Display for SessionReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "frames={} pieces={} desyncs={} games={} jumps={} recoveries={} echo_mismatches={} \
-             score={} lines={}",
+            "frames={} pressed={} pieces={} desyncs={} games={} jumps={} recoveries={} \
+             echo_mismatches={} score={} lines={}",
             self.frames,
+            self.pressed,
             self.pieces,
             self.desyncs,
             self.games,
@@ -121,6 +125,7 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
         }
     };
     let mut last_note = String::new();
+    let mut echo_live = false;
     loop {
         let result = driver.step();
         let g = driver.game();
@@ -129,8 +134,17 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
             Ok(step) => {
                 report.frames += 1;
                 let pad = driver.last_pad();
-                if driver.console().ram().get(usize::from(held)) != Some(&pad.bits()) {
+                report.pressed += u64::from(pad != PadState::NONE);
+                let read = driver.console().ram().get(usize::from(held)).copied();
+                // Before the game first reads a pressed answer (power-on, before its NMI
+                // polls the pad) the byte is whatever the emulator filled RAM with.
+                echo_live |= pad != PadState::NONE && read == Some(pad.bits());
+                if echo_live && read != Some(pad.bits()) {
                     report.echo_mismatches += 1;
+                    log::debug!(
+                        "frame {}: answered {pad:?}, the game read {read:02x?}",
+                        driver.console().frame_number()
+                    );
                 }
                 match step {
                     Step::Locked { .. } => report.pieces += 1,
