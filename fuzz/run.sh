@@ -13,6 +13,7 @@ case $target in
     trace_read) max_len=16384 ;;    # a header and a dozen frame lines
     fm2_parse) max_len=16384 ;;     # a header and a few hundred input lines
     trace_verify) max_len=4096 ;;   # a start state and up to ~2,000 frames
+    protocol) max_len=16384 ;;      # a few lines, one over the 4,352-byte line limit
     *) max_len=4096 ;;              # the TOML files are a few kB
 esac
 [ -d corpus/$target ] || ./seed.sh

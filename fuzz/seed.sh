@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 C=fuzz/corpus
 mkdir -p $C/fm2_parse $C/trace_read $C/trace_verify $C/settings_toml $C/weights_toml \
-    $C/addresses_toml $C/ines_rom
+    $C/addresses_toml $C/ines_rom $C/protocol
 
 # Movies: FCEUX's own sample and the head of a game nestor recorded (comments, menus, play).
 cp tests/fixtures/movies/*.fm2 $C/fm2_parse/
@@ -42,4 +42,6 @@ mk_rom() { # header-hex trainer-bytes out
 mk_rom 'NES\032\002\002\020\000\000\000\000\000\000\000\000\000' 0 $C/ines_rom/mmc1-blank.nes
 mk_rom 'NES\032\002\002\024\000\000\000\000\000\000\000\000\000' 512 $C/ines_rom/mmc1-trainer.nes
 mk_rom 'NES\032\002\002\020\010\000\000\000\000\000\000\000\000' 0 $C/ines_rom/mmc1-nes2.nes
+# The bridge protocol: the kept sessions (hello, frames, bye) and a real frame line's shape.
+cp tests/fixtures/fuzz/protocol/accepted-* $C/protocol/
 echo "seeded $(find $C -type f | wc -l) files in $C"

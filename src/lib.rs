@@ -6,5 +6,6 @@ pub mod game;
 pub mod movie;
 pub mod nes;
 pub mod search;
+pub mod serve;
 pub mod trace;
 pub mod ui;

@@ -46,6 +46,8 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// You play the cartridge in a window; nestor outlines its suggestion and rates your locks.
     Assist(AssistArgs),
+    /// Plays inside another emulator (FCEUX: load lua/nestor-fceux.lua) over pipes or loopback TCP.
+    Serve(cli::serve::ServeArgs),
 }
 
 /// Options shared by everything that plans.
@@ -508,6 +510,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => cli::replay::run(&args),
         Command::Analyze(args) => cli::analyze::run(&args),
         Command::Assist(args) => cli::assist::run(&args),
+        Command::Serve(args) => cli::serve::run(&args),
         Command::Trace(args) => match args.command {
             Some(TraceCommand::Verify { files, json }) => cli::trace::verify(&files, json),
             Some(TraceCommand::Diff { a, b, json }) => cli::trace::diff(&a, &b, json),

@@ -104,6 +104,12 @@ macro_rules! address_map {
                     empty_tile: pf[2] as u8,
                 }
             }
+
+            /// Every `[ram]` quantity as (first address, width in bytes), then the playfield
+            /// page: all the RAM a host must see (what `nestor serve` asks an emulator for).
+            pub fn spans(&self) -> Vec<(u16, u16)> {
+                vec![ $( (self.$name, $width), )* (self.playfield, PAGE) ]
+            }
         }
     };
 }

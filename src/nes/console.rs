@@ -36,4 +36,8 @@ pub enum ConsoleError {
     FrameSkew { frame: u64, ran: i64 },
     #[error(transparent)]
     Rom(#[from] super::rom::Error),
+    /// A console hosted elsewhere (an emulator across `nestor serve`'s bridge) failed or
+    /// went away; the error is the host's own, for it to downcast.
+    #[error(transparent)]
+    Host(Box<dyn std::error::Error + Send + Sync>),
 }

@@ -45,6 +45,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("weights_toml", weights_toml),
     ("addresses_toml", addresses_toml),
     ("ines_rom", ines_rom),
+    ("protocol", protocol),
 ];
 
 /// FM2 text as `Movie::load` reads it (lossy UTF-8); an accepted movie must survive a write
@@ -250,6 +251,69 @@ pub fn fuzzed_trace(data: &[u8]) -> Trace {
 pub fn trace_verify(data: &[u8]) -> Outcome {
     let trace = fuzzed_trace(data);
     match verify_frames(LABEL, &trace).error {
+        None => Outcome::Accepted,
+        Some(e) => Outcome::Refused(e),
+    }
+}
+
+/// The bridge protocol (`nestor serve`): the bytes as a client's stream, line by line, through
+/// the bounded line reader and both parsers; an accepted line must format back to itself
+/// (modulo spacing), and a `frame` line's RAM must decode at its own length. Refused when any
+/// line is refused, as the server closes the connection at the first bad line.
+pub fn protocol(data: &[u8]) -> Outcome {
+    use nestor::serve::protocol::{decode_hex, read_line};
+    use nestor::serve::{ClientMsg, ServerMsg};
+    let mut reader: &[u8] = data;
+    let mut buf = Vec::new();
+    let mut first_error = None;
+    loop {
+        let line = match read_line(&mut reader, &mut buf) {
+            Ok(None) => break,
+            Ok(Some(Ok(line))) => line.to_string(),
+            Ok(Some(Err(e))) => {
+                first_error.get_or_insert(e.to_string());
+                continue;
+            }
+            Err(e) => panic!("reading a byte slice failed: {e}"),
+        };
+        assert!(
+            line.len() <= nestor::serve::MAX_LINE,
+            "an over-long line was returned"
+        );
+        // Whatever a server line parses to formats back to a line that parses the same.
+        if let Ok(msg) = ServerMsg::parse(&line) {
+            let mut again = String::new();
+            msg.format(&mut again);
+            assert_eq!(
+                ServerMsg::parse(&again).as_ref(),
+                Ok(&msg),
+                "{line:?} → {again:?}"
+            );
+        }
+        match ClientMsg::parse(&line) {
+            Ok(msg) => {
+                let mut again = String::new();
+                msg.format(&mut again);
+                assert_eq!(
+                    ClientMsg::parse(&again).as_ref(),
+                    Ok(&msg),
+                    "{line:?} → {again:?}"
+                );
+                if let ClientMsg::Frame { hex, .. } = msg {
+                    let mut ram = vec![0u8; hex.len() / 2];
+                    if let Err(e) = decode_hex(hex, &mut ram) {
+                        panic!("checked hex does not decode: {e}");
+                    }
+                }
+            }
+            Err(e) => {
+                let text = e.to_string();
+                assert!(!text.trim().is_empty(), "an empty refusal");
+                first_error.get_or_insert(text);
+            }
+        }
+    }
+    match first_error {
         None => Outcome::Accepted,
         Some(e) => Outcome::Refused(e),
     }

@@ -1,0 +1,246 @@
+-- nestor-fceux.lua: nestor plays the NES Tetris running in FCEUX (or, in assist mode, you play
+-- and nestor outlines where it would lock each piece).
+--
+-- Use: start the cartridge in FCEUX, then File > Lua > New Lua Script Window, Browse to this
+-- file, Run (or: fceux --loadlua lua/nestor-fceux.lua "Tetris (U) [!].nes").
+-- It talks to `nestor serve` through two named pipes (nothing to install: plain io.open), and
+-- starts nestor itself when it finds it (this repository's target/release/nestor, or `nestor`
+-- on PATH); otherwise it prints in FCEUX's Lua console the command to start. The protocol is
+-- docs/protocol.md (version 1): other emulators need only the same page of Lua.
+--
+-- Settings: edit them here, or set the environment variables before starting FCEUX.
+local MODE = os.getenv("NESTOR_MODE") or "play" -- "play" or "assist"
+local AUTOSTART = os.getenv("NESTOR_AUTOSTART") ~= "0" -- start nestor serve when it is not running
+local SHOW_LOCK = os.getenv("NESTOR_SHOW_LOCK") ~= "0" -- outline the planned lock
+local SPEED = os.getenv("NESTOR_SPEED") -- e.g. "maximum" (FCEUX's speed modes); unset: as is
+-- For tests: after this many frames say bye, write nestor's summary to NESTOR_RESULT, quit.
+local STOP_AFTER = tonumber(os.getenv("NESTOR_FRAMES") or "")
+local RESULT = os.getenv("NESTOR_RESULT")
+
+local PROTOCOL = 1
+-- Where `nestor serve` makes its pipes by default (the same rule as nestor's).
+local function default_dir()
+  local run = os.getenv("XDG_RUNTIME_DIR")
+  if run and run ~= "" then return run .. "/nestor" end
+  local tmp = os.getenv("TMPDIR")
+  if not tmp or tmp == "" then tmp = "/tmp" end
+  tmp = tmp:gsub("/$", "")
+  return tmp .. "/nestor-" .. (os.getenv("USER") or "user")
+end
+local DIR = os.getenv("NESTOR_FIFO") or default_dir()
+
+-- Messages go to FCEUX's Lua console, and to NESTOR_LOG when set (FCEUX without a window).
+local LOG = os.getenv("NESTOR_LOG")
+local function say(text)
+  print("nestor: " .. text)
+  if LOG then
+    local f = io.open(LOG, "a")
+    if f then f:write("nestor: ", text, "\n"); f:close() end
+  end
+end
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local function ran(cmd) -- os.execute's success in Lua 5.1 (a status) and 5.2+ (true)
+  local r = os.execute(cmd)
+  return r == 0 or r == true
+end
+local function exists(path) return os.rename(path, path) ~= nil end
+
+-- This file's folder, to find the repository's build.
+local here = (debug.getinfo(1, "S").source or ""):match("^@(.*)/[^/]*$") or "."
+local repo = here:match("^(.*)/lua$") or (here .. "/..")
+
+local function nestor_binary()
+  local built = repo .. "/target/release/nestor"
+  if exists(built) then return built end
+  if ran("command -v nestor >/dev/null 2>&1") then return "nestor" end
+  return nil
+end
+
+-- nestor serve is running on DIR: its pid file names a live process and the pipes exist.
+local function serving()
+  local f = io.open(DIR .. "/pid", "r")
+  if not f then return false end
+  local pid = tonumber(f:read("*l") or "")
+  f:close()
+  return pid ~= nil and exists(DIR .. "/to-nestor") and exists(DIR .. "/from-nestor")
+    and ran("kill -0 " .. pid .. " 2>/dev/null")
+end
+
+local started = false
+local function start_nestor()
+  local bin = nestor_binary()
+  local cmd = "serve --fifo " .. quote(DIR)
+  if not bin or not AUTOSTART then
+    say("nestor serve is not running. Start it in a terminal:")
+    say("  cd " .. quote(repo) .. " && cargo run --release -- " .. cmd)
+    say("  (or: nestor " .. cmd .. "); this script connects as soon as it runs.")
+    return
+  end
+  local log = DIR .. ".log"
+  say("starting " .. bin .. " " .. cmd .. " (log: " .. log .. ")")
+  ran(quote(bin) .. " " .. cmd .. " >" .. quote(log) .. " 2>&1 &")
+end
+
+-- The connection.
+local out, hold, inp -- to nestor, a read end kept on it, from nestor
+local ranges = {}
+local status = "looking for nestor"
+
+local function close()
+  for _, f in ipairs({ out, hold, inp }) do pcall(function() f:close() end) end
+  out, hold, inp = nil, nil, nil
+end
+
+local function send(line)
+  local ok = out and out:write(line, "\n") and out:flush()
+  return ok
+end
+
+-- The next line that is not a note (notes are printed); nil when nestor went away.
+local function receive()
+  local interrupted = 0
+  while inp do
+    local line, err = inp:read("*l")
+    -- A signal during the read (FCEUX at maximum speed gets them) is no end: read again.
+    if not line and err and interrupted < 1000 then
+      interrupted = interrupted + 1
+      if os.getenv("NESTOR_DEBUG") then say("read: " .. tostring(err)) end
+    elseif not line then
+      return nil
+    end
+    local note = line and line:match("^note (.*)")
+    if note then say(note) elseif line then return line end
+  end
+  return nil
+end
+
+local function connect()
+  if not serving() then
+    if not started then start_nestor(); started = true end
+    return false
+  end
+  -- nestor waits on to-nestor first, then from-nestor: open them in that order. The extra
+  -- read end on to-nestor keeps a write after nestor died from killing FCEUX with SIGPIPE.
+  out = io.open(DIR .. "/to-nestor", "w")
+  hold = out and io.open(DIR .. "/to-nestor", "r")
+  inp = hold and io.open(DIR .. "/from-nestor", "r")
+  if not inp then close(); return false end
+  send("hello " .. PROTOCOL .. " fceux " .. MODE)
+  local hello = receive()
+  if not hello or not hello:match("^hello ") then
+    say("nestor refused: " .. tostring(hello))
+    close()
+    return false
+  end
+  ranges = {}
+  for a, b in hello:match("ranges (.*)$"):gmatch("(%x+)-(%x+)") do
+    ranges[#ranges + 1] = { tonumber(a, 16), tonumber(b, 16) - tonumber(a, 16) + 1 }
+  end
+  say("connected (" .. MODE .. "): " .. hello)
+  status = "nestor " .. MODE
+  return true
+end
+
+local function hexbyte(c) return string.format("%02x", c:byte()) end
+local function ram_hex()
+  local parts = {}
+  for i, r in ipairs(ranges) do
+    parts[i] = memory.readbyterange(r[1], r[2]):gsub(".", hexbyte)
+  end
+  return table.concat(parts)
+end
+
+local NAMES = { "right", "left", "down", "up", "start", "select", "B", "A" } -- RLDUTSBA
+local pad = {}
+local lock = nil
+
+local function parse_pad(line)
+  local field, rest = line:match("^pad %d+ (%S+)(.*)$")
+  if not field or #field ~= 8 then return false end
+  for i = 1, 8 do pad[NAMES[i]] = field:sub(i, i) ~= "." end
+  lock = nil
+  local cells = rest:match("^ lock (.*)$")
+  if cells then
+    lock = {}
+    for c, r in cells:gmatch("(%-?%d+):(%-?%d+)") do lock[#lock + 1] = { tonumber(c), tonumber(r) } end
+  end
+  return true
+end
+
+local function lost(why)
+  say(why .. "; waiting for nestor to come back")
+  close()
+  status = "waiting for nestor"
+  pad, lock = {}, nil
+end
+
+local function bye()
+  if not out then return nil end
+  send("bye")
+  local answer = receive()
+  close()
+  return answer
+end
+emu.registerexit(function()
+  local answer = bye()
+  if answer then say(answer) end
+end)
+
+-- The playfield's top-left cell on screen (column 0, row 0) and the cell size, in pixels.
+local FIELD_X, FIELD_Y, CELL = 96, 48, 8
+local function draw()
+  gui.text(2, 10, status)
+  if not (SHOW_LOCK and lock) then return end
+  for _, cell in ipairs(lock) do
+    local c, r = cell[1], cell[2]
+    if r >= 0 then
+      local x, y = FIELD_X + CELL * c, FIELD_Y + CELL * r
+      gui.box(x, y, x + CELL - 1, y + CELL - 1, "clear", "yellow")
+    end
+  end
+end
+
+if SPEED then emu.speedmode(SPEED) end
+local last_frame = nil
+local sent = 0
+local retry = 0
+while true do
+  if not inp then
+    retry = retry - 1
+    if retry <= 0 then
+      retry = 60
+      if connect() then last_frame = nil end
+    end
+  end
+  local n = emu.framecount()
+  if inp and n ~= last_frame then
+    -- FCEUX's first frameadvance returns before a frame ran: send each frame once.
+    last_frame = n
+    if not send("frame " .. n .. " " .. ram_hex()) then
+      lost("nestor went away")
+    else
+      sent = sent + 1
+      local line = receive()
+      if not line then
+        lost("nestor went away")
+      elseif line:match("^error ") then
+        lost("nestor: " .. line)
+      elseif not parse_pad(line) then
+        lost("unexpected answer: " .. line)
+      end
+    end
+  end
+  if MODE == "play" and inp then joypad.set(1, pad) end
+  draw()
+  if STOP_AFTER and sent >= STOP_AFTER then
+    STOP_AFTER = nil -- emu.exit() returns: the loop runs on until FCEUX stops
+    local answer = bye() or "no answer"
+    say(answer)
+    if RESULT then
+      local f = io.open(RESULT, "w")
+      if f then f:write(answer, "\n"); f:close() end
+    end
+    emu.exit()
+  end
+  emu.frameadvance()
+end

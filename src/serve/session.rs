@@ -1,0 +1,241 @@
+//! One connection from an emulator's script: in `play` the driver plays through the bridge
+//! (menus, plans, desync check and re-plan as in `play`); in `assist` it only shows each lock.
+
+use std::fmt;
+use std::io::{BufRead, Write};
+
+use super::bridge::{BridgeConsole, BridgeError};
+use super::protocol::{Mode, ServerMsg};
+use crate::game::state::PlayState;
+use crate::game::PadState;
+use crate::nes::addresses::AddressMap;
+use crate::nes::console::Console;
+use crate::nes::{Driver, DriverConfig, DriverError, RamSnapshot, Step};
+use crate::search::eval::{Evaluator, Placement};
+use crate::search::plan::{Planner, Situation};
+
+/// What a connection did, for the log and the `bye` answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SessionReport {
+    pub client: String,
+    pub mode: Option<Mode>,
+    /// Frames received from the emulator (each answered, but for the last).
+    pub frames: u64,
+    /// Pieces locked under nestor's control (play) or pieces shown a lock (assist).
+    pub pieces: u64,
+    pub desyncs: u64,
+    pub games: u64,
+    /// Jumps in the emulator's frame numbers (resets, loaded states), each re-planned from.
+    pub jumps: u64,
+    /// Driver errors (a frozen or unreadable game, menus that did not answer) recovered from.
+    pub recoveries: u64,
+    /// Frames answered with a button held (play).
+    pub pressed: u64,
+    /// Frames whose buttons the game read (`held` in RAM) differ from the answer's, once the
+    /// game has been seen reading a pressed answer: the emulator is not pressing what nestor
+    /// says, or a frame late.
+    pub echo_mismatches: u64,
+    pub score: u32,
+    pub lines: u32,
+    /// Why the connection ended.
+    pub end: String,
+}
+
+impl fmt::Display for SessionReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "frames={} pressed={} pieces={} desyncs={} games={} jumps={} recoveries={} \
+             echo_mismatches={} score={} lines={}",
+            self.frames,
+            self.pressed,
+            self.pieces,
+            self.desyncs,
+            self.games,
+            self.jumps,
+            self.recoveries,
+            self.echo_mismatches,
+            self.score,
+            self.lines
+        )
+    }
+}
+
+/// The four cells (column, row) of a lock, as the protocol's `lock` shows them.
+pub fn lock_cells(p: &Placement) -> [(i8, i8); 4] {
+    p.orientation
+        .cells()
+        .map(|(dx, dy)| (p.x as i8 + dx, p.y as i8 + dy))
+}
+
+/// Serves one accepted connection to its end; never fails: how it ended is in the report.
+pub fn run<R: BufRead, W: Write, E: Evaluator>(
+    console: BridgeConsole<R, W>,
+    map: &AddressMap,
+    planner: Planner<E>,
+    config: DriverConfig,
+) -> SessionReport {
+    let mut report = SessionReport {
+        client: console.client().to_string(),
+        mode: Some(console.mode()),
+        // The first frame came with the hello.
+        frames: 1,
+        ..SessionReport::default()
+    };
+    log::info!(
+        "{} connected ({}); RAM ranges {}",
+        report.client,
+        console.mode().word(),
+        console.ranges()
+    );
+    match console.mode() {
+        Mode::Play => play(console, map, planner, config, &mut report),
+        Mode::Assist => assist(console, map, planner, &mut report),
+    }
+    log::info!("{} left: {} ({report})", report.client, report.end);
+    report
+}
+
+/// Ends the report on a bridge error, answering a `bye`.
+fn end<R: BufRead, W: Write>(
+    console: &mut BridgeConsole<R, W>,
+    e: &BridgeError,
+    report: &mut SessionReport,
+) {
+    if matches!(e, BridgeError::Bye) {
+        console.farewell(report.to_string());
+    }
+    report.end = e.to_string();
+}
+
+fn play<R: BufRead, W: Write, E: Evaluator>(
+    console: BridgeConsole<R, W>,
+    map: &AddressMap,
+    planner: Planner<E>,
+    config: DriverConfig,
+    report: &mut SessionReport,
+) {
+    let held = map.held;
+    let mut driver = match Driver::new(console, map.clone(), planner, config) {
+        Ok(d) => d,
+        Err(e) => {
+            // The console went into the driver: closing it is all that is left.
+            report.end = format!("could not start playing: {e}");
+            return;
+        }
+    };
+    let mut last_note = String::new();
+    let mut echo_live = false;
+    loop {
+        let result = driver.step();
+        let g = driver.game();
+        (report.score, report.lines) = (g.score, g.lines);
+        let e = match result {
+            Ok(step) => {
+                report.frames += 1;
+                let pad = driver.last_pad();
+                report.pressed += u64::from(pad != PadState::NONE);
+                let read = driver.console().ram().get(usize::from(held)).copied();
+                // Before the game first reads a pressed answer (power-on, before its NMI
+                // polls the pad) the byte is whatever the emulator filled RAM with.
+                echo_live |= pad != PadState::NONE && read == Some(pad.bits());
+                if echo_live && read != Some(pad.bits()) {
+                    report.echo_mismatches += 1;
+                    log::debug!(
+                        "frame {}: answered {pad:?}, the game read {read:02x?}",
+                        driver.console().frame_number()
+                    );
+                }
+                match step {
+                    Step::Locked { .. } => report.pieces += 1,
+                    Step::Desync { .. } => report.desyncs += 1,
+                    Step::GameOver { .. } => report.games += 1,
+                    _ => {}
+                }
+                let lock = driver.plan().map(|p| lock_cells(&p.lock));
+                driver.console_mut().show_lock(lock);
+                continue;
+            }
+            Err(e) => e,
+        };
+        if let DriverError::Console(ce) = &e {
+            match BridgeError::of(ce) {
+                Some(BridgeError::Jump { from, to }) => {
+                    report.jumps += 1;
+                    report.frames += 1;
+                    log::info!("{}: frame {from} → {to}: re-planning", report.client);
+                    let _ = driver.new_game(|_| {});
+                    continue;
+                }
+                Some(b) => {
+                    end(driver.console_mut(), b, report);
+                    return;
+                }
+                None => {}
+            }
+        }
+        // The game is not where the driver can play it (frozen, unreadable, menus that did
+        // not answer): say so once, answer the frame with nothing pressed, start over from RAM.
+        report.recoveries += 1;
+        let text = format!("{e}; starting over from what the emulator shows");
+        if text != last_note {
+            log::warn!("{}: {text}", report.client);
+            let _ = driver.console_mut().send(&ServerMsg::Note(text.clone()));
+            last_note = text;
+        }
+        if driver.console().pending() {
+            match driver.console_mut().exchange(PadState::NONE) {
+                Ok(()) => report.frames += 1,
+                Err(BridgeError::Jump { .. }) => {
+                    report.frames += 1;
+                    report.jumps += 1;
+                }
+                Err(b) => {
+                    end(driver.console_mut(), &b, report);
+                    return;
+                }
+            }
+        }
+        let _ = driver.new_game(|_| {});
+    }
+}
+
+fn assist<R: BufRead, W: Write, E: Evaluator>(
+    mut console: BridgeConsole<R, W>,
+    map: &AddressMap,
+    mut planner: Planner<E>,
+    report: &mut SessionReport,
+) {
+    // The piece under control has been planned (or could not be).
+    let mut planned = false;
+    loop {
+        let now = RamSnapshot::read(console.ram(), map);
+        if now.in_play() && now.play_state == PlayState::Control as u8 {
+            if !planned {
+                planned = true;
+                let lock = now
+                    .to_game()
+                    .ok()
+                    .and_then(|g| planner.plan(&Situation::of(&g)))
+                    .map(|p| lock_cells(&p.lock));
+                report.pieces += u64::from(lock.is_some());
+                console.show_lock(lock);
+            }
+        } else {
+            planned = false;
+            console.show_lock(None);
+        }
+        match console.exchange(PadState::NONE) {
+            Ok(()) => report.frames += 1,
+            Err(BridgeError::Jump { .. }) => {
+                report.frames += 1;
+                report.jumps += 1;
+                planned = false;
+            }
+            Err(e) => {
+                end(&mut console, &e, report);
+                return;
+            }
+        }
+    }
+}

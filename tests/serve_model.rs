@@ -1,0 +1,161 @@
+//! `nestor serve` driven over the bridge protocol by the rules model standing in for the
+//! emulator (no ROM): it plays pieces with no desync, over the pipes and over loopback TCP,
+//! re-plans after a reset or a loaded state, survives a client that vanishes, and assists.
+
+mod serve_client;
+
+use std::time::Duration;
+
+use nestor::game::PadState;
+use nestor::nes::Console;
+use nestor::serve::ServerMsg;
+use serve_client::{model, play, send_frame, start, summary_value, Conn};
+
+fn bye(conn: &mut Conn) -> String {
+    conn.send("bye").expect("send bye");
+    match conn.msg() {
+        Some(ServerMsg::Bye(s)) => s,
+        other => panic!("expected bye, got {other:?}"),
+    }
+}
+
+#[test]
+fn plays_sixty_pieces_over_the_pipes_with_no_desync() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pipes");
+    let mut server = start(&["--once", "--json"], Some(&dir));
+    let mut conn = Conn::fifo(&dir);
+    let ranges = conn.hello("play");
+    let mut console = model(0x5E12_0001);
+    let (seen, _) = play(&mut conn, &ranges, &mut console, 0, 60, None);
+    assert_eq!(seen.pieces, 60, "{seen:?}");
+    assert_eq!(
+        seen.lock_mismatches, 0,
+        "pieces did not land where nestor said"
+    );
+    let summary = bye(&mut conn);
+    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
+    assert_eq!(summary_value(&summary, "pieces"), 60, "{summary}");
+    assert_eq!(summary_value(&summary, "echo_mismatches"), 0, "{summary}");
+    assert_eq!(summary_value(&summary, "frames"), seen.frames, "{summary}");
+    let lines = u64::from(nestor::game::score::bcd_value(&console.game().lines));
+    assert_eq!(summary_value(&summary, "lines"), lines, "{summary}");
+    assert!(lines >= 10, "60 pieces at level 19 clear lines: {lines}");
+    let out = server.wait_stdout(Duration::from_secs(30));
+    let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON summary");
+    assert_eq!(json["desyncs"], 0);
+    assert_eq!(json["pieces"], 60);
+    assert_eq!(json["mode"], "play");
+    assert!(json["end"].as_str().unwrap().contains("bye"), "{json}");
+    // The pipes are gone with the server.
+    assert!(!dir.join("to-nestor").exists() && !dir.join("pid").exists());
+}
+
+#[test]
+fn a_vanished_client_is_followed_by_the_next_one_over_tcp() {
+    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
+    let addr = server.addr.clone().expect("the port");
+    {
+        let mut conn = Conn::tcp(&addr);
+        let ranges = conn.hello("play");
+        let mut console = model(0x5E12_0002);
+        let (seen, _) = play(&mut conn, &ranges, &mut console, 0, 8, None);
+        assert_eq!((seen.pieces, seen.lock_mismatches), (8, 0));
+        // Dropped mid-piece without a bye: the emulator was killed.
+    }
+    let mut conn = Conn::tcp(&addr);
+    let ranges = conn.hello("play");
+    let mut console = model(0x5E12_0003);
+    let (seen, _) = play(&mut conn, &ranges, &mut console, 0, 12, None);
+    assert_eq!((seen.pieces, seen.lock_mismatches), (12, 0));
+    let summary = bye(&mut conn);
+    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
+    assert_eq!(summary_value(&summary, "pieces"), 12, "{summary}");
+    drop(conn);
+    let _ = server.child.kill();
+    let err = server.stderr_text();
+    assert!(err.contains("closed the connection"), "{err}");
+}
+
+/// A loaded save state (frame numbers jump forward into another game) and a reset (back to
+/// frame 0, a fresh game): nestor drops its plan, re-plans from what it sees, and does not
+/// count either as a desync.
+#[test]
+fn resets_and_loaded_states_are_replanned_from_not_desyncs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    let _server = start(&[], Some(&dir));
+    let mut conn = Conn::fifo(&dir);
+    let ranges = conn.hello("play");
+    let mut a = model(0x5E12_0004);
+    let (seen, n) = play(&mut conn, &ranges, &mut a, 100, 5, None);
+    assert_eq!(seen.pieces, 5);
+    // Mid-piece of another game, thousands of frames later.
+    let mut b = model(0x5E12_0005);
+    for _ in 0..30 {
+        b.frame(PadState::NONE).unwrap();
+    }
+    let (seen, _) = play(&mut conn, &ranges, &mut b, n + 5000, 6, None);
+    assert_eq!((seen.pieces, seen.lock_mismatches), (6, 0), "{seen:?}");
+    let mut c = model(0x5E12_0006);
+    let (seen, _) = play(&mut conn, &ranges, &mut c, 0, 6, None);
+    assert_eq!((seen.pieces, seen.lock_mismatches), (6, 0), "{seen:?}");
+    let summary = bye(&mut conn);
+    assert_eq!(summary_value(&summary, "jumps"), 2, "{summary}");
+    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
+}
+
+/// The emulator paused: nothing arrives for a while, then play goes on where it was.
+#[test]
+fn a_pause_is_just_a_wait() {
+    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
+    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
+    let ranges = conn.hello("play");
+    let mut console = model(0x5E12_0007);
+    let (first, n) = play(&mut conn, &ranges, &mut console, 0, 3, None);
+    std::thread::sleep(Duration::from_millis(1500));
+    let (seen, _) = play(&mut conn, &ranges, &mut console, n, 5, first.pending);
+    assert_eq!((seen.pieces, seen.lock_mismatches), (5, 0));
+    let summary = bye(&mut conn);
+    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
+    let _ = server.child.kill();
+}
+
+/// Assist: nestor presses nothing and shows a lock for each piece soon after it appears.
+#[test]
+fn assist_shows_a_lock_for_every_piece_and_presses_nothing() {
+    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
+    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
+    let ranges = conn.hello("assist");
+    let mut console = model(0x5E12_0008);
+    let (mut shown, mut pieces, mut lock_now) = (0, 0, false);
+    for n in 0..600u64 {
+        send_frame(&mut conn, &ranges, n, &console);
+        let Some(ServerMsg::Pad { pad, lock, .. }) = conn.msg() else {
+            panic!("expected a pad");
+        };
+        assert_eq!(pad, PadState::NONE, "assist pressed buttons");
+        if lock.is_some() && !lock_now {
+            shown += 1;
+        }
+        lock_now = lock.is_some();
+        // The person: holds Down on even pieces, so pieces come fast.
+        let down = if pieces % 2 == 0 {
+            PadState::DOWN
+        } else {
+            PadState::NONE
+        };
+        console.frame(down).unwrap();
+        if console.events().locked.is_some() {
+            pieces += 1;
+        }
+        if console.game().is_over() {
+            break;
+        }
+    }
+    assert!(pieces >= 5, "{pieces}");
+    assert!(shown >= pieces, "{shown} locks shown for {pieces} pieces");
+    let summary = bye(&mut conn);
+    assert!(summary_value(&summary, "pieces") >= pieces, "{summary}");
+    let _ = server.child.kill();
+}
