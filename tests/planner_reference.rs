@@ -2,8 +2,8 @@
 //! in seeded self-play games every decision must be the same plan, so the games are the same.
 
 use nestor::game::{Game, PlayState};
+use nestor::lab::selfplay::SelfPlay;
 use nestor::search::reference::ReferencePlanner;
-use nestor::search::selfplay::SelfPlay;
 use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};
 

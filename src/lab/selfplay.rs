@@ -7,9 +7,9 @@ use crate::game::pad::PadState;
 use crate::game::score::CRASH_LEVEL;
 use crate::game::state::{Events, Game, PlayState};
 
-use super::eval::Evaluator;
-use super::plan::{Plan, Planner, Situation};
-use super::profile::PieceProgress;
+use crate::search::eval::Evaluator;
+use crate::search::plan::{Plan, Planner, Situation};
+use crate::search::profile::PieceProgress;
 
 pub use super::until::{End, Until};
 
