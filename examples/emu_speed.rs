@@ -5,10 +5,10 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use nestor::game::{Game, PadState};
+use nestor::lab::selfplay::{Limits, SelfPlay};
 use nestor::nes::{
     AddressMap, Console, Driver, DriverConfig, ModelConsole, NesDeck, RamSnapshot, Rom, Video,
 };
-use nestor::search::selfplay::{Limits, SelfPlay};
 use nestor::search::{Planner, Standard};
 
 fn per_frame_us(secs: f64, frames: u64) -> f64 {

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use nestor::game::Game;
-use nestor::search::selfplay::{GameStats, SelfPlay};
+use nestor::lab::selfplay::{GameStats, SelfPlay};
 use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Standard};
 

@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use nestor::search::batch::DEFAULT_MAX_LINES;
+use nestor::lab::batch::DEFAULT_MAX_LINES;
 
 /// `tune`'s default line cap: past level 29 from a level-19 start (230 lines), so every phase
 /// is played, yet short enough that a candidate costs seconds.
 const TUNE_MAX_LINES: u32 = 300;
-use nestor::search::objective::Objective;
-use nestor::search::shard::ShardSpec;
-use nestor::search::Until;
+use nestor::lab::objective::Objective;
+use nestor::lab::shard::ShardSpec;
+use nestor::lab::Until;
 
 mod cli;
 pub use cli::args::{ReplayArgs, TraceArgs, TraceCaptureArgs, TraceCommand};
@@ -163,7 +163,7 @@ pub struct JudgeArgs {
 
 fn parse_objective(s: &str) -> Result<Objective, String> {
     s.parse()
-        .map_err(|e: nestor::search::objective::UnknownObjective| e.to_string())
+        .map_err(|e: nestor::lab::objective::UnknownObjective| e.to_string())
 }
 
 #[derive(Args, Debug)]

@@ -13,7 +13,7 @@ pub mod menu;
 pub mod model_console;
 pub mod modes;
 pub mod observe;
-pub mod piece_log;
+
 pub mod rom;
 pub mod settings;
 pub mod testcart;

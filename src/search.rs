@@ -1,16 +1,16 @@
 //! The planner: gravity-aware gamepad-state BFS over the current and next piece, the
 //! evaluation of the boards it reaches, and the plan of buttons it returns.
 
-pub mod batch;
 pub mod bfs;
 pub mod collision;
 pub mod column_reach;
 pub mod eval;
 pub mod explain;
 pub mod features;
+pub mod follow;
 pub mod locks;
-pub mod objective;
 pub mod pairs;
+pub mod piece_log;
 pub mod plan;
 pub mod profile;
 pub mod profile_check;
@@ -19,12 +19,7 @@ mod profile_tests;
 pub mod rank;
 pub mod reach;
 mod reference;
-pub mod selfplay;
-pub mod shard;
-pub mod stats;
 pub mod third;
-pub mod tune;
-pub mod until;
 pub mod weights;
 
 /// Test oracles for benches and integration tests, not part of the planner's interface: the
@@ -39,5 +34,4 @@ pub use collision::CollisionMap;
 pub use eval::{Evaluator, PairOutcome, Placement, Standard};
 pub use plan::{Plan, Planner, Situation};
 pub use profile::{PieceProgress, Profile, Shift, Timeline};
-pub use until::{End, Until};
 pub use weights::{Phase, PhaseWeights, Weights};

@@ -6,11 +6,11 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use nestor::game::Game;
+use nestor::lab::tune::TuneState;
 use nestor::movie::check::{check_movie, ReactionCheck};
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, ModelConsole};
 use nestor::search::profile::Profile;
-use nestor::search::tune::TuneState;
 use nestor::search::{Planner, Standard};
 
 fn nestor(args: &[&str], dir: &Path) -> Output {

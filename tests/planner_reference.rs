@@ -2,7 +2,7 @@
 //! in seeded self-play games every decision must be the same plan, so the games are the same.
 
 use nestor::game::{Game, PlayState};
-use nestor::search::selfplay::SelfPlay;
+use nestor::lab::selfplay::SelfPlay;
 use nestor::search::testing::ReferencePlanner;
 use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use nestor::search::batch::{run_batch_profiled, BatchConfig, GameResult};
-use nestor::search::objective::Objective;
+use nestor::lab::batch::{run_batch_profiled, BatchConfig, GameResult};
+use nestor::lab::objective::Objective;
+use nestor::lab::selfplay::Limits;
+use nestor::lab::stats::{self, Paired, ALPHA};
 use nestor::search::profile::Profile;
-use nestor::search::selfplay::Limits;
-use nestor::search::stats::{self, Paired, ALPHA};
 use nestor::search::{Standard, Weights};
 
 use super::interrupt::Interrupt;

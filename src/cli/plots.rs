@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use nestor::search::batch::{survival, GameResult};
+use nestor::lab::batch::{survival, GameResult};
 use nestor::ui::plot::{lock_heat_map, row_histogram, score_histogram, survival_plot};
 use nestor::ui::save_png;
 

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
-use nestor::search::batch::{run_batch_profiled, BatchConfig};
+use nestor::lab::batch::{run_batch_profiled, BatchConfig};
+use nestor::lab::shard::{self, PartFile, RunIdentity};
 use nestor::search::profile::Profile;
-use nestor::search::shard::{self, PartFile, RunIdentity};
 use nestor::search::Standard;
 
 use super::interrupt::Interrupt;

@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use nestor::search::batch::{run_batch_profiled, BatchConfig, GameResult, Summary};
+use nestor::lab::batch::{run_batch_profiled, BatchConfig, GameResult, Summary};
+use nestor::lab::selfplay::Limits;
+use nestor::lab::Until;
 use nestor::search::profile::Profile;
-use nestor::search::selfplay::Limits;
-use nestor::search::{Standard, Until, Weights};
+use nestor::search::{Standard, Weights};
 
 use super::interrupt::Interrupt;
 use crate::SimArgs;

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
-use nestor::search::shard::write_atomically;
-use nestor::search::tune::{
+use nestor::lab::shard::write_atomically;
+use nestor::lab::tune::{
     batch_config, fitness, play_generation, scores, tunable_keys, GenerationRecord, TuneConfig,
     TuneState,
 };

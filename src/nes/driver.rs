@@ -9,19 +9,18 @@ use super::freeze::FreezeWatch;
 pub use super::freeze::FREEZE_FRAMES;
 use super::menu::{MenuGoal, MenuNav};
 use super::observe::RamSnapshot;
-use super::piece_log::PieceLog;
 use crate::game::piece::Piece;
 use crate::game::score::bcd_value;
 use crate::game::state::PlayState;
 use crate::game::{PadState, Pos};
 use crate::search::eval::Evaluator;
-use crate::search::plan::{Plan, Planner, Situation};
+pub use crate::search::follow::LEVEL_29;
+use crate::search::follow::{Follower, Seen, Tally};
+use crate::search::plan::{Plan, Planner};
 use crate::search::profile::PieceProgress;
 
 /// Frames the play screen may take to load after the menus (the cartridge needs about 5).
 const START_LIMIT: u32 = 300;
-/// The level from which gravity stays at one row per frame (the "killscreen" of the figures).
-pub const LEVEL_29: u8 = 29;
 
 /// Where the driver is.
 #[derive(Clone, Debug)]
@@ -40,14 +39,6 @@ pub struct DriverConfig {
     pub level: u8,
 }
 
-/// The plan being followed.
-#[derive(Clone, Debug)]
-struct Following {
-    plan: Plan,
-    cursor: usize,
-    planned_at: u64,
-}
-
 /// The bot playing a console: call `step` once per frame.
 pub struct Driver<C: Console, E: Evaluator> {
     console: C,
@@ -57,22 +48,19 @@ pub struct Driver<C: Console, E: Evaluator> {
     mode: Mode,
     /// RAM at the end of the last frame.
     now: RamSnapshot,
-    following: Option<Following>,
-    /// The planner found nothing for this piece; wait for the next spawn.
-    stuck: bool,
+    /// Plans, presses and checks the piece under control.
+    follower: Follower,
     last_pad: PadState,
     game: GameCounts,
+    /// The games over so far, summed.
+    finished: GameCounts,
+    /// `finished` with the game in progress's pieces, tetrises and desyncs.
     total: GameCounts,
+    /// `game` is in `finished` (it is over).
+    game_counted: bool,
     games_over: u32,
     /// Watches the play frames for a game that stopped.
     stuck_frames: FreezeWatch,
-    /// The piece under control since its spawn: what a re-plan inside it counts from.
-    piece: PieceLog,
-    /// Plans dropped where they asked (`Plan::replan_after`), over the run.
-    replans: u64,
-    /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
-    #[cfg(test)]
-    pub(crate) replan_override: Option<usize>,
 }
 
 impl<C: Console, E: Evaluator> Driver<C, E> {
@@ -98,20 +86,16 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             config,
             mode,
             now,
-            following: None,
-            stuck: false,
+            follower: Follower::default(),
             last_pad: PadState::NONE,
             game: GameCounts::default(),
+            finished: GameCounts::default(),
             total: GameCounts::default(),
+            game_counted: false,
             games_over: 0,
             stuck_frames: FreezeWatch::default(),
-            piece: PieceLog::default(),
-            replans: 0,
-            #[cfg(test)]
-            replan_override: None,
         };
-        d.note_level_29();
-        d.game.level = d.now.level;
+        d.start_counts();
         d.ensure_plan()?;
         Ok(d)
     }
@@ -144,22 +128,28 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
 
     /// The plan being followed, if any (for drawing the planned lock).
     pub fn plan(&self) -> Option<&Plan> {
-        self.following.as_ref().map(|f| &f.plan)
+        self.follower.following().map(|f| &f.plan)
     }
 
     /// The frame whose end state the current plan was made from.
     pub fn planned_at(&self) -> Option<u64> {
-        self.following.as_ref().map(|f| f.planned_at)
+        self.follower.following().map(|f| f.planned_at)
     }
 
     /// What the piece under control has done since its spawn (what a re-plan now would get).
     pub fn piece_progress(&self) -> PieceProgress {
-        self.piece.progress()
+        self.follower.piece_progress()
     }
 
     /// Plans dropped and made again where they asked (a reaction time), over the run.
     pub fn replans(&self) -> u64 {
-        self.replans
+        self.follower.replans()
+    }
+
+    /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
+    #[cfg(test)]
+    pub(crate) fn override_replan(&mut self, after: Option<usize>) {
+        self.follower.replan_override = after;
     }
 
     /// True while a game is being played (not in the menus or the start-up screens).
@@ -190,27 +180,49 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     pub fn new_game(&mut self, set_up: impl FnOnce(&mut C)) -> Result<(), DriverError> {
         set_up(&mut self.console);
         self.now = RamSnapshot::read(self.console.ram(), &self.map);
-        self.following = None;
-        self.stuck = false;
-        self.piece.end();
+        self.follower.reset();
         self.stuck_frames = FreezeWatch::default();
         self.mode = if self.now.in_play() {
             Mode::Playing
         } else {
             Mode::Menu(MenuNav::start_game(self.config.level)?)
         };
-        self.game = GameCounts {
-            level: self.now.level,
-            ..GameCounts::default()
-        };
-        self.note_level_29();
+        self.start_counts();
         self.ensure_plan()
     }
 
-    /// Remembers the lines at the first frame the level shows 29 or more.
-    fn note_level_29(&mut self) {
-        if self.game.lines_at_29.is_none() && self.is_playing() && self.now.level >= LEVEL_29 {
-            self.game.lines_at_29 = Some(bcd_value(&self.now.lines_bcd));
+    /// A new game's counts, from RAM as it is now (the menus count nothing).
+    fn start_counts(&mut self) {
+        if !self.game_counted {
+            // A game left unfinished (`new_game`) keeps its pieces in the run's counts.
+            self.finished.pieces += self.game.pieces;
+            self.finished.tetrises += self.game.tetrises;
+            self.finished.desyncs += self.game.desyncs;
+        }
+        self.game = if self.is_playing() {
+            Tally::start(
+                bcd_value(&self.now.score_bcd),
+                bcd_value(&self.now.lines_bcd),
+                self.now.level,
+            )
+        } else {
+            Tally {
+                level: self.now.level,
+                ..Tally::default()
+            }
+        };
+        self.game_counted = false;
+        self.sum_total();
+    }
+
+    /// The run's counts: the games over, with the pieces, tetrises and desyncs of the one in
+    /// progress.
+    fn sum_total(&mut self) {
+        self.total = self.finished;
+        if !self.game_counted {
+            self.total.pieces += self.game.pieces;
+            self.total.tetrises += self.game.tetrises;
+            self.total.desyncs += self.game.desyncs;
         }
     }
 
@@ -248,9 +260,6 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         let controlled = self.is_playing() && self.now.play_state == PlayState::Control as u8;
         self.console.frame(pad)?;
         self.last_pad = pad;
-        if controlled {
-            self.piece.push(pad);
-        }
         let before = std::mem::replace(
             &mut self.now,
             RamSnapshot::read(self.console.ram(), &self.map),
@@ -302,14 +311,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     fn start_if_ready(&mut self) -> Result<(), DriverError> {
         if matches!(self.mode, Mode::Starting(_)) && self.game_is_ready() {
             self.mode = Mode::Playing;
-            self.stuck = false;
-            self.piece.end();
-            self.game = GameCounts {
-                level: self.now.level,
-                ..GameCounts::default()
-            };
+            self.follower.reset();
+            self.start_counts();
             self.stuck_frames = FreezeWatch::default();
-            self.note_level_29();
             log::info!(
                 "frame {}: a game starts at level {}",
                 self.console.frame_number(),
@@ -326,15 +330,14 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         if !self.is_playing() {
             return Ok(PadState::NONE);
         }
-        self.ensure_plan()?;
-        if self.now.play_state != PlayState::Control as u8 {
-            return Ok(PadState::NONE);
-        }
+        let frame = self.console.frame_number();
+        let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
         let pad = self
-            .following
-            .as_ref()
-            .and_then(|f| f.plan.inputs.get(f.cursor).copied())
-            .unwrap_or(PadState::NONE);
+            .follower
+            .pad(&mut self.planner, frame, in_control, || {
+                now.to_game()
+                    .map_err(|source| DriverError::Snapshot { frame, source })
+            })?;
         Ok(pad.without(PadState::START))
     }
 
@@ -345,180 +348,71 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
 
     /// Plans the piece under control when no plan is being followed.
     fn ensure_plan(&mut self) -> Result<(), DriverError> {
-        if !self.is_playing()
-            || self.following.is_some()
-            || self.stuck
-            || self.now.play_state != PlayState::Control as u8
-        {
+        if !self.is_playing() {
             return Ok(());
         }
         let frame = self.console.frame_number();
-        let game = self
-            .now
-            .to_game()
-            .map_err(|source| DriverError::Snapshot { frame, source })?;
-        // The first plan of a piece is made at its spawn; any later one (the reaction's, a
-        // desync's) goes on from what the piece has done since, however many plans came between.
-        let situation = if self.piece.is_live() {
-            Situation {
-                progress: self.piece.progress(),
-                ..Situation::of(&game)
-            }
-        } else {
-            self.piece.start(game.held);
-            Situation::of(&game)
-        };
-        match self.planner.plan(&situation) {
-            #[allow(unused_mut)] // mutated by the tests' override only
-            Some(mut plan) => {
-                #[cfg(test)]
-                if situation.progress.frames == 0 && self.replan_override.is_some() {
-                    plan.replan_after = self.replan_override;
-                }
-                log::debug!(
-                    "frame {frame}: planned a lock at x {}, y {}, orientation {} in {} frames \
-                     ({} reachable locks, value {:?})",
-                    plan.lock.x,
-                    plan.lock.y,
-                    plan.lock.orientation.id(),
-                    plan.inputs.len(),
-                    plan.candidates,
-                    plan.value
-                );
-                self.following = Some(Following {
-                    plan,
-                    cursor: 0,
-                    planned_at: frame,
-                })
-            }
-            None => {
-                log::warn!("frame {frame}: no placement found for the piece; pressing nothing");
-                self.stuck = true;
-            }
-        }
-        Ok(())
+        let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
+        self.follower
+            .ensure_plan(&mut self.planner, frame, in_control, || {
+                now.to_game()
+                    .map_err(|source| DriverError::Snapshot { frame, source })
+            })
     }
 
     /// Checks the frame against the plan and keeps the counts.
     fn after_play_frame(&mut self, controlled: bool, before: u8) -> Result<Step, DriverError> {
         let frame = self.console.frame_number();
         let s = &self.now;
-        let observed = Pos::new(s.x, s.y, s.orientation);
-        let (score, lines) = (bcd_value(&s.score_bcd), bcd_value(&s.lines_bcd));
-        let cleared = lines.saturating_sub(self.game.lines);
-        if cleared == 4 {
-            self.game.tetrises += 1;
-            self.total.tetrises += 1;
-        }
-        self.game.score = score;
-        self.game.lines = lines;
-        self.game.level = s.level;
-        if self.game.lines_at_29.is_none() && s.level >= LEVEL_29 {
-            self.game.lines_at_29 = Some(lines);
-        }
         let state = s.play_state;
-        let mut step = Step::Playing;
-        if controlled {
-            if let Some(f) = &mut self.following {
-                let expected = f.plan.expected.get(f.cursor).copied();
-                if expected == Some(observed) {
-                    f.cursor += 1;
-                } else {
-                    log::info!(
-                        "desync at frame {frame}: expected {expected:?}, observed {observed:?} \
-                         (plan made at frame {}); re-planning",
-                        f.planned_at
-                    );
-                    step = Step::Desync {
-                        frame,
-                        expected,
-                        observed,
-                        planned_at: f.planned_at,
-                    };
-                    self.following = None;
-                    self.game.desyncs += 1;
-                    self.total.desyncs += 1;
-                }
-            }
-            if state != PlayState::Control as u8 {
-                // RAM keeps the piece where it locked, so a lock that comes earlier than
-                // planned can still match the expected position: it must also be the plan's
-                // last frame and its lock.
-                if let Some(f) = &self.following {
-                    let l = f.plan.lock;
-                    if f.cursor != f.plan.inputs.len()
-                        || observed != Pos::new(l.x, l.y, l.orientation.id())
-                    {
-                        log::info!(
-                            "desync at frame {frame}: locked at {observed:?} after {} of {} \
-                             planned frames (plan made at frame {})",
-                            f.cursor,
-                            f.plan.inputs.len(),
-                            f.planned_at
-                        );
-                        step = Step::Desync {
-                            frame,
-                            expected: f.plan.expected.get(f.cursor).copied(),
-                            observed,
-                            planned_at: f.planned_at,
-                        };
-                        self.game.desyncs += 1;
-                        self.total.desyncs += 1;
-                    }
-                }
-                self.following = None;
-                self.stuck = false;
-                self.piece.end();
-                self.game.pieces += 1;
-                self.total.pieces += 1;
-                if step == Step::Playing {
-                    step = Step::Locked {
-                        x: observed.x,
-                        y: observed.y,
-                        id: observed.id,
-                    };
-                }
-            } else if let Some(f) = &self.following {
-                // The plan's first inputs were all it committed to (made before the next piece
-                // was seen): plan again from here, with the piece's progress.
-                if f.plan.replan_after == Some(f.cursor) {
-                    log::debug!(
-                        "frame {frame}: re-planning after {} frames of the plan made at frame {}",
-                        f.cursor,
-                        f.planned_at
-                    );
-                    self.following = None;
-                    self.replans += 1;
-                }
-            }
-        }
+        let seen = Seen {
+            frame,
+            controlled,
+            in_control: state == PlayState::Control as u8,
+            piece: Pos::new(s.x, s.y, s.orientation),
+        };
+        let (score, lines, level) = (bcd_value(&s.score_bcd), bcd_value(&s.lines_bcd), s.level);
+        let report = self.follower.seen(self.last_pad, seen);
+        self.game.frame(score, lines, level, &report);
+        self.sum_total();
+        let mut step = match (report.desync, report.locked) {
+            (Some(d), _) => Step::Desync {
+                frame: d.frame,
+                expected: d.expected,
+                observed: d.observed,
+                planned_at: d.planned_at,
+            },
+            (None, Some(Pos { x, y, id })) => Step::Locked { x, y, id },
+            (None, None) => Step::Playing,
+        };
         let curtain = PlayState::Curtain as u8;
         if state == curtain && before != curtain {
-            self.following = None;
-            self.piece.end();
+            self.follower.reset();
             self.games_over += 1;
-            self.total.score += score;
-            self.total.lines += lines;
-            self.total.level = self.total.level.max(s.level);
+            self.finished.score += score;
+            self.finished.lines += lines;
+            self.finished.level = self.finished.level.max(level);
+            self.finished.pieces += self.game.pieces;
+            self.finished.tetrises += self.game.tetrises;
+            self.finished.desyncs += self.game.desyncs;
+            self.game_counted = true;
+            self.sum_total();
             self.mode = Mode::Menu(MenuNav::back_to_level_menu());
             log::info!(
-                "frame {frame}: game over at level {}, {lines} lines, score {score}, {} pieces, \
-                 {} desyncs",
-                s.level,
+                "frame {frame}: game over at level {level}, {lines} lines, score {score}, {} \
+                 pieces, {} desyncs",
                 self.game.pieces,
                 self.game.desyncs
             );
             return Ok(Step::GameOver {
                 score,
                 lines,
-                level: s.level,
+                level,
             });
         }
-        if state == PlayState::Control as u8 && before != PlayState::Control as u8 {
-            self.stuck = false;
-            self.following = None;
-            self.piece.end();
-            if let Some(piece) = Piece::from_spawn_id(s.orientation) {
+        if seen.in_control && before != PlayState::Control as u8 {
+            self.follower.reset();
+            if let Some(piece) = Piece::from_spawn_id(self.now.orientation) {
                 if step == Step::Playing {
                     step = Step::Spawned { piece };
                 }

@@ -73,7 +73,7 @@ fn a_plan_asking_to_be_made_again_is_dropped_there_and_the_piece_goes_on() {
             DriverConfig { level: 19 },
         )
         .unwrap();
-        d.replan_override = Some(k);
+        d.override_replan(Some(k));
         let (mut long_plans, mut replans) = (0u64, 0u64);
         play(&mut d, 150, |d, step, watch, changed| {
             assert!(
@@ -114,7 +114,7 @@ fn a_desync_re_plan_counts_the_piece_from_its_spawn() {
             DriverConfig { level: 19 },
         )
         .unwrap();
-        d.replan_override = Some(6);
+        d.override_replan(Some(6));
         play(&mut d, 100, |d, step, watch, _| {
             if matches!(step, Step::Desync { .. }) && d.plan().is_some() {
                 desyncs += 1;

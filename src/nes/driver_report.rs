@@ -70,32 +70,5 @@ pub enum DriverError {
     },
 }
 
-/// Counts for the current game and for the whole run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-pub struct GameCounts {
-    pub score: u32,
-    pub lines: u32,
-    pub level: u8,
-    pub pieces: u32,
-    pub tetrises: u32,
-    pub desyncs: u32,
-    /// Lines when the level first showed 29 or more in this game (`None`: never reached).
-    pub lines_at_29: Option<u32>,
-}
-
-impl GameCounts {
-    /// Lines cleared from the level-29 transition on (0 when the game never reached it).
-    pub fn lines_after_29(&self) -> u32 {
-        self.lines_at_29
-            .map_or(0, |at| self.lines.saturating_sub(at))
-    }
-
-    /// Lines cleared by tetrises over all lines (0 when no line was cleared).
-    pub fn tetris_rate(&self) -> f64 {
-        if self.lines == 0 {
-            0.0
-        } else {
-            f64::from(self.tetrises * 4) / f64::from(self.lines)
-        }
-    }
-}
+/// Counts for the current game and for the whole run: the follower's tally.
+pub type GameCounts = crate::search::follow::Tally;

@@ -3,11 +3,11 @@
 
 use super::*;
 use crate::game::Game;
+use crate::lab::selfplay::{Limits, SelfPlay};
 use crate::nes::console::ConsoleError;
 use crate::nes::faults::FaultyPad;
 use crate::nes::model_console::ModelConsole;
 use crate::search::eval::Standard;
-use crate::search::selfplay::{Limits, SelfPlay};
 
 fn driver(console: ModelConsole) -> Driver<ModelConsole, Standard> {
     Driver::new(

@@ -6,10 +6,10 @@ use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
 use crate::game::state::{Game, PlayState};
+use crate::lab::selfplay::{Limits, SelfPlay};
 use crate::search::eval::Standard;
 use crate::search::plan::{Planner, Situation};
 use crate::search::profile::{PieceProgress, Profile, Shift, PRESETS};
-use crate::search::selfplay::{Limits, SelfPlay};
 
 const MID: &str = "..........\n..........\n..........\n..........\n..........\n\
      ..........\n..........\n..........\n..........\n..........\n\

@@ -182,7 +182,7 @@ pub fn row_histogram(locks: &[(u8, u8)]) -> Result<Frame, ChartError> {
 }
 
 /// Step curve of the share of games still alive (0..1) against lines: `curve` holds
-/// (lines, share) points in increasing lines, as `search::batch::survival` gives them.
+/// (lines, share) points in increasing lines, as `lab::batch::survival` gives them.
 pub fn survival_plot(curve: &[(u32, f64)], games: usize) -> Result<Frame, ChartError> {
     let most = f64::from(curve.last().map_or(0, |&(l, _)| l).max(1));
     let mut steps = Vec::with_capacity(2 * curve.len());

@@ -246,7 +246,7 @@ pub fn play(
         }
         console.frame(pad).expect("the model runs");
         let ev = console.events();
-        if let Some((x, y, id)) = ev.locked {
+        if let Some(nestor::game::Pos { x, y, id }) = ev.locked {
             seen.pieces += 1;
             if seen.last_lock != Some(cells_of(x, y, id)) {
                 seen.lock_mismatches += 1;

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
 
 use super::{fitness, play_generation, TuneError, TuneState};
-use crate::search::batch::GameResult;
-use crate::search::shard::{write_atomically, ShardSpec};
+use crate::lab::batch::GameResult;
+use crate::lab::shard::{write_atomically, ShardSpec};
 
 /// The `format` field of a scores file.
 const SCORES_FORMAT: &str = "nestor-tune-scores";

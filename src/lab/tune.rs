@@ -13,11 +13,11 @@ use serde_json::Value;
 
 use super::batch::{run_batch_profiled, BatchConfig, GameResult};
 use super::objective::Objective;
-use super::profile::Profile;
 use super::selfplay::Limits;
 use super::shard::write_atomically;
-use super::weights::{Phase, Weights};
-use super::Standard;
+use crate::search::profile::Profile;
+use crate::search::weights::{Phase, Weights};
+use crate::search::Standard;
 
 pub mod scores;
 

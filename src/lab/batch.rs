@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use crate::game::score::CRASH_LEVEL;
 use crate::game::state::Game;
 
-use super::eval::Evaluator;
-use super::plan::Planner;
-use super::profile::Profile;
 use super::selfplay::{GameStats, Limits, SelfPlay};
 use super::until::{End, Until};
+use crate::search::eval::Evaluator;
+use crate::search::plan::Planner;
+use crate::search::profile::Profile;
 
 /// What to simulate.
 #[derive(Clone, Copy, Debug)]

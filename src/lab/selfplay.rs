@@ -3,14 +3,15 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use std::convert::Infallible;
+
 use crate::game::pad::PadState;
 use crate::game::score::CRASH_LEVEL;
 use crate::game::state::{Events, Game, PlayState};
 use crate::game::Pos;
-
-use super::eval::Evaluator;
-use super::plan::{Plan, Planner, Situation};
-use super::profile::PieceProgress;
+use crate::search::eval::Evaluator;
+use crate::search::follow::{Follower, Seen, Tally};
+use crate::search::plan::{Plan, Planner};
 
 pub use super::until::{End, Until};
 
@@ -52,6 +53,19 @@ impl GameStats {
     pub fn reached(&self, level: u8) -> bool {
         self.level >= level
     }
+
+    /// Takes the follower's counts of the game so far.
+    fn count(&mut self, t: &Tally) {
+        self.score = t.score;
+        self.lines = t.lines;
+        self.level = t.level;
+        self.score_at_29 = t.score_at_29;
+        self.lines_at_29 = t.lines_at_29;
+        self.maxed_before_29 = t.maxed_before_29;
+        self.pieces = t.pieces;
+        self.tetrises = t.tetrises;
+        self.desyncs = t.desyncs;
+    }
 }
 
 /// When to stop a game early.
@@ -61,18 +75,11 @@ pub struct Limits {
     pub max_frames: Option<u64>,
 }
 
-/// Drives a `Game` with the planner, one `step` per frame.
+/// Drives a `Game` with the planner, one `step` per frame, through the one plan follower.
 pub struct SelfPlay<'p, E: Evaluator> {
     pub planner: &'p mut Planner<E>,
-    plan: Option<Plan>,
-    cursor: usize,
-    /// The planner found nothing for this piece: wait for the next one instead of
-    /// searching again every frame.
-    stuck: bool,
-    /// The buttons of the current piece's frames so far, and those held before its first:
-    /// what a plan made in flight (the reaction re-plan, a desync) counts from.
-    piece_inputs: Vec<PadState>,
-    spawn_prev: PadState,
+    follower: Follower,
+    tally: Tally,
     pub stats: GameStats,
     /// What ends [`SelfPlay::run`] before its top-out.
     pub until: Until,
@@ -82,52 +89,38 @@ pub struct SelfPlay<'p, E: Evaluator> {
 
 impl<'p, E: Evaluator> SelfPlay<'p, E> {
     pub fn new(planner: &'p mut Planner<E>, game: &Game) -> Self {
-        SelfPlay {
+        let tally = Tally::start(game.score(), game.lines(), game.level);
+        let mut play = SelfPlay {
             planner,
-            plan: None,
-            cursor: 0,
-            stuck: false,
-            piece_inputs: Vec::with_capacity(64),
-            spawn_prev: PadState::NONE,
+            follower: Follower::default(),
+            tally,
             stats: GameStats {
                 start_level: game.start_level,
                 ..GameStats::default()
             },
             until: Until::TopOut,
             max_lines: None,
-        }
+        };
+        play.stats.count(&tally);
+        play
     }
 
     /// The plan being followed, if any.
     pub fn plan(&self) -> Option<&Plan> {
-        self.plan.as_ref()
+        self.follower.following().map(|f| &f.plan)
     }
 
     /// Buttons for the next frame.
     pub fn input(&mut self, game: &Game) -> PadState {
-        if game.play_state != PlayState::Control {
-            return PadState::NONE;
+        let in_control = game.play_state == PlayState::Control;
+        let frame = self.stats.frames;
+        let pad = self.follower.pad(self.planner, frame, in_control, || {
+            Ok::<_, Infallible>(game)
+        });
+        match pad {
+            Ok(pad) => pad,
+            Err(never) => match never {},
         }
-        if self.piece_inputs.is_empty() && self.plan.is_none() {
-            self.spawn_prev = game.held;
-        }
-        let replan = self
-            .plan
-            .as_ref()
-            .is_some_and(|p| p.replan_after == Some(self.cursor));
-        if replan || (self.plan.is_none() && !self.stuck) {
-            let situation = Situation {
-                progress: PieceProgress::after(&self.piece_inputs, self.spawn_prev),
-                ..Situation::of(game)
-            };
-            self.plan = self.planner.plan(&situation);
-            self.stuck = self.plan.is_none();
-            self.cursor = 0;
-        }
-        self.plan
-            .as_ref()
-            .and_then(|p| p.inputs.get(self.cursor).copied())
-            .unwrap_or(PadState::NONE)
     }
 
     /// Steps the game one frame and checks it against the plan.
@@ -136,49 +129,30 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         let controlled = game.play_state == PlayState::Control;
         let ev = game.step(input);
         self.stats.frames += 1;
-        if controlled {
-            self.piece_inputs.push(input);
+        let seen = Seen {
+            frame: self.stats.frames,
+            controlled,
+            in_control: game.play_state == PlayState::Control,
+            piece: Pos::of(&game.active),
+        };
+        let report = self.follower.seen(input, seen);
+        if let Some(d) = report.desync {
+            log::warn!(
+                "desync at frame {}: expected {:?}, model has {:?}",
+                d.frame,
+                d.expected,
+                d.observed
+            );
         }
-        if controlled {
-            if let Some(plan) = &self.plan {
-                let now = Pos::of(&game.active);
-                if plan.expected.get(self.cursor) != Some(&now) {
-                    self.stats.desyncs += 1;
-                    log::warn!(
-                        "desync at frame {}: expected {:?}, model has {:?}",
-                        self.stats.frames,
-                        plan.expected.get(self.cursor),
-                        now
-                    );
-                    self.plan = None; // re-plan from the observed state
-                } else {
-                    self.cursor += 1;
-                }
-            }
-        }
-        if let Some(Pos { x, y, .. }) = ev.locked {
-            self.stats.pieces += 1;
+        if let Some(Pos { x, y, .. }) = report.locked {
             self.stats.locks.push((y, x));
-            self.plan = None;
-            self.stuck = false;
-            self.piece_inputs.clear();
         }
-        if ev.cleared == 4 {
-            self.stats.tetrises += 1;
-        }
-        if game.level >= 29 && self.stats.score_at_29.is_none() {
-            self.stats.score_at_29 = Some(game.score());
-            self.stats.lines_at_29 = Some(game.lines());
-        }
+        self.tally
+            .frame(game.score(), game.lines(), game.level, &report);
         if ev.topped_out {
             self.stats.topped_out = true;
         }
-        self.stats.score = game.score();
-        if self.stats.score >= 999_999 && self.stats.score_at_29.is_none() && game.level < 29 {
-            self.stats.maxed_before_29 = true;
-        }
-        self.stats.lines = game.lines();
-        self.stats.level = game.level;
+        self.stats.count(&self.tally);
         ev
     }
 
@@ -196,12 +170,6 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         limits: Limits,
         stop: &AtomicBool,
     ) -> Option<GameStats> {
-        if game.level >= 29 && self.stats.score_at_29.is_none() {
-            self.stats.score_at_29 = Some(game.score());
-            self.stats.lines_at_29 = Some(game.lines());
-        }
-        self.stats.level = game.level;
-        self.stats.lines = game.lines();
         loop {
             if let Some(end) = self.end(game, limits) {
                 self.stats.end = end;

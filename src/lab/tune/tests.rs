@@ -192,7 +192,7 @@ fn shard_scores_gather_into_the_same_generation_as_one_machine() {
     sharded.sample();
     let mut paths = Vec::new();
     for index in 1..=3 {
-        let shard = crate::search::shard::ShardSpec { index, count: 3 };
+        let shard = crate::lab::shard::ShardSpec { index, count: 3 };
         let file = scores::score_shard(&mut sharded.clone(), shard, 1, &GO, |_| {})
             .expect("scores")
             .expect("not stopped");

@@ -96,7 +96,7 @@ impl FromStr for Objective {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::selfplay::GameStats;
+    use crate::lab::selfplay::GameStats;
 
     #[test]
     fn names_round_trip_and_unknown_names_are_errors() {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use sha1::{Digest, Sha1};
 
 use super::batch::GameResult;
-use super::weights::Weights;
+use crate::search::weights::Weights;
 
 /// The `format` field of a shard file.
 const PART_FORMAT: &str = "nestor-sim-shard";
@@ -296,7 +296,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<(RunIdentity, Vec<GameResult>), ShardE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::selfplay::GameStats;
+    use crate::lab::selfplay::GameStats;
 
     #[test]
     fn shard_specs_parse_and_bad_ones_say_why() {
