@@ -172,3 +172,27 @@ pub fn lock_risk(input: &ClearInput) -> ClearRisk {
 pub fn landing(logic_cycles: u32) -> Landing {
     timing::landing(logic_cycles)
 }
+
+/// Most soft-drop rows a piece can bring (`hold_down_points` counts rows dropped, at most
+/// the 20 visible rows).
+pub const MAX_HOLD_DOWN_POINTS: u8 = 20;
+
+/// [`clear_cycles`] over every soft drop the lock may come with (`hold_down_points` 0 and
+/// 2-20; 1 scores like 0), for a chooser that has not fixed the path yet.
+pub fn clear_cycles_any_hold(input: &ClearInput) -> (u32, u32) {
+    let mut range = clear_cycles(&ClearInput {
+        hold_down_points: 0,
+        ..*input
+    });
+    for h in 2..=MAX_HOLD_DOWN_POINTS {
+        let (lo, hi) = clear_cycles(&ClearInput {
+            hold_down_points: h,
+            ..*input
+        });
+        range = (range.0.min(lo), range.1.max(hi));
+    }
+    range
+}
+
+#[cfg(test)]
+mod tests;
