@@ -5,6 +5,7 @@ pub mod batch;
 pub mod bfs;
 pub mod collision;
 pub mod column_reach;
+pub mod crash_guard;
 pub mod eval;
 pub mod explain;
 pub mod locks;

@@ -12,6 +12,7 @@ use crate::game::state::Game;
 
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
+use super::crash_guard::{self, CrashGuard};
 use super::eval::{Evaluator, PairOutcome, Placement};
 use super::locks::SpawnLocks;
 use super::profile::{PieceProgress, Profile, Shift, Timeline};
@@ -93,6 +94,8 @@ pub struct Planner<E: Evaluator> {
     third: ThirdPiece,
     /// Every acceptable pair of the decision, for the third-piece layer.
     pairs: Vec<Pair>,
+    /// Refuses first locks whose line-clear frame may crash the cartridge.
+    pub crash_guard: CrashGuard,
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
@@ -139,6 +142,7 @@ impl<E: Evaluator> Planner<E> {
             third: ThirdPiece::default(),
             pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
+            crash_guard: CrashGuard::default(),
         }
     }
 
@@ -309,7 +313,16 @@ impl<E: Evaluator> Planner<E> {
         // Another next-piece lock of the best first lock has the best value too: the path-free
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
+        let firsts = &self.firsts;
+        self.crash_guard.screen(s.level, firsts.len(), |i| {
+            let mut b = s.board;
+            let n = lock(&mut b, firsts[i].x, firsts[i].y, firsts[i].orientation());
+            crash_guard::lock_risk(&b, s.level, s.lines, n)
+        });
         for (i, l1) in self.firsts.iter().enumerate() {
+            if !self.crash_guard.allows(i) {
+                continue;
+            }
             let mut board1 = s.board;
             let lines1 = lock(&mut board1, l1.x, l1.y, l1.orientation());
             let p1 = placement(l1);
@@ -422,7 +435,10 @@ impl<E: Evaluator> Planner<E> {
             Some((v, i, n)) => (Some(v), i, n),
             None => {
                 let i = (0..self.firsts.len())
-                    .max_by_key(|&i| (self.firsts[i].y, std::cmp::Reverse(i)))
+                    .max_by_key(|&i| {
+                        let allowed = self.crash_guard.allows(i);
+                        (allowed, self.firsts[i].y, std::cmp::Reverse(i))
+                    })
                     .unwrap_or(0);
                 (None, i, None)
             }
