@@ -118,14 +118,8 @@ const PAST_155: &[(&str, Option<(u64, &str)>)] = &[
         "past-155/p162-1-well-left.jsonl.gz",
         Some((320, "game_mode_state")),
     ),
-    (
-        "past-155/p165-0-mixed-gaps.jsonl.gz",
-        Some((134, "completed_lines")),
-    ),
-    (
-        "past-155/p165-1-jagged.jsonl.gz",
-        Some((165, "completed_lines")),
-    ),
+    ("past-155/p165-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p165-1-jagged.jsonl.gz", None),
     ("past-155/p168-0-center-gaps.jsonl.gz", None),
     ("past-155/p168-1-well-left.jsonl.gz", None),
     ("past-155/p171-0-mixed-gaps.jsonl.gz", None),

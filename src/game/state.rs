@@ -519,6 +519,10 @@ impl Game {
             ev.lag = true;
             self.game_mode_state = landing.game_mode_state();
             let before_save = landing == Landing::BeforeSave;
+            let mut shown = shown;
+            if logic <= timing::SAVE_COPIED_COMPLETED_LINES {
+                shown.completed_lines = self.completed_lines;
+            }
             self.wait = Wait::Lag(before_save.then_some(shown));
             if crash::clear_risk(logic, logic) == crash::ClearRisk::Crashes {
                 self.crashed = Some(CrashKind::Hang);

@@ -140,6 +140,11 @@ pub enum Landing {
 /// (30,268 / 30,352); `AfterSave` ≤ 30,982 (30,881 / 31,084); `BeforeSave` above.
 pub const LANDING_EDGES: [u32; 6] = [29_676, 29_817, 30_022, 30_154, 30_310, 30_982];
 
+/// The top of the `BeforeSave` band where `savePlayer1State` (copying $5F down to $40 into
+/// $7F-$60) has already copied `completedLines` ($76) but not the lines and score below it:
+/// measured, `p165-0` t=134 and `p165-1` t=165 (31,084-31,085) against 31,127 (not copied).
+pub const SAVE_COPIED_COMPLETED_LINES: u32 = 31_106;
+
 /// Where the NMI lands for a frame whose logic (audio excluded) counts `logic_cycles`.
 pub fn landing(logic_cycles: u32) -> Landing {
     let e = LANDING_EDGES;
