@@ -335,3 +335,54 @@ fn nestor_game_movie_holds_the_traced_inputs() {
         assert_eq!(pads[frame - 1], input, "trace frame {frame}");
     }
 }
+
+/// Steps the model through `rel` from its first line and returns the events of frame `t`.
+fn events_at(rel: &str, t: usize) -> nestor::game::state::Events {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/traces")
+        .join(rel);
+    let trace = read_trace(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut game = game_from_line(&trace.frames[0]).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let mut ev = Default::default();
+    for line in &trace.frames[1..=t] {
+        ev = game.step(PadState::from_letters(line["input"].as_str().unwrap()).unwrap());
+    }
+    ev
+}
+
+#[test]
+fn every_traced_crash_hang_and_long_lag_is_flagged_may_crash_on_its_frame() {
+    // The state-5 frame after which the cartridge crashed (frame counter stopped), hung, or
+    // lagged for many frames; the model is exact up to each of them (the baseline above).
+    for (rel, t) in [
+        ("c156-well.jsonl.gz", 411),
+        ("c255-rebirth-b.jsonl.gz", 78),
+        ("past-155/p156-1-well-left.jsonl.gz", 967),
+        ("past-155/p249-0-mixed-gaps.jsonl.gz", 243),
+        ("past-155/p249-1-jagged.jsonl.gz", 79),
+        ("past-155/p252-0-center-gaps.jsonl.gz", 49),
+        ("past-155/p252-1-well-left.jsonl.gz", 216),
+        ("past-155/p255-0-mixed-gaps.jsonl.gz", 208),
+        ("past-155/p255-1-jagged.jsonl.gz", 297),
+        ("c157-mixed.jsonl.gz", 322),
+        ("c160-center.jsonl.gz", 133),
+        ("past-155/p162-0-center-gaps.jsonl.gz", 192),
+        ("past-155/p162-1-well-left.jsonl.gz", 319),
+    ] {
+        let ev = events_at(rel, t);
+        assert!(ev.lag && ev.may_crash, "{rel} t={t}: {ev:?}");
+    }
+    // The three hangs are modelled as hangs, on their frame.
+    for (rel, t) in [
+        ("c170-well.jsonl.gz", 336),
+        ("past-155/p168-0-center-gaps.jsonl.gz", 120),
+        ("past-155/p183-1-jagged.jsonl.gz", 513),
+    ] {
+        let ev = events_at(rel, t);
+        assert_eq!(
+            ev.crashed,
+            Some(nestor::game::crash::CrashKind::Hang),
+            "{rel} t={t}"
+        );
+    }
+}

@@ -89,6 +89,11 @@ pub struct Events {
     pub cycles: u32,
     /// The cartridge stopped playing on this frame ([`CrashKind`]); the game is over.
     pub crashed: Option<CrashKind>,
+    /// This frame's logic ran into the NMI inside the danger band ([`crash::DANGER_BAND`]) or
+    /// within [`crash::SAFETY_MARGIN`] of it:
+    /// a console may crash, hang or lag for long here, depending on what RAM does not hold
+    /// (the model plays on: most such frames only lag). A strict count of crashes counts these.
+    pub may_crash: bool,
 }
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
@@ -524,7 +529,9 @@ impl Game {
                 shown.completed_lines = self.completed_lines;
             }
             self.wait = Wait::Lag(before_save.then_some(shown));
-            if crash::clear_risk(logic, logic) == crash::ClearRisk::Crashes {
+            let risk = crash::clear_risk(logic, logic);
+            ev.may_crash = !risk.is_safe();
+            if risk == crash::ClearRisk::Crashes {
                 self.crashed = Some(CrashKind::Hang);
                 ev.crashed = self.crashed;
             }
