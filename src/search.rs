@@ -4,6 +4,7 @@
 pub mod bfs;
 pub mod collision;
 pub mod column_reach;
+pub mod crash_guard;
 pub mod eval;
 pub mod explain;
 pub mod features;

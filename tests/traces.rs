@@ -26,8 +26,9 @@ fn check(name: &str) {
         );
     }
     assert_eq!(report.frames_checked + 1, report.frames, "{name}");
+    // `ram` (all 2 KiB, in the traces past level 155) is there for calibration, not compared.
     assert!(
-        report.unknown_fields.is_empty(),
+        report.unknown_fields.iter().all(|f| f == "ram"),
         "{name}: {:?}",
         report.unknown_fields
     );
@@ -46,6 +47,7 @@ macro_rules! trace_tests {
                 .collect();
             on_disk.sort();
             let mut listed = vec![$($file.to_string()),*];
+            listed.extend(PAST_155.iter().map(|(r, _)| r.to_string()).filter(|r| !r.contains('/')));
             listed.sort();
             assert_eq!(on_disk, listed, "add new fixtures to tests/traces.rs");
         }
@@ -76,6 +78,193 @@ trace_tests! {
     l145_lag_frame => "l145-lag-frame.jsonl.gz",
     l154_lag_frame => "l154-lag-frame.jsonl.gz",
     nestor_l19_game => "nestor-l19-game.jsonl.gz",
+    c155_center => "c155-center.jsonl.gz",
+    c170_well_hang => "c170-well.jsonl.gz",
+    c180_mixed => "c180-mixed.jsonl.gz",
+    c190_center => "c190-center.jsonl.gz",
+    c200_well => "c200-well.jsonl.gz",
+    c220_center => "c220-center.jsonl.gz",
+    c235_mixed => "c235-mixed.jsonl.gz",
+    c245_well => "c245-well.jsonl.gz",
+    c255_rebirth => "c255-rebirth.jsonl.gz",
+}
+
+/// The traces past level 150 (and nestor's game that crashed the cartridge at 157) where the
+/// model does not yet equal the cartridge, with the first line and field where it parts:
+/// a TEMPORARY measured baseline (docs/crash.md says why each one diverges). The test asserts
+/// it exactly, so a fix shows up as a failure here (move the trace to `None`, or to its own
+/// test above) and so does a regression. `None` = verifies to its last frame.
+const PAST_155: &[(&str, Option<(u64, &str)>)] = &[
+    ("c156-well.jsonl.gz", Some((412, "game_mode_state"))),
+    ("c157-mixed.jsonl.gz", Some((323, "game_mode_state"))),
+    ("c160-center.jsonl.gz", Some((134, "game_mode_state"))),
+    ("c255-rebirth-b.jsonl.gz", Some((79, "game_mode_state"))),
+    ("past-155/p150-0-center-gaps.jsonl.gz", None),
+    ("past-155/p150-1-well-left.jsonl.gz", None),
+    ("past-155/p153-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p153-1-jagged.jsonl.gz", None),
+    ("past-155/p156-0-center-gaps.jsonl.gz", None),
+    (
+        "past-155/p156-1-well-left.jsonl.gz",
+        Some((968, "game_mode_state")),
+    ),
+    ("past-155/p159-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p159-1-jagged.jsonl.gz", None),
+    (
+        "past-155/p162-0-center-gaps.jsonl.gz",
+        Some((193, "game_mode_state")),
+    ),
+    (
+        "past-155/p162-1-well-left.jsonl.gz",
+        Some((320, "game_mode_state")),
+    ),
+    ("past-155/p165-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p165-1-jagged.jsonl.gz", None),
+    ("past-155/p168-0-center-gaps.jsonl.gz", None),
+    ("past-155/p168-1-well-left.jsonl.gz", None),
+    ("past-155/p171-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p171-1-jagged.jsonl.gz", None),
+    ("past-155/p174-0-center-gaps.jsonl.gz", None),
+    ("past-155/p174-1-well-left.jsonl.gz", None),
+    ("past-155/p177-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p177-1-jagged.jsonl.gz", None),
+    ("past-155/p180-0-center-gaps.jsonl.gz", None),
+    ("past-155/p180-1-well-left.jsonl.gz", None),
+    ("past-155/p183-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p183-1-jagged.jsonl.gz", None),
+    ("past-155/p186-0-center-gaps.jsonl.gz", None),
+    ("past-155/p186-1-well-left.jsonl.gz", None),
+    ("past-155/p189-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p189-1-jagged.jsonl.gz", None),
+    ("past-155/p192-0-center-gaps.jsonl.gz", None),
+    ("past-155/p192-1-well-left.jsonl.gz", None),
+    ("past-155/p195-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p195-1-jagged.jsonl.gz", None),
+    ("past-155/p198-0-center-gaps.jsonl.gz", None),
+    ("past-155/p198-1-well-left.jsonl.gz", None),
+    ("past-155/p201-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p201-1-jagged.jsonl.gz", None),
+    ("past-155/p204-0-center-gaps.jsonl.gz", None),
+    ("past-155/p204-1-well-left.jsonl.gz", None),
+    ("past-155/p207-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p207-1-jagged.jsonl.gz", None),
+    ("past-155/p210-0-center-gaps.jsonl.gz", None),
+    ("past-155/p210-1-well-left.jsonl.gz", None),
+    ("past-155/p213-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p213-1-jagged.jsonl.gz", None),
+    (
+        "past-155/p216-0-center-gaps.jsonl.gz",
+        Some((66, "game_mode_state")),
+    ),
+    ("past-155/p216-1-well-left.jsonl.gz", None),
+    ("past-155/p219-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p219-1-jagged.jsonl.gz", None),
+    ("past-155/p222-0-center-gaps.jsonl.gz", None),
+    (
+        "past-155/p222-1-well-left.jsonl.gz",
+        Some((193, "play_state")),
+    ),
+    ("past-155/p225-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p225-1-jagged.jsonl.gz", Some((192, "play_state"))),
+    (
+        "past-155/p228-0-center-gaps.jsonl.gz",
+        Some((117, "play_state")),
+    ),
+    (
+        "past-155/p228-1-well-left.jsonl.gz",
+        Some((33, "play_state")),
+    ),
+    (
+        "past-155/p231-0-mixed-gaps.jsonl.gz",
+        Some((587, "play_state")),
+    ),
+    ("past-155/p231-1-jagged.jsonl.gz", None),
+    ("past-155/p234-0-center-gaps.jsonl.gz", None),
+    ("past-155/p234-1-well-left.jsonl.gz", None),
+    ("past-155/p235-2400-well-left.jsonl.gz", None),
+    ("past-155/p235-2600-mixed-gaps.jsonl.gz", None),
+    ("past-155/p235-2800-jagged.jsonl.gz", None),
+    ("past-155/p235-3000-center-gaps.jsonl.gz", None),
+    ("past-155/p237-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p237-1-jagged.jsonl.gz", None),
+    ("past-155/p240-0-center-gaps.jsonl.gz", None),
+    ("past-155/p240-1-well-left.jsonl.gz", None),
+    ("past-155/p243-0-mixed-gaps.jsonl.gz", None),
+    ("past-155/p243-1-jagged.jsonl.gz", None),
+    ("past-155/p246-0-center-gaps.jsonl.gz", None),
+    ("past-155/p246-1-well-left.jsonl.gz", None),
+    (
+        "past-155/p249-0-mixed-gaps.jsonl.gz",
+        Some((244, "game_mode_state")),
+    ),
+    (
+        "past-155/p249-1-jagged.jsonl.gz",
+        Some((80, "game_mode_state")),
+    ),
+    (
+        "past-155/p252-0-center-gaps.jsonl.gz",
+        Some((50, "game_mode_state")),
+    ),
+    (
+        "past-155/p252-1-well-left.jsonl.gz",
+        Some((217, "game_mode_state")),
+    ),
+    (
+        "past-155/p255-0-mixed-gaps.jsonl.gz",
+        Some((209, "game_mode_state")),
+    ),
+    (
+        "past-155/p255-1-jagged.jsonl.gz",
+        Some((298, "game_mode_state")),
+    ),
+    (
+        "nestor-l19-crash-157.jsonl.gz",
+        Some((127272, "play_state")),
+    ),
+];
+
+fn first_divergence(rel: &str) -> Option<(u64, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/traces")
+        .join(rel);
+    let report = verify_trace(&path).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(e) = &report.error {
+        panic!("{rel}: {e}");
+    }
+    match &report.divergence {
+        Some(d) => Some((d.t, d.field.clone())),
+        None => {
+            assert_eq!(report.frames_checked + 1, report.frames, "{rel}");
+            None
+        }
+    }
+}
+
+#[test]
+fn past_155_traces_match_the_measured_baseline() {
+    let mut wrong = Vec::new();
+    for (rel, expected) in PAST_155 {
+        let got = first_divergence(rel);
+        let want = expected.map(|(t, f)| (t, f.to_string()));
+        if got != want {
+            wrong.push(format!("{rel}: baseline {want:?}, now {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Every past-155 fixture is listed.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/traces/past-155");
+    let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| format!("past-155/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = PAST_155
+        .iter()
+        .filter(|(r, _)| r.starts_with("past-155/"))
+        .map(|(r, _)| r.to_string())
+        .collect();
+    listed.sort();
+    assert_eq!(on_disk, listed);
 }
 
 /// The frames (NMI counts since power-on) on which the model runs only the NMI because the
@@ -144,5 +333,56 @@ fn nestor_game_movie_holds_the_traced_inputs() {
         let frame = line["frame"].as_u64().unwrap() as usize;
         let input = PadState::from_letters(line["input"].as_str().unwrap()).unwrap();
         assert_eq!(pads[frame - 1], input, "trace frame {frame}");
+    }
+}
+
+/// Steps the model through `rel` from its first line and returns the events of frame `t`.
+fn events_at(rel: &str, t: usize) -> nestor::game::state::Events {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/traces")
+        .join(rel);
+    let trace = read_trace(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut game = game_from_line(&trace.frames[0]).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let mut ev = Default::default();
+    for line in &trace.frames[1..=t] {
+        ev = game.step(PadState::from_letters(line["input"].as_str().unwrap()).unwrap());
+    }
+    ev
+}
+
+#[test]
+fn every_traced_crash_hang_and_long_lag_is_flagged_may_crash_on_its_frame() {
+    // The state-5 frame after which the cartridge crashed (frame counter stopped), hung, or
+    // lagged for many frames; the model is exact up to each of them (the baseline above).
+    for (rel, t) in [
+        ("c156-well.jsonl.gz", 411),
+        ("c255-rebirth-b.jsonl.gz", 78),
+        ("past-155/p156-1-well-left.jsonl.gz", 967),
+        ("past-155/p249-0-mixed-gaps.jsonl.gz", 243),
+        ("past-155/p249-1-jagged.jsonl.gz", 79),
+        ("past-155/p252-0-center-gaps.jsonl.gz", 49),
+        ("past-155/p252-1-well-left.jsonl.gz", 216),
+        ("past-155/p255-0-mixed-gaps.jsonl.gz", 208),
+        ("past-155/p255-1-jagged.jsonl.gz", 297),
+        ("c157-mixed.jsonl.gz", 322),
+        ("c160-center.jsonl.gz", 133),
+        ("past-155/p162-0-center-gaps.jsonl.gz", 192),
+        ("past-155/p162-1-well-left.jsonl.gz", 319),
+    ] {
+        let ev = events_at(rel, t);
+        assert!(ev.lag && ev.may_crash, "{rel} t={t}: {ev:?}");
+    }
+    // The three hangs are modelled as hangs, on their frame.
+    for (rel, t) in [
+        ("c170-well.jsonl.gz", 336),
+        ("past-155/p168-0-center-gaps.jsonl.gz", 120),
+        ("past-155/p183-1-jagged.jsonl.gz", 513),
+    ] {
+        let ev = events_at(rel, t);
+        assert_eq!(
+            ev.crashed,
+            Some(nestor::game::crash::CrashKind::Hang),
+            "{rel} t={t}"
+        );
     }
 }

@@ -3,14 +3,14 @@
 
 use super::active::{Active, Control, FIRST_PIECE_DELAY};
 use super::board::{Board, Collide};
-use super::crash::CrashKind;
+use super::crash::{self, CrashKind};
 use super::pad::PadState;
 use super::piece::{Orientation, Piece, HIDDEN_ID};
 use super::playfield::{Playfield, CURTAIN, EMPTY};
 use super::pos::Pos;
 use super::rng::{self, Picker};
 use super::score::{self, drop_speed, minus};
-use super::timing::{self, NmiWork};
+use super::timing::{self, Landing, NmiWork};
 
 /// `playState` ($68).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,6 +90,11 @@ pub struct Events {
     pub cycles: u32,
     /// The cartridge stopped playing on this frame ([`CrashKind`]); the game is over.
     pub crashed: Option<CrashKind>,
+    /// This frame's logic ran into the NMI inside the danger band ([`crash::DANGER_BAND`]) or
+    /// within [`crash::SAFETY_MARGIN`] of it:
+    /// a console may crash, hang or lag for long here, depending on what RAM does not hold
+    /// (the model plays on: most such frames only lag). A strict count of crashes counts these.
+    pub may_crash: bool,
 }
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
@@ -145,8 +150,22 @@ pub enum Wait {
     /// Score ≥ 30,000 and the curtain is down: the ending runs (not modelled past its wait).
     Ending,
     /// The last frame's logic missed the NMI (a lag frame): the next NMI is followed by the
-    /// game logic again.
-    Lag,
+    /// game logic again. `Some` when the NMI came before `savePlayer1State`: RAM's player
+    /// block then still shows the frame's start ([`ShownBlock`]).
+    Lag(Option<ShownBlock>),
+}
+
+/// The player-block bytes play state 5 changes, as RAM shows them at the end of a frame whose
+/// logic the NMI interrupted before `savePlayer1State` copied the working block back to $60
+/// ([`timing::Landing::BeforeSave`]), and on every frame of a hang.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShownBlock {
+    pub play_state: PlayState,
+    pub level: u8,
+    pub lines: [u8; 2],
+    pub score: [u8; 3],
+    pub completed_lines: u8,
+    pub hold_down_points: u8,
 }
 
 /// The bytes the NMI's cycle count depends on, as they were before it ran.
@@ -266,6 +285,16 @@ impl Game {
     /// parked) the game logic, states 2-8.
     pub fn step(&mut self, input: PadState) -> Events {
         let mut ev = Events::default();
+        match self.crashed {
+            // The CPU has left the game: nothing in RAM changes any more.
+            Some(CrashKind::Crash) => return ev,
+            // The logic never finishes; only the NMI runs.
+            Some(CrashKind::Hang) => {
+                self.nmi(input);
+                return ev;
+            }
+            None => {}
+        }
         let pre = NmiPre {
             rng: self.picker.rng,
             frame_counter: self.frame_counter,
@@ -280,9 +309,10 @@ impl Game {
                 self.game_mode_state = 2;
                 return ev;
             }
-            Wait::Lag => {
+            Wait::Lag(_) => {
                 // The late logic reached its wait after this NMI set the flag it then cleared.
                 self.wait = Wait::None;
+                self.game_mode_state = 2;
                 return ev;
             }
             Wait::Ending => return ev,
@@ -297,9 +327,8 @@ impl Game {
             self.game_mode_state = 4;
             return ev;
         }
-        if ev.lag {
-            self.wait = Wait::Lag;
-            self.game_mode_state = 2;
+        if ev.lag || ev.crashed.is_some() {
+            // `update_lines_and_score` set `wait` and `game_mode_state` to where the NMI landed.
             return ev;
         }
         // After state 6 the main loop waits for an extra NMI when held is exactly $07.
@@ -460,6 +489,14 @@ impl Game {
     /// `playState_updateLinesAndStatistics`, with its CPU cycles: the one routine whose cost
     /// grows with the level, so the only place a frame can overrun the next NMI.
     fn update_lines_and_score(&mut self, ev: &mut Events, pre: NmiPre) {
+        let shown = ShownBlock {
+            play_state: self.play_state,
+            level: self.level,
+            lines: self.lines,
+            score: self.score,
+            completed_lines: self.completed_lines,
+            hold_down_points: self.active.hold_down_points,
+        };
         let cleared = self.completed_lines;
         let first_block = (0..10u8).find(|&c| self.field.get(5, c as i16) != EMPTY);
         let mut cycles = timing::music_speed_cycles(first_block);
@@ -479,8 +516,36 @@ impl Game {
         cycles += score::add_clear_points(&mut self.score, cleared, self.level);
         self.completed_lines = 0;
         self.play_state = PlayState::GoalCheck;
-        ev.cycles = timing::frame_cycles(self.nmi_work(pre), cycles);
+        let nmi = self.nmi_work(pre);
+        ev.cycles = timing::frame_cycles(nmi, cycles);
         ev.lag = timing::lags(ev.cycles);
+        let logic = timing::logic_cycles(nmi, cycles);
+        let landing = timing::landing(logic);
+        if ev.lag || landing != Landing::Done {
+            ev.lag = true;
+            self.game_mode_state = landing.game_mode_state();
+            let before_save = landing == Landing::BeforeSave;
+            let mut shown = shown;
+            if logic <= timing::SAVE_COPIED_COMPLETED_LINES {
+                shown.completed_lines = self.completed_lines;
+            }
+            self.wait = Wait::Lag(before_save.then_some(shown));
+            let risk = crash::clear_risk(logic, logic);
+            ev.may_crash = !risk.is_safe();
+            if risk == crash::ClearRisk::Crashes {
+                self.crashed = Some(CrashKind::Hang);
+                ev.crashed = self.crashed;
+            }
+        }
+    }
+
+    /// What RAM's player block shows for the fields play state 5 changes, when it is not the
+    /// model's state: at the end of a frame the NMI interrupted before `savePlayer1State`.
+    pub fn shown_block(&self) -> Option<ShownBlock> {
+        match self.wait {
+            Wait::Lag(shown) => shown,
+            _ => None,
+        }
     }
 
     fn spawn(&mut self, ev: &mut Events) {

@@ -107,6 +107,75 @@ pub const POINTS_LOOP: u32 = 8;
 /// middle, a margin of about ±180 cycles (docs/past-level-29.md).
 pub const AUDIO_ALLOWANCE: u32 = 1596;
 
+/// Where the next NMI lands in a play-state-5 frame whose logic overruns it, read from the
+/// logic's counted cycles without the audio allowance ([`frame_cycles`] − [`AUDIO_ALLOWANCE`]).
+///
+/// The audio update runs after the logic (in `updateAudioWaitForNmiAndResetOamStaging`), so it
+/// does not move the NMI inside the logic: where it lands depends on the counted part alone.
+/// The band edges are measured, not counted: on the 89 real-cartridge traces past level 150
+/// (`/work/shared/traces/c*.jsonl.gz`, `past-155/`) every state-5 frame's counted cycles sorted
+/// the frame-end `game_mode_state` ($A7) without exception (docs/crash.md has the table); each
+/// edge is the middle of the gap between the last value seen on one side and the first on the
+/// other (gaps 40-200 cycles wide).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Landing {
+    /// The logic reaches `gameModeState` 8's `sta gameModeState` (2) before the NMI: the frame
+    /// ends with the state updated; it lags only if the audio update overruns too.
+    Done,
+    /// The NMI lands in the main loop's passes through `gameModeState` 5-8 (the value shown
+    /// at the frame end), after `savePlayer1State`: the player block is already updated. Each
+    /// pass goes through `switch_s_plus_2a` twice: the crash windows are here.
+    Dispatch(u8),
+    /// The NMI lands in `gameModeState` 4 after `savePlayer1State` (sprite staging, the
+    /// `inc gameModeState`): block updated, $A7 still 4. Long "wrapped counter" lags seen here.
+    AfterSave,
+    /// The NMI lands in `gameModeState` 4 before `savePlayer1State` (inside the points loop or
+    /// just after): the player block at $60 still shows the frame's start.
+    BeforeSave,
+}
+
+/// Upper edges (inclusive) of the [`Landing`] bands, in counted logic cycles (measured: last
+/// value seen below / first above): `Done` ≤ 29,676 (29,668 in `l154-lag-frame` / 29,685); $A7 = 8 ≤ 29,817
+/// (29,774 / 29,860); 7 ≤ 30,022 (30,003 / 30,042); 6 ≤ 30,154 (30,122 / 30,187); 5 ≤ 30,310
+/// (30,268 / 30,352); `AfterSave` ≤ 30,982 (30,881 / 31,084); `BeforeSave` above.
+pub const LANDING_EDGES: [u32; 6] = [29_676, 29_817, 30_022, 30_154, 30_310, 30_982];
+
+/// The top of the `BeforeSave` band where `savePlayer1State` (copying $5F down to $40 into
+/// $7F-$60) has already copied `completedLines` ($76) but not the lines and score below it:
+/// measured, `p165-0` t=134 and `p165-1` t=165 (31,084-31,085) against 31,127 (not copied).
+pub const SAVE_COPIED_COMPLETED_LINES: u32 = 31_106;
+
+/// Where the NMI lands for a frame whose logic (audio excluded) counts `logic_cycles`.
+pub fn landing(logic_cycles: u32) -> Landing {
+    let e = LANDING_EDGES;
+    if logic_cycles <= e[0] {
+        Landing::Done
+    } else if logic_cycles <= e[1] {
+        Landing::Dispatch(8)
+    } else if logic_cycles <= e[2] {
+        Landing::Dispatch(7)
+    } else if logic_cycles <= e[3] {
+        Landing::Dispatch(6)
+    } else if logic_cycles <= e[4] {
+        Landing::Dispatch(5)
+    } else if logic_cycles <= e[5] {
+        Landing::AfterSave
+    } else {
+        Landing::BeforeSave
+    }
+}
+
+impl Landing {
+    /// `gameModeState` ($A7) as RAM shows it at the end of the overrun frame.
+    pub fn game_mode_state(self) -> u8 {
+        match self {
+            Landing::Done => 2,
+            Landing::Dispatch(s) => s,
+            Landing::AfterSave | Landing::BeforeSave => 4,
+        }
+    }
+}
+
 /// Picks the (skipped, taken) cost of a test.
 #[inline]
 pub const fn pick(costs: (u32, u32), taken: bool) -> u32 {
@@ -165,7 +234,13 @@ pub fn music_speed_cycles(first_block: Option<u8>) -> u32 {
 
 /// The whole frame up to the point where a late NMI is lost, audio allowance included.
 pub fn frame_cycles(nmi: NmiWork, state5_cycles: u32) -> u32 {
-    nmi.cycles() + LOGIC_FIXED + state5_cycles + AUDIO_ALLOWANCE
+    logic_cycles(nmi, state5_cycles) + AUDIO_ALLOWANCE
+}
+
+/// The frame's counted cycles without the audio allowance: what decides where a late NMI
+/// lands inside the logic ([`landing`]).
+pub fn logic_cycles(nmi: NmiWork, state5_cycles: u32) -> u32 {
+    nmi.cycles() + LOGIC_FIXED + state5_cycles
 }
 
 /// True when the frame's logic is still running when the next NMI comes.

@@ -13,6 +13,7 @@ use crate::game::state::Game;
 
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
+use super::crash_guard::{self, CrashGuard};
 use super::eval::{Evaluator, Placement};
 use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
@@ -94,6 +95,8 @@ pub struct Planner<E: Evaluator> {
     third: ThirdPiece,
     /// Every acceptable pair of the decision, for the third-piece layer.
     pairs: Vec<Pair>,
+    /// Refuses first locks whose line-clear frame may crash the cartridge.
+    pub crash_guard: CrashGuard,
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
@@ -168,6 +171,7 @@ impl<E: Evaluator> Planner<E> {
             third: ThirdPiece::default(),
             pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
+            crash_guard: CrashGuard::default(),
         }
     }
 
@@ -305,7 +309,15 @@ impl<E: Evaluator> Planner<E> {
         // Another next-piece lock of the best first lock has the best value too: the path-free
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
+        let firsts = &self.firsts;
+        self.crash_guard.screen(s.level, firsts.len(), |i| {
+            let a = AfterFirst::new(&s.board, s.level, s.lines, placement(&firsts[i]));
+            crash_guard::lock_risk(&a.board, s.level, s.lines, a.lines)
+        });
         for (i, l1) in self.firsts.iter().enumerate() {
+            if !self.crash_guard.allows(i) {
+                continue;
+            }
             let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
             let mut consider = |value: f64, second: Option<Placement>| {
                 if best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
@@ -372,10 +384,17 @@ impl<E: Evaluator> Planner<E> {
                 best = Some((p.value, p.first, Some(p.second)));
             }
         }
+        // Every pair rejected: the deepest lock the guard allows, the least bad way to go on.
+        let index = best.map(|b| b.1).or_else(|| {
+            (0..self.firsts.len()).max_by_key(|&i| {
+                let allowed = self.crash_guard.allows(i);
+                (allowed, self.firsts[i].y, std::cmp::Reverse(i))
+            })
+        });
         let plan = Plan::to_lock(
             &self.first,
             &self.firsts,
-            best.map(|b| b.1),
+            index,
             prefix_inputs,
             prefix_expected,
         );

@@ -1,0 +1,156 @@
+//! Keeps the planner's lock away from play-state-5 frames that may crash the cartridge: each
+//! candidate lock's risk from `game::crash`, and which candidates the planner may choose.
+//!
+//! The planner's `Situation` carries no score: past level 140 (the only levels where a lock
+//! can come near the danger band) a game from any start level holds the 999,999 cap, so the
+//! guard counts the points loop at the cap. The soft drop the path will use is not fixed
+//! either: every soft drop is covered ([`clear_cycles_any_hold`]).
+
+use crate::game::board::Board;
+use crate::game::crash::{clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk};
+
+/// Below this level no lock's frame comes within the safety margin of the danger band (the
+/// test `nothing_below_level_140_comes_near_the_band` in `game::crash` checks every level,
+/// clear and soft drop), so the guard costs nothing there.
+pub const GUARD_FROM_LEVEL: u8 = 140;
+
+/// The score the guard assumes (see the module doc).
+const SCORE_CAP: [u8; 3] = [0x99; 3];
+
+/// The risk of locking to `board_after` (the board with the piece placed and its `cleared`
+/// rows removed) from `level` and BCD `lines`.
+pub fn lock_risk(board_after: &Board, level: u8, lines: [u8; 2], cleared: u32) -> ClearRisk {
+    let row5_first_block = (0..10u8).find(|&c| board_after.filled(5, c));
+    let (lo, hi) = clear_cycles_any_hold(&ClearInput {
+        level,
+        lines,
+        score: SCORE_CAP,
+        cleared: cleared.min(4) as u8,
+        hold_down_points: 0,
+        row5_first_block,
+    });
+    clear_risk(lo, hi)
+}
+
+/// Which candidate locks the planner may choose: those of the best risk class present
+/// (safe, else "may crash", else "crashes"); the rest are refused.
+#[derive(Clone, Debug, Default)]
+pub struct CrashGuard {
+    /// Risk class per candidate: 2 safe, 1 may crash, 0 crashes.
+    class: Vec<u8>,
+    best: u8,
+    /// Candidates refused by the last [`CrashGuard::screen`].
+    pub refused: usize,
+    /// Decisions that refused at least one candidate, since the planner was made.
+    pub decisions_with_refusals: u64,
+    /// Lets every candidate through (for comparisons: what the planner would do unguarded).
+    pub off: bool,
+}
+
+impl CrashGuard {
+    /// Screens `n` candidates by their risk (not computed below [`GUARD_FROM_LEVEL`]).
+    pub fn screen(&mut self, level: u8, n: usize, mut risk: impl FnMut(usize) -> ClearRisk) {
+        self.class.clear();
+        self.refused = 0;
+        self.best = 2;
+        if self.off || level < GUARD_FROM_LEVEL {
+            return;
+        }
+        self.class.extend((0..n).map(|i| match risk(i) {
+            ClearRisk::Safe { .. } => 2,
+            ClearRisk::MayCrash => 1,
+            ClearRisk::Crashes => 0,
+        }));
+        self.best = self.class.iter().copied().max().unwrap_or(2);
+        self.refused = self.class.iter().filter(|&&c| c != self.best).count();
+        if self.refused > 0 {
+            self.decisions_with_refusals += 1;
+        }
+    }
+
+    /// May the planner choose candidate `i`?
+    #[inline]
+    pub fn allows(&self, i: usize) -> bool {
+        self.class.get(i).is_none_or(|&c| c == self.best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::active::Active;
+    use crate::game::pad::PadState;
+    use crate::game::piece::{Orientation, Piece};
+    use crate::search::eval::Standard;
+    use crate::search::plan::{Planner, Situation};
+
+    /// Level 157, 1,571 lines (the hundreds byte binary, as a game counts them): a single
+    /// lands the NMI in the dispatch passes where `c156-well` and `p156-1` crashed, while a
+    /// lock without a line is safe. Row 19 lacks only column 9: an I standing there clears it.
+    fn situation() -> Situation {
+        let mut board = Board::EMPTY;
+        let text = ["#########."];
+        for (r, row) in text.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                if ch == '#' {
+                    board.set(19 + r as i8, c as u8);
+                }
+            }
+        }
+        Situation {
+            board,
+            active: Active::spawn(Piece::I.spawn().id(), 0, 0),
+            prev: PadState::NONE,
+            level: 157,
+            lines: [0x71, 0x0F],
+            next: Some(Piece::O),
+            progress: Default::default(),
+        }
+    }
+
+    fn risk_of(s: &Situation, x: u8, y: u8, o: Orientation) -> ClearRisk {
+        let mut b = s.board;
+        let n = b.lock(x, y, o);
+        lock_risk(&b, s.level, s.lines, n)
+    }
+
+    #[test]
+    fn the_planner_refuses_a_clear_that_may_crash_when_a_safe_one_exists() {
+        let s = situation();
+        let mut greedy = Planner::new(Standard::default());
+        greedy.crash_guard.off = true;
+        let g = greedy.plan(&s).expect("a plan");
+        let gr = risk_of(&s, g.lock.x, g.lock.y, g.lock.orientation);
+        let mut guarded = Planner::new(Standard::default());
+        let p = guarded.plan(&s).expect("a plan");
+        let pr = risk_of(&s, p.lock.x, p.lock.y, p.lock.orientation);
+        assert!(pr.is_safe(), "guarded choice {:?}: {pr:?}", p.lock);
+        assert!(guarded.crash_guard.refused > 0);
+        assert_eq!(guarded.crash_guard.decisions_with_refusals, 1);
+        // The board is built so that the unguarded choice is the single that may crash.
+        assert_eq!(gr, ClearRisk::MayCrash, "greedy choice {:?}", g.lock);
+        assert_ne!(p.lock, g.lock);
+    }
+
+    #[test]
+    fn below_the_guard_level_nothing_is_screened() {
+        let mut s = situation();
+        s.level = GUARD_FROM_LEVEL - 1;
+        let mut planner = Planner::new(Standard::default());
+        planner.plan(&s).expect("a plan");
+        assert_eq!(planner.crash_guard.refused, 0);
+    }
+
+    #[test]
+    fn only_the_best_class_present_is_allowed() {
+        let mut g = CrashGuard::default();
+        let risks = [ClearRisk::MayCrash, ClearRisk::Crashes, ClearRisk::MayCrash];
+        g.screen(200, 3, |i| risks[i]);
+        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
+        assert_eq!(g.refused, 1);
+        let risks = [ClearRisk::MayCrash, ClearRisk::Safe { margin_cycles: 80 }];
+        g.screen(200, 2, |i| risks[i]);
+        assert_eq!((g.allows(0), g.allows(1)), (false, true));
+        assert_eq!(g.decisions_with_refusals, 2);
+    }
+}
