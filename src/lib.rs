@@ -3,6 +3,7 @@
 
 pub mod coach;
 pub mod game;
+pub mod io;
 pub mod movie;
 pub mod nes;
 pub mod search;
