@@ -469,7 +469,10 @@ fn finish(
             "ended: interrupted (Ctrl-C or SIGTERM) after {pieces} pieces, {} frames",
             run.frames
         ),
-        End::Failed(e) => format!("ended: failed after {pieces} pieces: {e}"),
+        // Not the error's text: it names the user's folders, which a shared movie must not.
+        End::Failed(_) => {
+            format!("ended: failed after {pieces} pieces (the error is in nestor's output)")
+        }
     };
     let in_menus = run.games.is_empty() && !matches!(run.end, End::Done);
     if let (Some(mut m), Some(out)) = (movie, &record) {

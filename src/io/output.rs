@@ -19,11 +19,11 @@ pub enum OutputError {
         role: &'static str,
         input: PathBuf,
     },
-    #[error("{flag} {path} already exists: refusing to overwrite it (choose another name, or add --overwrite to replace it)")]
+    #[error("{flag} {path} exists: a file that already exists is never replaced unless --overwrite is given (choose another name, or add --overwrite)")]
     Exists { flag: String, path: PathBuf },
     #[error("{flag} {path} is a folder, not a file")]
     Folder { flag: String, path: PathBuf },
-    #[error("{flag} {path} is not a folder")]
+    #[error("{flag} {path} is not a directory")]
     NotFolder { flag: String, path: PathBuf },
     #[error("{flag} {path} is {kind}, which nestor never writes to")]
     Unsupported {
