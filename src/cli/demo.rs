@@ -147,7 +147,12 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
         None => plain_loop(&mut demo)?,
     };
     print_summary(&demo, seed, args.level, &ending);
-    Ok(ExitCode::SUCCESS)
+    // q or Esc is the demo's own way out (0); a signal is an interruption, as everywhere.
+    Ok(if super::interrupt::Interrupt::install().requested() {
+        ExitCode::from(super::interrupt::EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// A seed from the clock, for runs without `--seed` (printed in the summary).

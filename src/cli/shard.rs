@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use nestor::io::{Input, Output};
 
@@ -104,7 +104,8 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
         run_batch_profiled(&config, &profile, make, interrupt.flag(), |_, _| bar.inc(1));
     bar.finish_and_clear();
     if interrupt.requested() {
-        bail!("interrupted: shard {shard} is incomplete, nothing written");
+        eprintln!("interrupted: shard {shard} is incomplete, nothing written");
+        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
     }
     for r in &mut results {
         r.index += share.start;

@@ -288,8 +288,8 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     )
 }
 
-/// The summary (text or JSON), CSV and plots of a batch's results; exit 1 on a desync or an
-/// interrupted batch. `timing` is (seconds, threads) when the batch ran here in one piece;
+/// The summary (text or JSON), CSV and plots of a batch's results; exit 1 on a desync, 130
+/// for an interrupted batch. `timing` is (seconds, threads) when the batch ran here in one piece;
 /// `nestor sim merge` reports shards without it.
 pub fn report(
     args: &SimArgs,
@@ -327,7 +327,9 @@ pub fn report(
     } else {
         print_summary(args, profile, &summary, results, timing);
     }
-    Ok(if summary.total_desyncs == 0 && !interrupted {
+    Ok(if interrupted {
+        ExitCode::from(super::interrupt::EXIT_INTERRUPTED)
+    } else if summary.total_desyncs == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

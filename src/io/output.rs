@@ -41,6 +41,23 @@ pub enum OutputError {
     },
 }
 
+/// Whether `a` and `b` are the same file (device and inode, links followed), by `stat` alone:
+/// opening them to compare, as `same-file` does, would wait on a FIFO for a writer.
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        // An input that cannot be read is reported by its own reader, with its own words.
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &Path, b: &Path) -> bool {
+    same_file::is_same_file(a, b).unwrap_or(false)
+}
+
 /// How an output will be written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputKind {
@@ -77,8 +94,7 @@ impl Output {
         let flag = flag.to_string();
         let at = || path.to_path_buf();
         for (role, input) in inputs {
-            // An input that cannot be opened is reported by its own reader, with its own words.
-            if same_file::is_same_file(path, input).unwrap_or(false) {
+            if same_file(path, input) {
                 return Err(OutputError::IsInput {
                     flag,
                     path: at(),
