@@ -3,6 +3,7 @@
 
 pub mod coach;
 pub mod game;
+pub mod io;
 pub mod lab;
 pub mod movie;
 pub mod nes;

@@ -38,12 +38,11 @@ pub const MAX_MOVIE_BYTES: u64 = 64 << 20;
 
 /// The text of an FM2 file, read with the size bound; errors name the file.
 pub(crate) fn read_text(path: &Path) -> Result<String, Error> {
-    let bytes =
-        crate::nes::bounded::read_at_most(path, MAX_MOVIE_BYTES).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            action: "cannot read",
-            source,
-        })?;
+    let bytes = crate::io::read_at_most(path, MAX_MOVIE_BYTES).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        action: "cannot read",
+        source,
+    })?;
     // FCEUX reads bytes; a stray non-UTF-8 byte in a comment should not make the movie
     // unreadable, and the input log itself is ASCII.
     Ok(String::from_utf8_lossy(&bytes).into_owned())
@@ -107,18 +106,11 @@ impl Movie {
             action: "cannot write",
             source,
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".nestor-")
-            .suffix(".fm2.part")
-            .tempfile_in(dir)
+        let mut file =
+            crate::io::AtomicFile::create(path, crate::io::Existing::Replace).map_err(io)?;
+        file.write_all(self.to_fm2_string().as_bytes())
             .map_err(io)?;
-        tmp.write_all(self.to_fm2_string().as_bytes()).map_err(io)?;
-        tmp.as_file().sync_all().map_err(io)?;
-        tmp.persist(path).map_err(|e| io(e.error))?;
+        file.commit().map_err(io)?;
         Ok(())
     }
 

@@ -2,7 +2,6 @@
 //! model behind one trait), the RAM observer and the menu navigation.
 
 pub mod addresses;
-pub mod bounded;
 pub mod console;
 pub mod deck;
 pub mod driver;

@@ -215,7 +215,7 @@ fn clap_refuses_zero_games_and_endless_files_are_refused_quickly() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(
-            err.contains("/dev/zero") && err.contains("larger than"),
+            err.contains("/dev/zero") && err.contains("not a regular file"),
             "{err}"
         );
         let dir = tempfile::tempdir().unwrap();
@@ -224,7 +224,7 @@ fn clap_refuses_zero_games_and_endless_files_are_refused_quickly() {
         let out = nestor(&["replay", s(&rom), "/dev/zero", "--allow-unknown-rom"]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
-        assert!(err.contains("larger than 64 MiB"), "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
         assert!(started.elapsed() < Duration::from_secs(10));
     }
 }

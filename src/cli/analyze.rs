@@ -1,8 +1,7 @@
 //! `nestor analyze ROM MOVIE.fm2`: replays a movie, ranks every placement of every piece and
 //! rates the player's; prints a summary (or JSON), writes a CSV and a folder of PNG pictures.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -19,8 +18,48 @@ use nestor::search::{Standard, Weights};
 use nestor::ui::coach_plots::{accuracy_by_level, loss_per_piece, placement_picture};
 use nestor::ui::{save_png, Frame};
 
+use clap::Args;
+use nestor::io::{check_folder, Input, Output};
+
+use super::args::{BotArgs, ModelConsoleArgs, OverwriteArg, RomOptions};
 use super::interrupt::Interrupt;
-use crate::AnalyzeArgs;
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The cartridge, then the FM2 movie (a person's game from FCEUX, or one nestor recorded).
+    #[arg(value_name = "ROM MOVIE.fm2", num_args = 1..=2, required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print the summary, the worst placements and one row per piece as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per piece.
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Write PNG pictures into this folder: value loss per piece, accuracy per level, and each
+    /// of the worst placements on its board with the best one outlined.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// For each of the worst placements, the top N placements and the played one with their
+    /// values split by feature (N defaults to 3).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3", value_parser = super::explain::parse_count)]
+    pub explain: Option<usize>,
+    /// Class thresholds and report settings (TOML, as config/coach.toml).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+    /// Analyse even if the movie's ROM checksum is not this ROM's.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub rom_options: RomOptions,
+    #[command(flatten)]
+    pub output: OverwriteArg,
+    /// Testing: replay the movie on the model console instead of a cartridge (give only the
+    /// movie).
+    #[command(flatten)]
+    pub model: ModelConsoleArgs,
+}
 
 /// The PNG files `--report` writes besides the placement pictures.
 const LOSS_PNG: &str = "loss.png";
@@ -31,7 +70,7 @@ fn worst_png(i: usize) -> String {
 }
 
 pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
-    let (rom, movie) = match (args.model_console, args.files.as_slice()) {
+    let (rom, movie) = match (args.model.model_console, args.files.as_slice()) {
         (Some(_), [movie]) => (None, movie),
         (Some(_), _) => bail!("with --model-console give only the movie"),
         (None, [rom, movie]) => (Some(rom), movie),
@@ -47,10 +86,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         Some(p) => Weights::load(p).map_err(|e| anyhow!("--weights: {e}"))?,
         None => Weights::default_set(),
     };
-    let profile = super::profile::resolve(&args.bot.profile)?;
+    let profile = super::profile::resolve(args.bot.profile.name())?;
     let worst = settings.report.worst;
-    check_outputs(args, worst)?;
-    let map = match &args.addresses {
+    let outputs = check_outputs(args, worst)?;
+    let map = match &args.rom_options.addresses {
         Some(p) => AddressMap::load(p)?,
         None => AddressMap::default(),
     };
@@ -58,13 +97,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
     let mut analyzer = Analyzer::new(standard.clone(), map.clone(), settings.classes);
     analyzer.set_profile(profile.clone());
     let stop = Interrupt::install();
-    let outcome = match (rom, args.model_console) {
+    let outcome = match (rom, args.model.model_console) {
         (Some(rom), _) => {
             let loaded = super::replay::load(
                 rom,
                 movie,
-                args.allow_unknown_rom,
-                args.addresses.as_deref(),
+                args.rom_options.allow_unknown_rom,
+                args.rom_options.addresses.as_deref(),
                 args.force,
             )?;
             let mut deck = NesDeck::new(&loaded.rom, Video::Headless)?;
@@ -72,7 +111,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         }
         (None, Some(seed)) => {
             let replay = Replay::load(movie)?;
-            let mut console = ModelConsole::new(Game::seeded(args.model_level, seed), map);
+            let mut console = ModelConsole::new(Game::seeded(args.model.model_level, seed), map);
             analyse(&mut analyzer, &mut console, &replay, &stop)
         }
         (None, None) => unreachable!("checked above"),
@@ -92,11 +131,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         Some(n) => explain_worst(&standard, &ratings, &summary, n),
         None => Vec::new(),
     };
-    if let Some(path) = &args.csv {
-        write_csv(path, &ratings)?;
+    if let Some(out) = &outputs.csv {
+        write_csv(out, &ratings)?;
     }
-    if let Some(dir) = &args.report {
-        write_report(dir, &ratings, &summary)?;
+    if let Some(report) = &outputs.report {
+        write_report(report, &ratings, &summary)?;
     }
     if args.json {
         let worst_rows: Vec<Row> = summary
@@ -205,61 +244,69 @@ fn explain_worst<'a>(
     out
 }
 
-/// Refuses outputs that exist already: nothing the user has is ever overwritten.
-fn check_outputs(args: &AnalyzeArgs, worst: usize) -> Result<()> {
-    if let Some(p) = &args.csv {
-        if p.exists() {
-            bail!(
-                "--csv {}: the file exists; choose another name",
-                p.display()
-            );
-        }
-    }
-    if let Some(dir) = &args.report {
-        let names = [LOSS_PNG.to_string(), LEVELS_PNG.to_string()]
-            .into_iter()
-            .chain((0..worst).map(worst_png));
-        for name in names {
-            let p = dir.join(name);
-            if p.exists() {
-                bail!(
-                    "--report {}: {} exists; choose another folder",
-                    dir.display(),
-                    p.display()
-                );
-            }
-        }
-    }
-    Ok(())
+/// `--csv` and the `--report` folder's pictures, checked before the replay under the
+/// overwrite rule.
+struct Outputs {
+    csv: Option<Output>,
+    /// loss.png, accuracy-by-level.png, then worst-1.png … in order.
+    report: Option<Vec<Output>>,
 }
 
-fn write_csv(path: &Path, ratings: &[Rating]) -> Result<()> {
+fn check_outputs(args: &AnalyzeArgs, worst: usize) -> Result<Outputs> {
+    let mut inputs: Vec<Input<'_>> = args.files.iter().map(|p| ("input", p.as_path())).collect();
+    for (role, p) in [
+        ("settings file", args.settings.as_ref()),
+        ("weights file", args.bot.weights.as_ref()),
+        ("addresses file", args.rom_options.addresses.as_ref()),
+    ] {
+        if let Some(p) = p {
+            inputs.push((role, p.as_path()));
+        }
+    }
+    let overwrite = args.output.overwrite;
+    let csv = args
+        .csv
+        .as_deref()
+        .map(|p| Output::check("--csv", p, &inputs, overwrite))
+        .transpose()?;
+    let report = match &args.report {
+        None => None,
+        Some(dir) => {
+            let names: Vec<String> = [LOSS_PNG.to_string(), LEVELS_PNG.to_string()]
+                .into_iter()
+                .chain((0..worst).map(worst_png))
+                .collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            Some(check_folder("--report", dir, &names, &inputs, overwrite)?)
+        }
+    };
+    Ok(Outputs { csv, report })
+}
+
+fn write_csv(out: &Output, ratings: &[Rating]) -> Result<()> {
     let mut text = String::from(CSV_HEADER);
     text.push('\n');
     for r in ratings {
         text.push_str(&Row::of(r).csv());
         text.push('\n');
     }
-    let mut f = std::fs::File::create_new(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    f.write_all(text.as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    eprintln!("csv: {}", path.display());
+    out.write(text.as_bytes())
+        .with_context(|| format!("cannot write {}", out.path().display()))?;
+    eprintln!("csv: {}", out.path().display());
     Ok(())
 }
 
-fn write_report(dir: &Path, ratings: &[Rating], summary: &Summary) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut pictures: Vec<(PathBuf, Frame)> = vec![
-        (dir.join(LOSS_PNG), loss_per_piece(ratings)?),
-        (dir.join(LEVELS_PNG), accuracy_by_level(&summary.per_level)?),
+fn write_report(outputs: &[Output], ratings: &[Rating], summary: &Summary) -> Result<()> {
+    let mut pictures: Vec<Frame> = vec![
+        loss_per_piece(ratings)?,
+        accuracy_by_level(&summary.per_level)?,
     ];
-    for (k, &i) in summary.worst.iter().enumerate() {
-        pictures.push((dir.join(worst_png(k)), placement_picture(&ratings[i])));
+    for &i in &summary.worst {
+        pictures.push(placement_picture(&ratings[i]));
     }
-    for (path, frame) in pictures {
-        save_png(&frame, &path)?;
-        eprintln!("plot: {}", path.display());
+    for (out, frame) in outputs.iter().zip(pictures) {
+        save_png(&frame, out.path())?;
+        eprintln!("plot: {}", out.path().display());
     }
     Ok(())
 }

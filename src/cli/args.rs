@@ -1,92 +1,84 @@
-//! The clap definitions of the replay-side subcommands (`replay`, `trace`), kept out of
-//! main.rs so that it stays short; main.rs re-exports them with the others.
+//! Option groups several commands share, declared once and flattened into each command's
+//! arguments (`cli/<command>.rs`): ROM options, weights and profile, the model console, outputs.
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
+use clap::Args;
 
-#[derive(Args, Debug)]
-pub struct ReplayArgs {
-    /// The cartridge.
-    pub rom: PathBuf,
-    /// The FM2 movie.
-    pub movie: PathBuf,
-    /// Run without a window.
-    #[arg(long)]
-    pub headless: bool,
-    /// Replay even if the movie's ROM checksum is not this ROM's.
-    #[arg(long)]
-    pub force: bool,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Stop after this many frames (default: the whole movie).
-    #[arg(long)]
-    pub frames: Option<u64>,
-    /// Play a well-formed ROM whose hash is not the known dump.
+/// What `nestor --help` says of the rules every command follows.
+pub const RULES_HELP: &str = "\
+Outputs: an existing file is refused unless --overwrite is given; a symbolic link is written \
+through (the file it names is replaced, or created if the link dangles), never replaced; \
+/dev/stdout, /dev/null and FIFOs are written as streams; every output is checked before the \
+run. New files follow the umask; a replaced file keeps its mode.
+Inputs: regular files only (a FIFO or a device is refused at once), with a size bound.
+Exit codes: 0 done; 1 error, or a result that failed (desyncs, a trace mismatch, traces \
+that differ); 2 bad command line; 130 interrupted (Ctrl-C or SIGTERM) after saving what was done.";
+
+/// The options of a command that reads the cartridge.
+#[derive(Args, Clone, Debug, Default)]
+pub struct RomOptions {
+    /// Accept a well-formed ROM whose hash is not the known Tetris (U) [!] dump.
     #[arg(long)]
     pub allow_unknown_rom: bool,
-    /// RAM map (TOML, as addresses.toml).
+    /// RAM map (TOML, as addresses.toml) [default: the built-in map].
     #[arg(long, value_name = "FILE")]
     pub addresses: Option<PathBuf>,
 }
 
-#[derive(Args, Debug)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct TraceArgs {
-    #[command(subcommand)]
-    pub command: Option<TraceCommand>,
+/// The help of `--profile`, naming the presets from `PRESETS` itself.
+fn profile_help() -> String {
+    format!(
+        "Player profile: a preset ({}) or a TOML file [default: unlimited]",
+        nestor::search::profile::PRESETS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// `--profile`, for commands whose weights options differ (`sim compare`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct ProfileArg {
+    #[arg(long = "profile", value_name = "NAME|FILE", help = profile_help())]
+    pub name: Option<String>,
+}
+
+impl ProfileArg {
+    /// The profile asked for, `unlimited` when none was.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("unlimited")
+    }
+}
+
+/// Options shared by everything that plans: the weights and the player profile.
+#[derive(Args, Clone, Debug, Default)]
+pub struct BotArgs {
+    /// Evaluation weights (TOML, as config/weights/default.toml) [default: the built-in set].
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
     #[command(flatten)]
-    pub capture: TraceCaptureArgs,
+    pub profile: ProfileArg,
 }
 
-/// `nestor trace ROM --movie MOVIE.fm2 --out FILE.jsonl[.gz]`: capture a RAM trace.
-#[derive(Args, Debug)]
-pub struct TraceCaptureArgs {
-    /// The cartridge.
-    #[arg(required = true)]
-    pub rom: Option<PathBuf>,
-    /// The FM2 movie to replay.
-    #[arg(long, required = true)]
-    pub movie: Option<PathBuf>,
-    /// Output trace (gzip when it ends in .gz).
-    #[arg(long, required = true)]
-    pub out: Option<PathBuf>,
-    /// Only these fields (comma-separated; default: all of the schema).
-    #[arg(long, value_delimiter = ',')]
-    pub fields: Option<Vec<String>>,
-    /// Write every frame from power-on, menus included (default: the first game's gameplay
-    /// frames, framed like the cartridge traces so `trace verify` can check them).
-    #[arg(long)]
-    pub whole_movie: bool,
-    /// Replay even if the movie's ROM checksum is not this ROM's.
-    #[arg(long)]
-    pub force: bool,
-    /// Play a well-formed ROM whose hash is not the known dump.
-    #[arg(long)]
-    pub allow_unknown_rom: bool,
-    /// RAM map (TOML, as addresses.toml).
-    #[arg(long, value_name = "FILE")]
-    pub addresses: Option<PathBuf>,
+/// Testing: the rules model stands in for the cartridge, seeded (no ROM, no window).
+#[derive(Args, Clone, Debug, Default)]
+pub struct ModelConsoleArgs {
+    /// Testing: use the rules model seeded with SEED instead of a cartridge (as `play
+    /// --model-console SEED` records it).
+    #[arg(long, hide = true, value_name = "SEED")]
+    pub model_console: Option<u64>,
+    /// Testing: the model console's start level.
+    #[arg(long, hide = true, default_value_t = 19)]
+    pub model_level: u8,
 }
 
-#[derive(Subcommand, Debug)]
-pub enum TraceCommand {
-    /// Checks trace files (JSONL, plain or gzip) against the rules model frame by frame.
-    Verify {
-        /// Trace files.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Print a JSON summary instead of text.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Reports the first frame and field where two traces differ (exit code 1), or that they are equal.
-    Diff {
-        a: PathBuf,
-        b: PathBuf,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+/// The one overwrite rule, flattened into every command that writes a file.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct OverwriteArg {
+    /// Replace output files that already exist (without it an existing file is refused before
+    /// the run; a link is written through, never replaced).
+    #[arg(long)]
+    pub overwrite: bool,
 }

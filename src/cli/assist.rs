@@ -7,6 +7,11 @@ use std::time::SystemTime;
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use clap::Args;
+use nestor::io::Output;
+use std::path::PathBuf;
+
+use super::args::{BotArgs, ModelConsoleArgs, OverwriteArg};
 use nestor::coach::summary::line;
 use nestor::coach::{Analyzer, CoachSettings, Observed, Summary};
 use nestor::game::Game;
@@ -20,7 +25,31 @@ use nestor::ui::keypad::{without_opposites, Keypad};
 use nestor::ui::render::{draw_game_into, overlay_plan_on_nes, BACKGROUND, PLAN, TEXT};
 use nestor::ui::{save_png, screenshot_path, DrawOptions, Frame, Window};
 
-use crate::AssistArgs;
+#[derive(Args, Debug)]
+pub struct AssistArgs {
+    /// The cartridge: your own "Tetris (U) [!].nes".
+    #[arg(required_unless_present = "model_console", value_name = "ROM")]
+    pub rom: Option<PathBuf>,
+    /// Record every button pressed, from power-on, as an FCEUX movie.
+    #[arg(long, value_name = "OUT.fm2")]
+    pub record: Option<PathBuf>,
+    /// Keys and class thresholds (TOML, as config/coach.toml).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+    /// Accept a well-formed ROM whose hash is not the known dump.
+    #[arg(long)]
+    pub allow_unknown_rom: bool,
+    #[command(flatten)]
+    pub output: OverwriteArg,
+    /// Testing: play the rules model instead of a cartridge (no ROM).
+    #[command(flatten)]
+    pub model: ModelConsoleArgs,
+    /// Testing: stop after this many frames.
+    #[arg(long, hide = true)]
+    pub frames: Option<u64>,
+}
 
 /// What the window shows besides the game: the suggestion and the last rating.
 struct Overlay {
@@ -45,21 +74,29 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
         Some(p) => Weights::load(p).map_err(|e| anyhow!("--weights: {e}"))?,
         None => Weights::default_set(),
     };
-    if let Some(out) = &args.record {
-        if out.exists() {
-            bail!(
-                "--record {}: the file exists; choose another name",
-                out.display()
-            );
+    let mut inputs = Vec::new();
+    for (role, p) in [
+        ("ROM", args.rom.as_ref()),
+        ("settings file", args.settings.as_ref()),
+        ("weights file", args.bot.weights.as_ref()),
+    ] {
+        if let Some(p) = p {
+            inputs.push((role, p.as_path()));
         }
     }
-    let profile = super::profile::resolve(&args.bot.profile)?;
+    // Checked now, not after the game; kept open to the end (a FIFO's reader waits).
+    let _record = args
+        .record
+        .as_deref()
+        .map(|p| Output::check("--record", p, &inputs, args.output.overwrite))
+        .transpose()?;
+    let profile = super::profile::resolve(args.bot.profile.name())?;
     let map = AddressMap::default();
     let mut analyzer = Analyzer::new(Standard::new(weights), map.clone(), settings.classes);
     analyzer.set_profile(profile);
-    match (args.model_console, &args.rom) {
+    match (args.model.model_console, &args.rom) {
         (Some(seed), _) => {
-            let console = ModelConsole::new(Game::seeded(args.model_level, seed), map);
+            let console = ModelConsole::new(Game::seeded(args.model.model_level, seed), map);
             let window = open(&format!("nestor assist: model console {seed}"), true)?;
             let movie = args.record.as_ref().map(|_| {
                 Movie::new_recording(
@@ -67,7 +104,7 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
                     [0; 16],
                     vec![format!(
                         "nestor assist on the model console: seed {seed}, start level {}",
-                        args.model_level
+                        args.model.model_level
                     )],
                 )
             });

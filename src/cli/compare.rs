@@ -1,7 +1,7 @@
 //! `nestor sim compare A.toml B.toml`: two sets of weights play the same seeds, and the paired
 //! differences say, with an interval and a p-value, whether one is really better.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
@@ -13,9 +13,70 @@ use nestor::lab::stats::{self, Paired, ALPHA};
 use nestor::search::profile::Profile;
 use nestor::search::{Standard, Weights};
 
+use clap::Args;
+use nestor::lab::batch::DEFAULT_MAX_LINES;
+
+use super::args::ProfileArg;
 use super::interrupt::Interrupt;
 use super::sim::{load_weights, threads};
-use crate::CompareArgs;
+
+/// Options of a batch of games used to judge weights (compare, tune).
+#[derive(Args, Clone, Debug)]
+pub struct JudgeArgs {
+    /// The figure games are judged by.
+    #[arg(long, default_value = "lines", value_parser = objective_parser())]
+    pub objective: Objective,
+    /// Start level (0-29).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: u8,
+    /// Stop each game after this many pieces (a cap that keeps long games affordable; at
+    /// least 1) [default: no limit].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub pieces: Option<u32>,
+    /// Stop each game after this many lines.
+    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+}
+
+/// `--objective`: one of [`Objective::ALL`] by name, the names listed in `--help`.
+pub fn objective_parser() -> impl clap::builder::TypedValueParser<Value = Objective> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Objective::ALL.map(Objective::name))
+        .try_map(|s| s.parse::<Objective>())
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Weights A (TOML); the difference reported is A − B.
+    #[arg(conflicts_with = "weights")]
+    pub a: Option<PathBuf>,
+    /// Weights B (TOML).
+    #[arg(conflicts_with = "against")]
+    pub b: Option<PathBuf>,
+    /// Weights A, as an option (default: the built-in set).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Weights B, as an option (default: the built-in set).
+    #[arg(long, value_name = "FILE")]
+    pub against: Option<PathBuf>,
+    /// Games each set plays (the same seeds for both).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
+    pub games: u32,
+    /// First seed; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub judge: JudgeArgs,
+    /// The player profile both sides play under.
+    #[command(flatten)]
+    pub profile: ProfileArg,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Plays `a` and `b` on the batch's seeds (common random numbers), both under `profile`, and
 /// compares them by `objective`, as `a − b`. Ctrl-C abandons the comparison (half a pair
@@ -114,7 +175,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     }
     let a = load_weights(a_path)?;
     let b = load_weights(b_path)?;
-    let profile = super::profile::resolve(&args.profile)?;
+    let profile = super::profile::resolve(args.profile.name())?;
     let objective = args.judge.objective;
     let config = BatchConfig {
         games: args.games,

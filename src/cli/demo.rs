@@ -2,6 +2,9 @@
 //! as `nestor play` on a model-backed console, drawn in the terminal or a window, or reported
 //! as plain progress lines when stdout is not a terminal.
 
+use clap::Args;
+
+use super::args::BotArgs;
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -20,6 +23,31 @@ use nestor::ui::{
 };
 
 use super::interrupt::Interrupt;
+
+#[derive(Args, Debug)]
+pub struct DemoArgs {
+    /// Start level (0-29).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: u8,
+    /// Seed for the piece sequence (random when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Draw as fast as possible instead of at 60 frames per second.
+    #[arg(long)]
+    pub fast: bool,
+    /// Draw in a window instead of the terminal.
+    #[arg(long)]
+    pub window: bool,
+    /// Stop after this many pieces (at least 1) [default: the whole game].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub pieces: Option<u32>,
+    /// Show the top N placements of each decision with their values split by feature
+    /// (terminal: under the board; window: key E toggles a side panel) [default N: 3].
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3", value_parser = super::explain::parse_count)]
+    pub explain: Option<usize>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+}
 
 /// Window pixels per picture pixel.
 const WINDOW_SCALE: usize = 2;
@@ -73,13 +101,13 @@ enum Ending {
     Quit,
 }
 
-pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
+pub fn run(args: &DemoArgs) -> Result<ExitCode> {
     let weights = match &args.bot.weights {
         // The weights error already names the file and the cause; print it once, unchained.
         Some(path) => Weights::load(path).map_err(|e| anyhow!("--weights: {e}"))?,
         None => Weights::default_set(),
     };
-    let profile = super::profile::resolve(&args.bot.profile)?;
+    let profile = super::profile::resolve(args.bot.profile.name())?;
     let seed = args.seed.unwrap_or_else(time_seed);
     let console = ModelConsole::new(Game::seeded(args.level, seed), AddressMap::default());
     let standard = Standard::new(weights);
@@ -119,7 +147,12 @@ pub fn run(args: &crate::DemoArgs) -> Result<ExitCode> {
         None => plain_loop(&mut demo)?,
     };
     print_summary(&demo, seed, args.level, &ending);
-    Ok(ExitCode::SUCCESS)
+    // q or Esc is the demo's own way out (0); a signal is an interruption, as everywhere.
+    Ok(if super::interrupt::Interrupt::install().requested() {
+        ExitCode::from(super::interrupt::EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// A seed from the clock, for runs without `--seed` (printed in the summary).

@@ -63,3 +63,12 @@ impl Explain {
         self.top.iter().map(Explanation::table).collect()
     }
 }
+
+/// `--explain N`: at least one placement (`--explain 0` would explain nothing).
+pub fn parse_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("0 placements would explain nothing: give 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("`{text}`: {e}")),
+    }
+}

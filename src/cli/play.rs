@@ -6,112 +6,96 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
-use serde::Serialize;
 
 use nestor::game::Game;
-use nestor::movie::{Header, Movie};
+use nestor::movie::Movie;
 use nestor::nes::settings::PlaySettings;
 use nestor::nes::{
     AddressMap, Console, Driver, DriverConfig, DriverError, FaultyPad, MenuError, ModelConsole,
     NesDeck, Step,
 };
 use nestor::search::explain::Explanation;
-use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::ViewEvent;
 
+use clap::Args;
+use nestor::io::Output;
+use std::io::Write as _;
+
+use super::args::{BotArgs, OverwriteArg, RomOptions};
 use super::explain::Explain;
 use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
+use super::play_settings::Settings;
 use super::play_summary::{GameEnd, GameSummary, Summary, Totals};
-use crate::PlayArgs;
+
+#[derive(Args, Debug, Default)]
+#[command(override_usage = "nestor play [OPTIONS] <ROM>")]
+pub struct PlayArgs {
+    /// The cartridge: your own "Tetris (U) [!].nes" (required).
+    #[arg(required_unless_present = "model_console", value_name = "ROM")]
+    pub rom: Option<PathBuf>,
+    /// Settings file (TOML, the same keys as these options, `explain` and `overwrite`
+    /// included; see config/play.toml). Options given here win over the file.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Run without a window, as fast as the emulator goes.
+    #[arg(long)]
+    pub headless: bool,
+    /// Start level (0-19) [default: 19].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: Option<u8>,
+    /// Games to play (back to the level menu after each game over) [default: 1].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: Option<u32>,
+    /// Stop after this many pieces (at least 1) [default: no limit].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub pieces: Option<u32>,
+    /// Stop after this many frames (at least 1) [default: no limit].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: Option<u64>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+    /// Outline the planned lock position on the playfield.
+    #[arg(long)]
+    pub show_plan: bool,
+    /// Record every button pressed, from power-on, as an FCEUX movie.
+    #[arg(long, value_name = "OUT.fm2")]
+    pub record: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub rom_options: RomOptions,
+    #[command(flatten)]
+    pub output: OverwriteArg,
+    /// Testing: play the rules model (seeded with SEED) through the same driver instead of a
+    /// cartridge; no ROM, no window (unless --model-window). Each further game: the next seed.
+    #[arg(long, hide = true, value_name = "SEED")]
+    pub model_console: Option<u64>,
+    /// Testing: show the model console in a window (nestor's board picture, not the NES's).
+    #[arg(long, hide = true, requires = "model_console")]
+    pub model_window: bool,
+    /// Testing: corrupt this share (0-1) of the frames' pads on the way to the console (a
+    /// press dropped, delayed a frame, or a button added); every desync is re-planned.
+    #[arg(long, hide = true, value_name = "RATE", value_parser = fault_rate)]
+    pub inject_faults: Option<f64>,
+    /// Testing: wait this many microseconds after each model-console frame, so that a test can
+    /// interrupt a game that is still running however fast the machine is.
+    #[arg(
+        long,
+        hide = true,
+        value_name = "MICROSECONDS",
+        requires = "model_console"
+    )]
+    pub model_frame_delay_us: Option<u64>,
+    /// After each decision, print its top N placements with their values split by feature
+    /// (on stderr, a JSON line each with --json; in the window, a panel E hides) [default N: 3].
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3", value_parser = super::explain::parse_count)]
+    pub explain: Option<usize>,
+}
 
 /// Seed of the fault injector (mixed with the model console's seed).
 const FAULT_SEED: u64 = 0x5EED_FA17;
-
-/// Every setting, after the file and the options are merged.
-#[derive(Debug, Serialize)]
-struct Settings {
-    level: u8,
-    games: u32,
-    pieces: Option<u32>,
-    frames: Option<u64>,
-    headless: bool,
-    show_plan: bool,
-    weights: Option<PathBuf>,
-    record: Option<PathBuf>,
-    json: bool,
-    allow_unknown_rom: bool,
-    addresses: Option<PathBuf>,
-    #[serde(serialize_with = "super::profile::serialize")]
-    profile: Profile,
-}
-
-impl Settings {
-    fn merge(args: &PlayArgs, file: PlaySettings, file_name: &str) -> Result<Settings> {
-        let level = args.level.or(file.level).unwrap_or(19);
-        // The menus offer 0-19; the model console (tests) starts any level up to 29.
-        let top = if args.model_console.is_some() { 29 } else { 19 };
-        if level > top {
-            let from = if args.level.is_some() {
-                "--level"
-            } else {
-                file_name
-            };
-            bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
-        }
-        let profile = match (&args.profile, &file.profile) {
-            (Some(p), _) => super::profile::resolve(p)?,
-            (None, Some(p)) => {
-                super::profile::resolve(p).with_context(|| format!("{file_name}: `profile`"))?
-            }
-            (None, None) => Profile::default(),
-        };
-        let games = args.games.or(file.games).unwrap_or(1);
-        if games == 0 {
-            bail!("`games` must be at least 1");
-        }
-        Ok(Settings {
-            level,
-            games,
-            pieces: args.pieces.or(file.pieces),
-            frames: args.frames.or(file.frames),
-            headless: args.headless || file.headless.unwrap_or(false),
-            show_plan: args.show_plan || file.show_plan.unwrap_or(false),
-            weights: args.weights.clone().or(file.weights),
-            record: args.record.clone().or(file.record),
-            json: args.json || file.json.unwrap_or(false),
-            allow_unknown_rom: args.allow_unknown_rom || file.allow_unknown_rom.unwrap_or(false),
-            addresses: args.addresses.clone().or(file.addresses),
-            profile,
-        })
-    }
-
-    /// One line per setting, for the movie's comments. Files are named without their folders:
-    /// a movie is shared, the user's directory layout is not.
-    fn comments(&self, rom: &str) -> Vec<String> {
-        let name = |p: &PathBuf| {
-            p.file_name()
-                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
-        };
-        let mut c = vec![
-            format!(
-                "nestor play: A-type, start level {}, {} game(s)",
-                self.level, self.games
-            ),
-            rom.to_string(),
-        ];
-        let weights = self.weights.as_ref().map_or("built-in".into(), name);
-        c.push(format!("weights {weights}"));
-        c.push(Header::profile_comment(&self.profile));
-        if let Some(p) = self.pieces {
-            c.push(format!("stopped after {p} pieces"));
-        }
-        if let Some(f) = self.frames {
-            c.push(format!("stopped after {f} frames"));
-        }
-        c
-    }
-}
 
 /// How the run ended.
 enum End {
@@ -132,18 +116,24 @@ struct Run {
 }
 
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
+    // First of all, so that a Ctrl-C or SIGTERM at any moment is answered by saying what was
+    // kept (the reads before the loop never block: inputs are regular files).
+    let stop = Interrupt::install();
     let (file, file_name) = match &args.config {
         Some(p) => (PlaySettings::load(p)?, p.display().to_string()),
         None => (PlaySettings::default(), "--level".into()),
     };
     let profile_file = args
+        .bot
         .profile
+        .name
         .clone()
         .or(file.profile.clone())
         .map(PathBuf::from);
     let mut settings = Settings::merge(args, file, &file_name)?;
     // The recording must never replace an input, and an unwritable path fails now, before
     // anything runs.
+    let mut record = None;
     if let Some(out) = &settings.record {
         let mut inputs = Vec::new();
         let named = [
@@ -158,7 +148,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 inputs.push((role, p.as_path()));
             }
         }
-        super::output::check_output("--record", out, &inputs)?;
+        record = Some(Output::check("--record", out, &inputs, settings.overwrite)?);
     }
     if args.model_console.is_some() {
         settings.headless = !args.model_window;
@@ -174,17 +164,16 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         None => Weights::default_set(),
     };
     let standard = Standard::new(weights);
-    let explain = args.explain.map(|n| Explain::new(&standard, n));
+    let explain = settings.explain.map(|n| Explain::new(&standard, n));
     let mut planner = Planner::new(standard);
     planner.profile = settings.profile.clone();
-    let stop = Interrupt::install();
     let rate = args.inject_faults.unwrap_or(0.0);
     match (args.model_console, &args.rom) {
         (Some(seed), _) => {
             let delay = std::time::Duration::from_micros(args.model_frame_delay_us.unwrap_or(0));
-            play_model(settings, seed, planner, explain, rate, delay, &stop)
+            play_model(settings, record, seed, planner, explain, rate, delay, &stop)
         }
-        (None, Some(rom)) => play_rom(rom, settings, planner, explain, rate, &stop),
+        (None, Some(rom)) => play_rom(rom, settings, record, planner, explain, rate, &stop),
         (None, None) => bail!("`nestor play` needs a ROM"),
     }
 }
@@ -193,6 +182,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
 fn play_rom(
     path: &std::path::Path,
     settings: Settings,
+    record: Option<Output>,
     planner: Planner<Standard>,
     explain: Option<Explain>,
     rate: f64,
@@ -274,15 +264,17 @@ fn play_rom(
         run,
         faults,
         &settings,
-        movie,
+        (movie, record),
         rom.path.display().to_string(),
     )
 }
 
 /// The rules model through the same driver: no ROM, no menus; each game is a fresh seeded
 /// model game (the next seed), started by the driver's `new_game`.
+#[allow(clippy::too_many_arguments)]
 fn play_model(
     settings: Settings,
+    record: Option<Output>,
     seed: u64,
     planner: Planner<Standard>,
     explain: Option<Explain>,
@@ -350,7 +342,7 @@ fn play_model(
         run,
         faults,
         &settings,
-        movie,
+        (movie, record),
         format!("model console, seed {seed}"),
     )
 }
@@ -457,18 +449,59 @@ fn finish(
     run: Run,
     faults: u64,
     settings: &Settings,
-    movie: Option<Movie>,
+    (movie, record): (Option<Movie>, Option<Output>),
     rom: String,
 ) -> Result<ExitCode> {
-    if let (Some(m), Some(path)) = (&movie, &settings.record) {
-        m.save(path)?;
+    let pieces: u32 = run.games.iter().map(|g| g.pieces).sum();
+    let ended = match &run.end {
+        End::Done => format!("ended: all {} game(s) played", settings.games),
+        End::Stopped if settings.pieces.is_some_and(|p| pieces >= p) => {
+            format!("ended: stopped at the piece limit, after {pieces} pieces")
+        }
+        End::Stopped if settings.frames.is_some_and(|f| run.frames >= f) => {
+            format!(
+                "ended: stopped at the frame limit, after {} frames",
+                run.frames
+            )
+        }
+        End::Stopped => format!("ended: stopped from the window, after {pieces} pieces"),
+        End::Interrupted => format!(
+            "ended: interrupted (Ctrl-C or SIGTERM) after {pieces} pieces, {} frames",
+            run.frames
+        ),
+        // Not the error's text: it names the user's folders, which a shared movie must not.
+        End::Failed(_) => {
+            format!("ended: failed after {pieces} pieces (the error is in nestor's output)")
+        }
+    };
+    let in_menus = run.games.is_empty() && !matches!(run.end, End::Done);
+    if let (Some(mut m), Some(out)) = (movie, &record) {
+        m.header.comments.push(ended.clone());
+        let mut file = out
+            .create()
+            .with_context(|| format!("cannot write {}", out.path().display()))?;
+        file.write_all(m.to_fm2_string().as_bytes())
+            .and_then(|()| file.commit())
+            .with_context(|| format!("cannot write {}", out.path().display()))?;
         if !matches!(run.end, End::Done | End::Stopped) {
+            let when = if in_menus {
+                " (still in the menus, no game started)"
+            } else {
+                ""
+            };
             eprintln!(
-                "kept the {} frames recorded so far in {}",
+                "kept the {} frames recorded so far{when} in {}",
                 m.gameplay_frames().len(),
-                path.display()
+                out.path().display()
             );
         }
+    } else if matches!(run.end, End::Interrupted) {
+        let when = if in_menus {
+            "in the menus, before any game: nothing played"
+        } else {
+            "the summary below holds the games so far"
+        };
+        eprintln!("interrupted {when}; nothing recorded (no --record)");
     }
     let total_lines: u32 = run.games.iter().map(|g| g.lines).sum();
     let tetrises: u32 = run.games.iter().map(|g| g.tetrises).sum();
@@ -501,7 +534,14 @@ fn finish(
         settings,
     };
     summary.print(settings.json)?;
+    let desyncs = summary.totals.desyncs;
     match run.end {
+        // A desync is the model disagreeing with the console: a failed result, as in `sim`
+        // (unless the faults were injected on purpose, when desyncs are the point).
+        End::Done | End::Stopped if desyncs > 0 && faults == 0 => {
+            eprintln!("error: {desyncs} desync(s): the model and the console disagreed");
+            Ok(ExitCode::FAILURE)
+        }
         End::Done | End::Stopped => Ok(ExitCode::SUCCESS),
         End::Interrupted => Ok(ExitCode::from(EXIT_INTERRUPTED)),
         End::Failed(e) => Err(e),

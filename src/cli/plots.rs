@@ -2,33 +2,33 @@
 //! survival curve and the locks per row, drawn by `ui::plot` (plotters) and written as `scores.png`,
 //! `locks.png`, `survival.png` and `rows.png`.
 
-use std::path::Path;
+use anyhow::Result;
 
-use anyhow::{Context, Result};
+use nestor::io::Output;
 
 use nestor::lab::batch::{survival, GameResult};
 use nestor::ui::plot::{lock_heat_map, row_histogram, score_histogram, survival_plot};
 use nestor::ui::save_png;
 
-pub fn write(dir: &Path, results: &[GameResult]) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+/// The files `--plots DIR` writes, in the order [`write`] takes their checked outputs.
+pub const NAMES: [&str; 4] = ["scores.png", "locks.png", "rows.png", "survival.png"];
+
+/// Draws the plots into `outputs` (checked by `io::check_folder` for [`NAMES`]).
+pub fn write(outputs: &[Output], results: &[GameResult]) -> Result<()> {
     let scores: Vec<u32> = results.iter().map(|r| r.stats.score).collect();
     let locks: Vec<(u8, u8)> = results
         .iter()
         .flat_map(|r| r.stats.locks.iter().copied())
         .collect();
-    for (name, frame) in [
-        ("scores.png", score_histogram(&scores)?),
-        ("locks.png", lock_heat_map(&locks)?),
-        ("rows.png", row_histogram(&locks)?),
-        (
-            "survival.png",
-            survival_plot(&survival(results, 200), results.len())?,
-        ),
-    ] {
-        let path = dir.join(name);
-        save_png(&frame, &path)?;
-        eprintln!("plot: {}", path.display());
+    let frames = [
+        score_histogram(&scores)?,
+        lock_heat_map(&locks)?,
+        row_histogram(&locks)?,
+        survival_plot(&survival(results, 200), results.len())?,
+    ];
+    for (out, frame) in outputs.iter().zip(frames) {
+        save_png(&frame, out.path())?;
+        eprintln!("plot: {}", out.path().display());
     }
     Ok(())
 }

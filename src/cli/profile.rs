@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::anyhow;
-use nestor::nes::bounded::read_toml_text;
+use nestor::io::read_toml_text;
 use nestor::search::profile::{Profile, ProfileError, Shift};
 use serde::Serialize;
 

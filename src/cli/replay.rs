@@ -3,7 +3,9 @@
 //! game was over.
 
 use std::ops::ControlFlow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
@@ -14,6 +16,30 @@ use nestor::movie::{ChecksumCheck, Replay};
 use nestor::nes::observe::RamSnapshot;
 use nestor::nes::{AddressMap, Console as _, NesDeck, Rom};
 use nestor::ui::ViewEvent;
+
+use super::args::RomOptions;
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The cartridge.
+    pub rom: PathBuf,
+    /// The FM2 movie.
+    pub movie: PathBuf,
+    /// Run without a window.
+    #[arg(long)]
+    pub headless: bool,
+    /// Replay even if the movie's ROM checksum is not this ROM's.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Stop after this many frames (at least 1) [default: the whole movie].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: Option<u64>,
+    #[command(flatten)]
+    pub rom_options: RomOptions,
+}
 
 /// The cartridge, the RAM map and the checked movie, shared by `replay` and `trace`.
 pub struct Loaded {
@@ -75,12 +101,15 @@ impl TopOuts {
     }
 }
 
-pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
+pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
+    // Ctrl-C stops the replay; the result so far is printed as usual, and the exit code says
+    // it was interrupted.
+    let stop = super::interrupt::Interrupt::install();
     let loaded = load(
         &args.rom,
         &args.movie,
-        args.allow_unknown_rom,
-        args.addresses.as_deref(),
+        args.rom_options.allow_unknown_rom,
+        args.rom_options.addresses.as_deref(),
         args.force,
     )?;
     let (mut view, video) = super::open_view(
@@ -97,8 +126,6 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
     let mut topouts = TopOuts::default();
     let movie_frames = loaded.replay.movie().gameplay_frames().len() as u64;
     let limit = args.frames.unwrap_or(u64::MAX).min(movie_frames);
-    // Ctrl-C stops the replay; the result so far is printed as usual.
-    let stop = super::interrupt::Interrupt::install();
     let frames = match &mut view {
         None => {
             let bar = super::progress::bar(limit, "frames");
@@ -180,7 +207,11 @@ pub fn run(args: &crate::ReplayArgs) -> Result<ExitCode> {
             }
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if stop.requested() {
+        ExitCode::from(super::interrupt::EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 #[cfg(test)]

@@ -5,16 +5,37 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
+use clap::Args;
+use nestor::io::{Input, Output};
 
 use nestor::lab::batch::{run_batch_profiled, BatchConfig};
 use nestor::lab::shard::{self, PartFile, RunIdentity};
 use nestor::search::profile::Profile;
 use nestor::search::Standard;
 
+use super::args::OverwriteArg;
 use super::interrupt::Interrupt;
-use super::sim::{batch_config, load_weights, report, threads, ProfileLabel};
-use crate::{MergeArgs, SimArgs};
+use super::sim::{batch_config, load_weights, report, threads, Outputs, ProfileLabel, SimArgs};
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The parts written by `nestor sim --shard K/N`, all N of them.
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per game.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Write PNG plots into this folder (created if missing): scores.png, locks.png, rows.png,
+    /// survival.png.
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OverwriteArg,
+}
 
 /// The options a merged summary prints, by name in [`RunIdentity::options`].
 const LEVEL: &str = "level";
@@ -61,14 +82,13 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
     let path = args.part.clone().unwrap_or_else(|| {
         PathBuf::from(format!("sim-part-{}-of-{}.json", shard.index, shard.count))
     });
-    if path.exists() {
-        bail!(
-            "{} exists; a shard never overwrites a file (remove it or choose --part)",
-            path.display()
-        );
+    let mut inputs = Vec::new();
+    if let Some(w) = &args.bot.weights {
+        inputs.push(("weights file", w.as_path()));
     }
+    let part = Output::check("--part", &path, &inputs, args.output.overwrite)?;
     let weights = load_weights(args.bot.weights.as_deref())?;
-    let profile = super::profile::resolve(&args.bot.profile)?;
+    let profile = super::profile::resolve(args.bot.profile.name())?;
     let whole = batch_config(args, 1);
     let share = shard.range(args.games);
     let config = BatchConfig {
@@ -84,14 +104,17 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
         run_batch_profiled(&config, &profile, make, interrupt.flag(), |_, _| bar.inc(1));
     bar.finish_and_clear();
     if interrupt.requested() {
-        bail!("interrupted: shard {shard} is incomplete, nothing written");
+        eprintln!("interrupted: shard {shard} is incomplete, nothing written");
+        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
     }
     for r in &mut results {
         r.index += share.start;
     }
     let desyncs: u64 = results.iter().map(|r| u64::from(r.stats.desyncs)).sum();
     let id = identity(args, &whole, &profile, shard::weights_id(&weights));
-    shard::write_part(&path, &PartFile::new(id, shard, results))?;
+    let text = serde_json::to_vec_pretty(&PartFile::new(id, shard, results))?;
+    part.write(&text)
+        .with_context(|| format!("cannot write {}", path.display()))?;
     eprintln!(
         "shard {shard}: games {}..{} of {} written to {}",
         share.start,
@@ -107,6 +130,13 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
 }
 
 pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
+    let inputs: Vec<Input<'_>> = args.parts.iter().map(|p| ("part", p.as_path())).collect();
+    let outputs = Outputs::check(
+        args.out.as_deref(),
+        args.plots.as_deref(),
+        &inputs,
+        args.output.overwrite,
+    )?;
     let (identity, results) = shard::merge(&args.parts)?;
     let option = |key: &str| -> Result<&str> {
         identity
@@ -137,9 +167,6 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
         plots: args.plots.clone(),
         ..SimArgs::default()
     };
-    if let Some(dir) = &sim.plots {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
     // Shards from before profiles record none: they played `unlimited`.
     let unlimited = Profile::default();
     let profile = ProfileLabel {
@@ -154,5 +181,5 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             .cloned()
             .unwrap_or(unlimited.describe()),
     };
-    report(&sim, &profile, &results, None, false)
+    report(&sim, &outputs, &profile, &results, None, false)
 }

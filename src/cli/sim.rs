@@ -1,8 +1,8 @@
 //! `nestor sim`: many games of the bot in the rules model on all cores, with a progress bar,
 //! a summary (text or JSON), a CSV row per game and PNG plots; Ctrl-C keeps what finished.
 
-use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -14,8 +14,85 @@ use nestor::lab::Until;
 use nestor::search::profile::Profile;
 use nestor::search::{Standard, Weights};
 
+use clap::{Args, Subcommand};
+use nestor::io::{check_folder, Input, Output};
+use nestor::lab::batch::DEFAULT_MAX_LINES;
+use nestor::lab::shard::ShardSpec;
+
+use super::args::{BotArgs, OverwriteArg};
+use super::compare::CompareArgs;
 use super::interrupt::Interrupt;
-use crate::SimArgs;
+use super::shard::MergeArgs;
+
+#[derive(Args, Debug, Default)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SimArgs {
+    #[command(subcommand)]
+    pub command: Option<SimCommand>,
+    /// Play only shard K of N of the games (1 ≤ K ≤ N) and write them to --part, for a batch
+    /// system; `nestor sim merge` joins the parts into the whole run's summary.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<ShardSpec>,
+    /// Where --shard writes its games (JSON; never overwritten) [default: sim-part-K-of-N.json].
+    #[arg(long, value_name = "FILE.json", requires = "shard")]
+    pub part: Option<PathBuf>,
+    /// Number of games.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Start level (0-29).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: u8,
+    /// First seed; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+    /// Play each game to: `top-out`, `level:N` (`level:29` gives the level-19 figures) or
+    /// `lines:N`. Every game also stops at its top-out, crash or hang; `level:155` gives the
+    /// crash-level figure of the runs that stopped there.
+    #[arg(long, default_value_t = Until::TopOut)]
+    pub until: Until,
+    /// Stop each game after this many lines (above the lines any start needs for the rebirth,
+    /// the roll-over from level 255 to 0).
+    #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
+    /// Stop each game after this many pieces (at least 1) [default: no limit].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub pieces: Option<u32>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per game.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Write PNG plots into this folder (created if missing): scores.png, locks.png, rows.png,
+    /// survival.png.
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
+    #[command(flatten)]
+    pub bot: BotArgs,
+    #[command(flatten)]
+    pub output: OverwriteArg,
+}
+
+/// `nestor sim`, `sim compare`, `sim merge` and `sim --shard`.
+pub fn dispatch(args: &SimArgs) -> Result<ExitCode> {
+    match &args.command {
+        Some(SimCommand::Compare(c)) => super::compare::run(c),
+        Some(SimCommand::Merge(m)) => super::shard::merge(m),
+        None if args.shard.is_some() => super::shard::run_part(args),
+        None => run(args),
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SimCommand {
+    /// Plays two sets of weights on the same seeds and says whether one is really better.
+    Compare(CompareArgs),
+    /// Joins `sim --shard` parts into the summary one run on one machine gives.
+    Merge(MergeArgs),
+}
 
 /// Loads `--weights FILE`, or the default set.
 pub fn load_weights(path: Option<&Path>) -> Result<Weights> {
@@ -81,51 +158,53 @@ fn write_csv_rows(out: &mut impl Write, results: &[GameResult]) -> std::io::Resu
     out.flush()
 }
 
-/// Writes the CSV to a temporary file beside `path` and moves it into place only when whole,
-/// never over an existing file.
-fn write_csv(path: &Path, results: &[GameResult]) -> Result<()> {
-    let dir = parent(path);
-    let tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    let mut out = BufWriter::new(tmp);
-    write_csv_rows(&mut out, results)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    let tmp = out
-        .into_inner()
-        .map_err(|e| e.into_error())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist_noclobber(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+/// Writes the CSV whole, or not at all (see [`nestor::io::AtomicFile`]).
+fn write_csv(out: &Output, results: &[GameResult]) -> Result<()> {
+    let path = out.path();
+    let write = || -> std::io::Result<()> {
+        let mut file = out.create()?;
+        write_csv_rows(&mut file, results)?;
+        file.commit()
+    };
+    write().with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn parent(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+/// The outputs of a batch, checked before any game is played.
+#[derive(Debug, Default)]
+pub struct Outputs {
+    pub csv: Option<Output>,
+    pub plots: Option<Vec<Output>>,
+}
+
+impl Outputs {
+    /// Checks `--out` and `--plots` under the overwrite rule; `inputs` are never outputs.
+    pub fn check(
+        out: Option<&Path>,
+        plots: Option<&Path>,
+        inputs: &[Input<'_>],
+        overwrite: bool,
+    ) -> Result<Outputs> {
+        Ok(Outputs {
+            csv: out
+                .map(|p| Output::check("--out", p, inputs, overwrite))
+                .transpose()?,
+            plots: plots
+                .map(|d| check_folder("--plots", d, &super::plots::NAMES, inputs, overwrite))
+                .transpose()?,
+        })
     }
 }
 
-/// Refuses outputs that cannot be written, before any game is played.
-fn check_outputs(args: &SimArgs) -> Result<()> {
-    if let Some(path) = &args.out {
-        if path.exists() {
-            bail!(
-                "{}: already exists; sim does not overwrite files (choose another name)",
-                path.display()
-            );
-        }
-        tempfile::NamedTempFile::new_in(parent(path))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+/// The files `args` reads, which no output may be.
+fn inputs(args: &SimArgs) -> Vec<Input<'_>> {
+    let mut inputs = Vec::new();
+    if let Some(w) = &args.bot.weights {
+        inputs.push(("weights file", w.as_path()));
     }
-    if let Some(dir) = &args.plots {
-        if dir.exists() && !dir.is_dir() {
-            bail!("--plots {}: not a directory", dir.display());
-        }
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    if let Some(p) = &args.bot.profile.name {
+        inputs.push(("profile file", Path::new(p.as_str())));
     }
-    Ok(())
+    inputs
 }
 
 /// `--threads`, or every core; never more than there are games.
@@ -155,7 +234,7 @@ pub fn batch_config(args: &SimArgs, threads: usize) -> BatchConfig {
 
 pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let weights = load_weights(args.bot.weights.as_deref())?;
-    let profile = super::profile::resolve(&args.bot.profile)?;
+    let profile = super::profile::resolve(args.bot.profile.name())?;
     if let Until::Level(n) = args.until {
         if n <= args.level {
             bail!(
@@ -164,8 +243,22 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
             );
         }
     }
+    if let Until::Lines(n) = args.until {
+        if n > args.max_lines {
+            eprintln!(
+                "warning: --until lines:{n} is past --max-lines {}: every game stops at {} lines \
+                 at most (raise --max-lines to play to {n})",
+                args.max_lines, args.max_lines
+            );
+        }
+    }
     let threads = threads(args.threads, args.games);
-    check_outputs(args)?;
+    let outputs = Outputs::check(
+        args.out.as_deref(),
+        args.plots.as_deref(),
+        &inputs(args),
+        args.output.overwrite,
+    )?;
     let config = batch_config(args, threads);
     let interrupt = Interrupt::install();
     let bar = super::progress::bar(args.games as u64, "games");
@@ -190,6 +283,7 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     }
     report(
         args,
+        &outputs,
         &ProfileLabel::of(&profile),
         &results,
         Some((elapsed, threads)),
@@ -197,22 +291,23 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     )
 }
 
-/// The summary (text or JSON), CSV and plots of a batch's results; exit 1 on a desync or an
-/// interrupted batch. `timing` is (seconds, threads) when the batch ran here in one piece;
+/// The summary (text or JSON), CSV and plots of a batch's results; exit 1 on a desync, 130
+/// for an interrupted batch. `timing` is (seconds, threads) when the batch ran here in one piece;
 /// `nestor sim merge` reports shards without it.
 pub fn report(
     args: &SimArgs,
+    outputs: &Outputs,
     profile: &ProfileLabel,
     results: &[GameResult],
     timing: Option<(f64, usize)>,
     interrupted: bool,
 ) -> Result<ExitCode> {
     let summary = Summary::of(results);
-    if let Some(path) = &args.out {
-        write_csv(path, results)?;
+    if let Some(out) = &outputs.csv {
+        write_csv(out, results)?;
     }
-    if let Some(dir) = &args.plots {
-        crate::cli::plots::write(dir, results)?;
+    if let Some(plots) = &outputs.plots {
+        super::plots::write(plots, results)?;
     }
     if args.json {
         let mut value = serde_json::json!({
@@ -235,7 +330,9 @@ pub fn report(
     } else {
         print_summary(args, profile, &summary, results, timing);
     }
-    Ok(if summary.total_desyncs == 0 && !interrupted {
+    Ok(if interrupted {
+        ExitCode::from(super::interrupt::EXIT_INTERRUPTED)
+    } else if summary.total_desyncs == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -344,10 +441,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("keep.csv");
         std::fs::write(&path, "mine").unwrap();
-        assert!(write_csv(&path, &[]).is_err());
+        assert!(Output::check("--out", &path, &[], false).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
         let new = dir.path().join("new.csv");
-        write_csv(&new, &[]).unwrap();
+        write_csv(&Output::check("--out", &new, &[], false).unwrap(), &[]).unwrap();
         assert_eq!(std::fs::read_to_string(&new).unwrap().trim(), CSV_HEADER);
     }
 }

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use clap::{Args, Subcommand};
+use nestor::io::Output;
 
 use nestor::nes::rom::hex;
 use nestor::nes::{NesDeck, Video};
@@ -14,7 +16,70 @@ use nestor::trace::{
     TraceError,
 };
 
+use super::args::{OverwriteArg, RomOptions};
 use super::interrupt::Interrupt;
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct TraceArgs {
+    #[command(subcommand)]
+    pub command: Option<TraceCommand>,
+    #[command(flatten)]
+    pub capture: TraceCaptureArgs,
+}
+
+/// `nestor trace ROM --movie MOVIE.fm2 --out FILE.jsonl[.gz]`: capture a RAM trace.
+#[derive(Args, Debug)]
+pub struct TraceCaptureArgs {
+    /// The cartridge.
+    #[arg(required = true)]
+    pub rom: Option<PathBuf>,
+    /// The FM2 movie to replay.
+    #[arg(long, required = true)]
+    pub movie: Option<PathBuf>,
+    /// Output trace (gzip when it ends in .gz).
+    #[arg(long, required = true)]
+    pub out: Option<PathBuf>,
+    /// Only these fields (comma-separated; default: all of the schema).
+    #[arg(long, value_delimiter = ',')]
+    pub fields: Option<Vec<String>>,
+    /// Write every frame from power-on, menus included (default: the first game's gameplay
+    /// frames, framed like the cartridge traces so `trace verify` can check them).
+    #[arg(long)]
+    pub whole_movie: bool,
+    /// Replay even if the movie's ROM checksum is not this ROM's.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub rom_options: RomOptions,
+    #[command(flatten)]
+    pub output: OverwriteArg,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TraceCommand {
+    /// Checks trace files (JSONL, plain or gzip) against the rules model frame by frame.
+    Verify {
+        /// Trace files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print a JSON summary instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Reports the first frame and field where two traces differ (exit code 1), or that they are equal.
+    Diff {
+        /// The first trace (JSONL, plain or gzip): the reference, "expected" in the report.
+        #[arg(value_name = "A")]
+        a: PathBuf,
+        /// The second trace, compared with A ("actual" in the report).
+        #[arg(value_name = "B")]
+        b: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
 
 pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     let mut reports = Vec::new();
@@ -109,7 +174,16 @@ pub fn diff(a: &std::path::Path, b: &std::path::Path, json: bool) -> Result<Exit
 /// traces are (see `CaptureSpan::FirstGame`), so `nestor trace verify` can check it; or every
 /// frame with `--whole-movie`. Ctrl-C stops the replay and keeps a complete trace of the frames
 /// so far (exit code 130).
-pub fn capture(args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
+/// `nestor trace …`: the capture, or one of its subcommands.
+pub fn dispatch(args: TraceArgs) -> Result<ExitCode> {
+    match args.command {
+        Some(TraceCommand::Verify { files, json }) => verify(&files, json),
+        Some(TraceCommand::Diff { a, b, json }) => diff(&a, &b, json),
+        None => capture(&args.capture),
+    }
+}
+
+pub fn capture(args: &TraceCaptureArgs) -> Result<ExitCode> {
     // clap requires these three; the checks only keep a bad parse from panicking.
     let (Some(rom), Some(movie), Some(out)) = (&args.rom, &args.movie, &args.out) else {
         anyhow::bail!("`nestor trace` needs ROM, --movie and --out");
@@ -118,15 +192,16 @@ pub fn capture(args: &crate::TraceCaptureArgs) -> Result<ExitCode> {
     // an output that is an input must never be touched.
     check_fields(args.fields.as_deref())?;
     let mut inputs = vec![("ROM", rom.as_path()), ("movie", movie.as_path())];
-    if let Some(a) = &args.addresses {
+    if let Some(a) = &args.rom_options.addresses {
         inputs.push(("addresses file", a.as_path()));
     }
-    super::output::check_output("--out", out, &inputs)?;
+    // Kept to the end: a FIFO output stays open for its reader.
+    let _out = Output::check("--out", out, &inputs, args.output.overwrite)?;
     let loaded = super::replay::load(
         rom,
         movie,
-        args.allow_unknown_rom,
-        args.addresses.as_deref(),
+        args.rom_options.allow_unknown_rom,
+        args.rom_options.addresses.as_deref(),
         args.force,
     )?;
     let capture = TraceCapture::new(

@@ -6,16 +6,145 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
-use nestor::lab::shard::write_atomically;
+use clap::{Args, Subcommand};
+use nestor::io::{Input, Output, OutputError};
+use nestor::lab::objective::Objective;
+use nestor::lab::shard::ShardSpec;
 use nestor::lab::tune::{
     batch_config, fitness, play_generation, scores, tunable_keys, GenerationRecord, TuneConfig,
     TuneState,
 };
 
-use super::compare::{describe, play_and_compare_profiled};
+use super::args::{BotArgs, OverwriteArg};
+use super::compare::{describe, objective_parser, play_and_compare_profiled};
 use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
 use super::sim::{load_weights, threads};
-use crate::{TuneArgs, TuneCommand, TuneSetup};
+
+/// `tune`'s default line cap: past level 29 from a level-19 start (230 lines), so every phase
+/// is played, yet short enough that a candidate costs seconds.
+const TUNE_MAX_LINES: u32 = 300;
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    pub command: Option<TuneCommand>,
+    /// Continue the run saved in this state file (its settings are used; others are ignored).
+    #[arg(long, value_name = "STATE")]
+    pub resume: Option<PathBuf>,
+    #[command(flatten)]
+    pub setup: TuneSetup,
+    /// The tuned weights (TOML), checked before the run.
+    #[arg(long, default_value = "tuned.toml", value_name = "FILE.toml")]
+    pub out: PathBuf,
+    /// Games of the final comparison against the starting weights, on seeds tuning never saw.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
+    pub compare_games: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+}
+
+/// The settings of a new tuning run.
+#[derive(Args, Debug)]
+pub struct TuneSetup {
+    /// The state file, written after every candidate and generation.
+    #[arg(long, default_value = "tune-state.json", value_name = "FILE")]
+    pub state: PathBuf,
+    /// The figure games are judged by.
+    #[arg(long, default_value = "lines", value_parser = objective_parser())]
+    pub objective: Objective,
+    /// Start level (0-29).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: u8,
+    /// Stop each game after this many pieces (at least 1) [default: no limit].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub pieces: Option<u32>,
+    /// Stop each game after this many lines (the per-game line cap). Lower than `sim`'s: the
+    /// killscreen brain plays most games to the crash level (1,000+ lines), which would make
+    /// every candidate cost minutes; raise it to tune the killscreen phase.
+    #[arg(long, default_value_t = TUNE_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_lines: u32,
+    /// Candidates per generation.
+    #[arg(long, default_value_t = 24)]
+    pub population: u32,
+    /// Best candidates kept to refit the distribution [default: a quarter of the population].
+    #[arg(long)]
+    pub elite: Option<u32>,
+    /// Generations.
+    #[arg(long, default_value_t = 20)]
+    pub generations: u32,
+    /// Games per candidate (the same seeds for a generation's candidates, new each generation).
+    #[arg(long, default_value_t = 30)]
+    pub games: u32,
+    /// First seed of the run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Initial standard deviation of each tuned weight.
+    #[arg(long, default_value_t = 0.5)]
+    pub sigma: f64,
+    /// Extra variance added at each refit, decaying to 0 by the last generation.
+    #[arg(long, default_value_t = 0.05)]
+    pub noise: f64,
+    /// Tune only this phase's weights (`[phase.NAME]` in the weights file).
+    #[arg(long, value_name = "NAME")]
+    pub phase: Option<String>,
+    /// The starting weights and the profile the candidates play (kept in the state file).
+    #[command(flatten)]
+    pub bot: BotArgs,
+    #[command(flatten)]
+    pub output: OverwriteArg,
+}
+
+/// One step of a run driven by a batch system; each reads and advances the state file.
+#[derive(Subcommand, Debug)]
+pub enum TuneCommand {
+    /// Writes a new state file with generation 0's candidates.
+    Init(TuneSetup),
+    /// Scores shard K of N of the current generation's candidates into a scores file.
+    Score {
+        /// The run's state file (read, not changed).
+        #[arg(long, value_name = "STATE")]
+        state: PathBuf,
+        /// Which share of the generation's candidates to score: K of N (1 ≤ K ≤ N).
+        #[arg(long, value_name = "K/N")]
+        shard: ShardSpec,
+        /// The scores file (JSON).
+        #[arg(long, value_name = "FILE.json")]
+        out: PathBuf,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        threads: Option<u64>,
+        #[command(flatten)]
+        output: OverwriteArg,
+    },
+    /// Reads every shard's scores, ends the generation and draws the next one's candidates.
+    Gather {
+        /// The run's state file, advanced to the next generation in place.
+        #[arg(long, value_name = "STATE")]
+        state: PathBuf,
+        /// The scores files of every shard of the generation (from `tune score`).
+        #[arg(required = true, value_name = "SCORES.json")]
+        scores: Vec<PathBuf>,
+    },
+    /// Writes the tuned weights and compares them with the starting ones on fresh seeds.
+    Finish {
+        /// The run's state file (all generations done).
+        #[arg(long, value_name = "STATE")]
+        state: PathBuf,
+        /// The tuned weights (TOML).
+        #[arg(long, default_value = "tuned.toml", value_name = "FILE.toml")]
+        out: PathBuf,
+        /// Games of the final comparison.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
+        compare_games: u32,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        threads: Option<u64>,
+        #[command(flatten)]
+        output: OverwriteArg,
+    },
+}
 
 pub fn run(args: &TuneArgs) -> Result<ExitCode> {
     match &args.command {
@@ -37,8 +166,9 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
             shard,
             out,
             threads: t,
+            output,
         }) => {
-            refuse_existing(out)?;
+            let out_file = Output::check("--out", out, &[("state file", state)], output.overwrite)?;
             let mut st = TuneState::load(state)?;
             let n = threads(*t, st.config.games);
             let share = shard.range(st.config.population);
@@ -51,7 +181,9 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
                 eprintln!("interrupted: no scores written");
                 return Ok(ExitCode::from(EXIT_INTERRUPTED));
             };
-            scores::write(out, &file)?;
+            out_file
+                .write(&serde_json::to_vec_pretty(&file)?)
+                .with_context(|| format!("cannot write {}", out.display()))?;
             println!(
                 "generation {}: candidates {}..{} scored into {}",
                 file.generation,
@@ -87,32 +219,43 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
             out,
             compare_games,
             threads: t,
+            output,
         }) => {
             let st = TuneState::load(state)?;
-            finish(&st, state, out, *compare_games, *t)
+            let out = Output::check("--out", out, &[("state file", state)], output.overwrite)?;
+            finish(&st, state, &out, *compare_games, *t)
         }
     }
 }
 
-fn refuse_existing(path: &Path) -> Result<()> {
-    if path.exists() {
-        bail!(
-            "{} exists; nestor never overwrites it (remove it or choose another name)",
-            path.display()
-        );
+/// The files a new run reads, which its outputs may not be.
+fn setup_inputs(setup: &TuneSetup) -> Vec<Input<'_>> {
+    let mut inputs = Vec::new();
+    if let Some(w) = &setup.bot.weights {
+        inputs.push(("weights file", w.as_path()));
     }
-    Ok(())
+    if let Some(p) = &setup.bot.profile.name {
+        inputs.push(("profile file", Path::new(p.as_str())));
+    }
+    inputs
 }
 
 /// A run set up from the command line, with generation 0 not yet drawn.
 fn new_state(setup: &TuneSetup) -> Result<TuneState> {
-    if setup.state.exists() {
-        bail!(
-            "{} exists; continue it with --resume {0} or choose another --state",
+    match Output::check(
+        "--state",
+        &setup.state,
+        &setup_inputs(setup),
+        setup.output.overwrite,
+    ) {
+        Err(OutputError::Exists { .. }) => bail!(
+            "--state {} exists; continue that run with --resume {0}, choose another --state, \
+             or add --overwrite to start over",
             setup.state.display()
-        );
-    }
-    let start = load_weights(setup.weights.as_deref())?;
+        ),
+        other => other?,
+    };
+    let start = load_weights(setup.bot.weights.as_deref())?;
     let levels = setup.objective.levels(setup.level);
     let keys = tunable_keys(&start, setup.phase.as_deref(), levels)?;
     let config = TuneConfig {
@@ -131,7 +274,7 @@ fn new_state(setup: &TuneSetup) -> Result<TuneState> {
         keys,
         start,
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        profile: super::profile::resolve(&setup.profile)?,
+        profile: super::profile::resolve(setup.bot.profile.name())?,
     };
     Ok(TuneState::new(config)?)
 }
@@ -159,7 +302,9 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
             (state, args.setup.state.clone())
         }
     };
-    refuse_existing(&args.out)?;
+    let mut inputs = setup_inputs(&args.setup);
+    inputs.push(("state file", path.as_path()));
+    let out = Output::check("--out", &args.out, &inputs, args.setup.output.overwrite)?;
     state.save(&path)?;
     let interrupt = Interrupt::install();
     let n = threads(args.threads, state.config.games);
@@ -198,7 +343,7 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
         }
         state.save(&path)?;
     }
-    finish(&state, &path, &args.out, args.compare_games, args.threads)
+    finish(&state, &path, &out, args.compare_games, args.threads)
 }
 
 /// Writes the tuned weights with a header saying how they were made, after checking them
@@ -206,7 +351,7 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
 fn finish(
     state: &TuneState,
     state_path: &Path,
-    out: &Path,
+    out: &Output,
     compare_games: u32,
     threads: Option<u64>,
 ) -> Result<ExitCode> {
@@ -218,7 +363,6 @@ fn finish(
             state.config.generations
         );
     }
-    refuse_existing(out)?;
     let c = &state.config;
     let tuned = state.result()?;
     // Seeds after the last generation's: no candidate ever played them.
@@ -238,7 +382,7 @@ fn finish(
     let verdict = describe(
         &check_batch,
         c.objective,
-        &out.display().to_string(),
+        &out.path().display().to_string(),
         "the starting weights",
         &check,
     );
@@ -278,9 +422,9 @@ fn finish(
     }
     text.push('\n');
     text.push_str(&tuned.to_toml());
-    write_atomically(out, text.as_bytes(), false)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
+    out.write(text.as_bytes())
+        .with_context(|| format!("cannot write {}", out.path().display()))?;
     println!("{verdict}");
-    println!("tuned weights written to {}", out.display());
+    println!("tuned weights written to {}", out.path().display());
     Ok(ExitCode::SUCCESS)
 }

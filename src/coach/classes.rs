@@ -144,7 +144,7 @@ impl Default for CoachSettings {
 
 impl CoachSettings {
     pub fn load(path: &Path) -> Result<CoachSettings, SettingsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SettingsError::Io {
+        let text = crate::io::read_toml_text(path).map_err(|source| SettingsError::Io {
             path: path.to_path_buf(),
             source,
         })?;

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -98,8 +97,25 @@ impl RunIdentity {
                 profile(other).unwrap_or_else(|| "unlimited (not recorded)".into()),
             ));
         }
-        if self.options != other.options {
-            return pair("options", &self.options, &other.options);
+        // The first option that differs, by name (the whole-settings `batch` entry last: the
+        // named options say it in words), not the maps' debug form.
+        let mut keys: Vec<&String> = self.options.keys().chain(other.options.keys()).collect();
+        keys.sort_by_key(|k| (k.as_str() == "batch", k.as_str()));
+        keys.dedup();
+        for key in keys {
+            let (a, b) = (self.options.get(key), other.options.get(key));
+            if a != b {
+                let show = |v: Option<&String>| match v {
+                    Some(v) if v.is_empty() => "none".to_string(),
+                    Some(v) => v.clone(),
+                    None => "not recorded".to_string(),
+                };
+                return Some(format!(
+                    "{key}: {} here, {} in the first file",
+                    show(a),
+                    show(b)
+                ));
+            }
         }
         None
     }
@@ -124,6 +140,10 @@ pub struct PartFile {
     pub identity: RunIdentity,
     pub shard: ShardSpec,
     pub results: Vec<GameResult>,
+    /// Each game's locks (row, column), which `GameResult` leaves out of its JSON: the merged
+    /// CSV's `lock_rows` and the plots need them. Absent from parts written before.
+    #[serde(default)]
+    pub locks: Vec<Vec<(u8, u8)>>,
 }
 
 impl PartFile {
@@ -132,6 +152,7 @@ impl PartFile {
             format: PART_FORMAT.to_string(),
             identity,
             shard,
+            locks: results.iter().map(|r| r.stats.locks.clone()).collect(),
             results,
         }
     }
@@ -182,27 +203,8 @@ pub enum ShardError {
     Empty,
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so the
-/// path holds either its old content or the whole new one, never a part. With `replace`
-/// false an existing file is an error and is left as it was.
-pub fn write_atomically(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".nestor-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if replace {
-        tmp.persist(path).map_err(|e| e.error)?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| e.error)?;
-    }
-    Ok(())
-}
+// The one atomic writer (links followed, umask and kept modes) lives in `io`.
+pub use crate::io::write_atomically;
 
 /// Writes a shard file; an existing file is never overwritten.
 pub fn write_part(path: &Path, part: &PartFile) -> Result<(), ShardError> {
@@ -215,11 +217,13 @@ pub fn write_part(path: &Path, part: &PartFile) -> Result<(), ShardError> {
 
 /// Reads and checks one shard file.
 pub fn read_part(path: &Path) -> Result<PartFile, ShardError> {
-    let text = std::fs::read(path).map_err(|source| ShardError::Read {
-        path: path.to_path_buf(),
-        source,
+    let text = crate::io::read_at_most(path, crate::io::MAX_DATA_BYTES).map_err(|source| {
+        ShardError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
-    let part: PartFile = serde_json::from_slice(&text).map_err(|source| ShardError::Parse {
+    let mut part: PartFile = serde_json::from_slice(&text).map_err(|source| ShardError::Parse {
         path: path.to_path_buf(),
         source,
     })?;
@@ -242,6 +246,11 @@ pub fn read_part(path: &Path) -> Result<PartFile, ShardError> {
             path: path.to_path_buf(),
             shard: part.shard,
         });
+    }
+    if part.locks.len() == part.results.len() {
+        for (r, locks) in part.results.iter_mut().zip(std::mem::take(&mut part.locks)) {
+            r.stats.locks = locks;
+        }
     }
     Ok(part)
 }

@@ -435,9 +435,11 @@ impl TuneState {
 
     /// Reads a state file and checks it is whole, of this version, and consistent.
     pub fn load(path: &Path) -> Result<TuneState, TuneError> {
-        let text = std::fs::read(path).map_err(|source| TuneError::Read {
-            path: path.to_path_buf(),
-            source,
+        let text = crate::io::read_at_most(path, crate::io::MAX_DATA_BYTES).map_err(|source| {
+            TuneError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
         // The version first, so a file of another version says so even if its shape changed.
         let raw: Value = serde_json::from_slice(&text).map_err(|source| TuneError::Parse {

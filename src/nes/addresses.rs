@@ -197,7 +197,7 @@ impl AddressMap {
     pub fn load(path: impl AsRef<Path>) -> Result<AddressMap, Error> {
         let path = path.as_ref();
         let file = path.display().to_string();
-        let text = super::bounded::read_toml_text(path).map_err(|source| Error::Io {
+        let text = crate::io::read_toml_text(path).map_err(|source| Error::Io {
             file: file.clone(),
             source,
         })?;

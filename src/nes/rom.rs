@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use md5::{Digest as _, Md5};
 use sha1::Sha1;
 
-use super::bounded::read_at_most;
+use crate::io::read_at_most;
 
 /// Length of the iNES header.
 pub const HEADER_LEN: usize = 16;

@@ -25,6 +25,10 @@ pub struct PlaySettings {
     pub addresses: Option<PathBuf>,
     /// A preset name, or a profile file (relative to the settings file).
     pub profile: Option<String>,
+    /// `--explain N`: the top N placements of each decision (at least 1).
+    pub explain: Option<usize>,
+    /// `--overwrite`: replace a `record` file that exists.
+    pub overwrite: Option<bool>,
 }
 
 /// Why a settings file was refused; every message names the file.
@@ -46,7 +50,7 @@ pub enum SettingsError {
 impl PlaySettings {
     /// Reads a settings file; relative paths in it are taken relative to the file.
     pub fn load(path: &Path) -> Result<PlaySettings, SettingsError> {
-        let text = super::bounded::read_toml_text(path).map_err(|source| SettingsError::Io {
+        let text = crate::io::read_toml_text(path).map_err(|source| SettingsError::Io {
             path: path.to_path_buf(),
             source,
         })?;

@@ -159,7 +159,7 @@ impl Weights {
 
     /// Reads and checks a TOML weights file.
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+        let text = crate::io::read_toml_text(path).map_err(|source| WeightsError::Io {
             path: path.to_path_buf(),
             source,
         })?;

@@ -1,8 +1,8 @@
 //! Trace files: JSON lines, plain or gzip (detected from the magic bytes), a `{"header": …}`
 //! first line, then one object per frame; errors name the file and the line.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use crate::io::{AtomicFile, Existing};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
@@ -109,10 +109,10 @@ fn bound_error(message: String) -> std::io::Error {
 /// Opens a file for reading, decompressing it when it starts with the gzip magic; the text is
 /// read under the `MAX_LINE_BYTES` and `MAX_TRACE_BYTES` bounds.
 pub fn open_maybe_gzip(path: &Path) -> Result<Box<dyn BufRead>, TraceError> {
-    let mut file = File::open(path).map_err(io_error(path))?;
+    let mut file = crate::io::open_regular(path).map_err(io_error(path))?;
     let mut magic = [0u8; 2];
     let n = file.read(&mut magic).map_err(io_error(path))?;
-    let file = File::open(path).map_err(io_error(path))?;
+    let file = crate::io::open_regular(path).map_err(io_error(path))?;
     let bounded = |inner: Box<dyn Read>| {
         BufReader::new(Bounded {
             inner,
@@ -179,8 +179,8 @@ fn read_trace_from(reader: impl BufRead, path: &Path) -> Result<Trace, TraceErro
 
 /// Where a trace's bytes go: a buffered file, gzip-compressed or not.
 enum Sink {
-    Plain(BufWriter<File>),
-    Gzip(GzEncoder<BufWriter<File>>),
+    Plain(AtomicFile),
+    Gzip(GzEncoder<AtomicFile>),
 }
 
 /// Writes trace lines to a file, gzip-compressed when the name ends in `.gz`. The lines go to
@@ -188,23 +188,12 @@ enum Sink {
 /// fails or stops early without `finish` leaves nothing half-written (and no old file lost).
 pub struct TraceWriter {
     out: Sink,
-    tmp: tempfile::TempPath,
     path: PathBuf,
 }
 
 impl TraceWriter {
     pub fn create(path: &Path, header: &Value) -> Result<TraceWriter, TraceError> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let (file, tmp) = tempfile::Builder::new()
-            .prefix(".nestor-")
-            .suffix(".trace.part")
-            .tempfile_in(dir)
-            .map_err(write_error(path))?
-            .into_parts();
-        let file = BufWriter::new(file);
+        let file = AtomicFile::create(path, Existing::Replace).map_err(write_error(path))?;
         let out = if path.extension().is_some_and(|e| e == "gz") {
             Sink::Gzip(GzEncoder::new(file, flate2::Compression::default()))
         } else {
@@ -212,7 +201,6 @@ impl TraceWriter {
         };
         let mut w = TraceWriter {
             out,
-            tmp,
             path: path.to_path_buf(),
         };
         let mut h = Map::new();
@@ -233,17 +221,11 @@ impl TraceWriter {
     /// Finishes the gzip stream, flushes to the disk and renames the file to its name; every
     /// failure (a full disk, say) is reported, none is lost in a destructor.
     pub fn finish(self) -> Result<(), TraceError> {
-        let buffered = match self.out {
+        let file = match self.out {
             Sink::Plain(w) => w,
             Sink::Gzip(w) => w.finish().map_err(write_error(&self.path))?,
         };
-        let file = buffered
-            .into_inner()
-            .map_err(|e| write_error(&self.path)(e.into_error()))?;
-        file.sync_all().map_err(write_error(&self.path))?;
-        self.tmp
-            .persist(&self.path)
-            .map_err(|e| write_error(&self.path)(e.error))?;
+        file.commit().map_err(write_error(&self.path))?;
         Ok(())
     }
 }

@@ -1,8 +1,7 @@
 //! nestor's own picture of a game (no cartridge graphics): an RGBA8 `Frame`, the board with its
 //! grid, blocks, active piece, next piece, numbers and planned lock; PNG output; NES plan overlay.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use crate::game::playfield::{CURTAIN, EMPTY};
@@ -290,19 +289,16 @@ pub fn encode_png<W: Write>(frame: &Frame, out: W) -> Result<(), png::EncodingEr
 
 /// Writes `frame` as a PNG file.
 pub fn save_png(frame: &Frame, path: &Path) -> Result<(), RenderError> {
-    let file = File::create(path).map_err(|source| RenderError::Io {
+    let io = |source| RenderError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    let mut out = BufWriter::new(file);
+    };
+    let mut out = crate::io::AtomicFile::create(path, crate::io::Existing::Replace).map_err(io)?;
     encode_png(frame, &mut out).map_err(|source| RenderError::Png {
         path: path.to_path_buf(),
         source,
     })?;
-    out.flush().map_err(|source| RenderError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    out.commit().map_err(io)
 }
 
 #[cfg(test)]

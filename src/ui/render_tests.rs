@@ -212,7 +212,7 @@ fn png_round_trip() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("board.png");
     save_png(&f, &path).expect("write png");
-    let file = File::open(&path).expect("open png");
+    let file = std::fs::File::open(&path).expect("open png");
     let mut reader = png::Decoder::new(file).read_info().expect("png header");
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).expect("png data");

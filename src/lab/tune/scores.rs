@@ -86,9 +86,11 @@ pub fn write(path: &Path, file: &ScoresFile) -> Result<(), TuneError> {
 }
 
 fn read(path: &Path) -> Result<ScoresFile, TuneError> {
-    let text = std::fs::read(path).map_err(|source| TuneError::Read {
-        path: path.to_path_buf(),
-        source,
+    let text = crate::io::read_at_most(path, crate::io::MAX_DATA_BYTES).map_err(|source| {
+        TuneError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     let file: ScoresFile = serde_json::from_slice(&text).map_err(|source| TuneError::Parse {
         path: path.to_path_buf(),

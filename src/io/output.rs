@@ -1,0 +1,281 @@
+//! An output checked before any work starts, under the one rule every command follows: a new
+//! file is created, an existing one is refused unless the user passed `--overwrite`.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use super::write::{open_stream, parent, resolve, temp_in, AtomicFile, Destination, Existing};
+
+/// One input of a command, by the role the user knows it under ("ROM", "movie", ...).
+pub type Input<'a> = (&'static str, &'a Path);
+
+/// Why an output is refused; the message names the option and the file.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("{flag} {path} is the {role} {input}: refusing to overwrite an input (choose another output file)")]
+    IsInput {
+        flag: String,
+        path: PathBuf,
+        role: &'static str,
+        input: PathBuf,
+    },
+    #[error("{flag} {path} exists: a file that already exists is never replaced unless --overwrite is given (choose another name, or add --overwrite)")]
+    Exists { flag: String, path: PathBuf },
+    #[error("{flag} {path} is a folder, not a file")]
+    Folder { flag: String, path: PathBuf },
+    #[error("{flag} {path} is not a directory")]
+    NotFolder { flag: String, path: PathBuf },
+    #[error("{flag} {path} is {kind}, which nestor never writes to")]
+    Unsupported {
+        flag: String,
+        path: PathBuf,
+        kind: &'static str,
+    },
+    #[error("{flag} {path} is read-only: refusing to replace it")]
+    ReadOnly { flag: String, path: PathBuf },
+    #[error("{flag} {path}: cannot write there: {source}")]
+    Unwritable {
+        flag: String,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Whether `a` and `b` are the same file (device and inode, links followed), by `stat` alone:
+/// opening them to compare, as `same-file` does, would wait on a FIFO for a writer.
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        // An input that cannot be read is reported by its own reader, with its own words.
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &Path, b: &Path) -> bool {
+    same_file::is_same_file(a, b).unwrap_or(false)
+}
+
+/// How an output will be written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputKind {
+    /// A new regular file (a dangling link's target included).
+    New,
+    /// An existing regular file the user allowed to be replaced (`--overwrite`).
+    Replace,
+    /// A device, a FIFO or a descriptor path, written in order.
+    Stream,
+}
+
+/// An output that passed the checks; write it with [`Output::create`] or [`Output::write`].
+#[derive(Debug)]
+pub struct Output {
+    path: PathBuf,
+    kind: OutputKind,
+    /// A FIFO is opened at the check and kept open until the output is dropped, so that its
+    /// reader is not told "end of file" between the check and the write.
+    _stream: Option<File>,
+}
+
+impl Output {
+    /// Checks `path` for the option `flag` before the run: refused when it is one of
+    /// `inputs` (however spelt: same device and inode), a folder, a block device or socket,
+    /// an existing file without `overwrite`, read-only or immutable, in a folder where no file
+    /// can be created, or a FIFO no process reads. Links are followed: the file a link names
+    /// is what is checked and later written.
+    pub fn check(
+        flag: &str,
+        path: &Path,
+        inputs: &[Input<'_>],
+        overwrite: bool,
+    ) -> Result<Output, OutputError> {
+        let flag = flag.to_string();
+        let at = || path.to_path_buf();
+        for (role, input) in inputs {
+            if same_file(path, input) {
+                return Err(OutputError::IsInput {
+                    flag,
+                    path: at(),
+                    role,
+                    input: input.to_path_buf(),
+                });
+            }
+        }
+        let unwritable = |flag: String, source| OutputError::Unwritable {
+            flag,
+            path: at(),
+            source,
+        };
+        let destination = resolve(path).map_err(|e| unwritable(flag.clone(), e))?;
+        let (kind, stream) = match destination {
+            Destination::Folder => return Err(OutputError::Folder { flag, path: at() }),
+            Destination::Unsupported { kind } => {
+                return Err(OutputError::Unsupported {
+                    flag,
+                    path: at(),
+                    kind,
+                })
+            }
+            Destination::Stream { .. } => {
+                let file = open_stream(path).map_err(|e| unwritable(flag.clone(), e))?;
+                (OutputKind::Stream, Some(file))
+            }
+            Destination::File {
+                path: real,
+                existing,
+            } => {
+                let kind = match existing {
+                    None => OutputKind::New,
+                    Some(_) if !overwrite => return Err(OutputError::Exists { flag, path: at() }),
+                    Some(meta) => {
+                        if meta.permissions().readonly() {
+                            return Err(OutputError::ReadOnly { flag, path: at() });
+                        }
+                        // Opening for writing (no truncation, nothing written) finds what
+                        // the mode bits do not say: an immutable file, a read-only mount.
+                        std::fs::OpenOptions::new()
+                            .write(true)
+                            .open(&real)
+                            .map_err(|e| unwritable(flag.clone(), e))?;
+                        OutputKind::Replace
+                    }
+                };
+                // The writer creates its temporary file here: try it now, not after a long run.
+                temp_in(parent(&real)).map_err(|e| unwritable(flag.clone(), e))?;
+                (kind, None)
+            }
+        };
+        Ok(Output {
+            path: at(),
+            kind,
+            _stream: stream,
+        })
+    }
+
+    /// The path as the user gave it (links are followed again by the writers).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn kind(&self) -> OutputKind {
+        self.kind
+    }
+
+    /// What the writers do with an existing file: only a checked `--overwrite` replaces one.
+    pub fn existing(&self) -> Existing {
+        match self.kind {
+            OutputKind::New => Existing::Refuse,
+            OutputKind::Replace | OutputKind::Stream => Existing::Replace,
+        }
+    }
+
+    /// Starts writing the output.
+    pub fn create(&self) -> std::io::Result<AtomicFile> {
+        AtomicFile::create(&self.path, self.existing())
+    }
+
+    /// Writes the whole output at once.
+    pub fn write(&self, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        let mut file = self.create()?;
+        file.write_all(bytes)?;
+        file.commit()
+    }
+}
+
+/// Checks a folder of outputs (`sim --plots DIR`): the folder is created if missing, and each
+/// of `names` inside it is checked as an output of its own under the same rule.
+pub fn check_folder(
+    flag: &str,
+    dir: &Path,
+    names: &[&str],
+    inputs: &[Input<'_>],
+    overwrite: bool,
+) -> Result<Vec<Output>, OutputError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(OutputError::NotFolder {
+            flag: flag.to_string(),
+            path: dir.to_path_buf(),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(|source| OutputError::Unwritable {
+        flag: flag.to_string(),
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    names
+        .iter()
+        .map(|name| Output::check(flag, &dir.join(name), inputs, overwrite))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_output_that_is_an_input_is_refused_however_it_is_spelled() {
+        let dir = tempfile::tempdir().unwrap();
+        let rom = dir.path().join("rom.nes");
+        std::fs::write(&rom, b"NES").unwrap();
+        let other = dir.path().join("sub").join("..").join("rom.nes");
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let e = Output::check("--out", &other, &[("ROM", &rom)], true).unwrap_err();
+        assert!(e.to_string().contains("is the ROM"), "{e}");
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link.nes");
+            std::fs::hard_link(&rom, &link).unwrap();
+            let e = Output::check("--record", &link, &[("ROM", &rom)], true).unwrap_err();
+            assert!(e.to_string().contains("--record"), "{e}");
+        }
+        assert_eq!(std::fs::read(&rom).unwrap(), b"NES");
+        let new = Output::check(
+            "--out",
+            &dir.path().join("new.fm2"),
+            &[("ROM", &rom)],
+            false,
+        );
+        assert_eq!(new.unwrap().kind(), OutputKind::New);
+    }
+
+    #[test]
+    fn an_existing_file_is_refused_unless_overwrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old.fm2");
+        std::fs::write(&old, b"x").unwrap();
+        let e = Output::check("--record", &old, &[], false).unwrap_err();
+        assert!(e.to_string().contains("--overwrite"), "{e}");
+        let out = Output::check("--record", &old, &[], true).unwrap();
+        assert_eq!(out.kind(), OutputKind::Replace);
+        out.write(b"y").unwrap();
+        assert_eq!(std::fs::read(&old).unwrap(), b"y");
+    }
+
+    #[test]
+    fn folders_missing_folders_and_read_only_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = Output::check("--out", dir.path(), &[], true).unwrap_err();
+        assert!(e.to_string().contains("is a folder"), "{e}");
+        let e =
+            Output::check("--out", &dir.path().join("no/such/dir/t.jsonl"), &[], true).unwrap_err();
+        assert!(e.to_string().contains("cannot write there"), "{e}");
+        let ro = dir.path().join("ro.fm2");
+        std::fs::write(&ro, b"x").unwrap();
+        let mut perm = std::fs::metadata(&ro).unwrap().permissions();
+        perm.set_readonly(true);
+        std::fs::set_permissions(&ro, perm).unwrap();
+        let e = Output::check("--record", &ro, &[], true).unwrap_err();
+        assert!(e.to_string().contains("read-only"), "{e}");
+        #[cfg(unix)]
+        {
+            let out = Output::check("--out", Path::new("/dev/null"), &[], false).unwrap();
+            assert_eq!(out.kind(), OutputKind::Stream);
+        }
+        // Nothing is left behind by the checks.
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+    }
+}
