@@ -352,7 +352,7 @@ pub fn action_of(x: u8, y: u8, id: u8) -> usize {
 }
 
 /// One reachable lock and the buttons, frame by frame from the next frame, that reach it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct LockPath {
     pub x: u8,
     pub y: u8,
@@ -582,4 +582,34 @@ impl PlannerBox {
 /// The letter of the piece of orientation id `id` ('?' for none).
 pub fn piece_letter_of(id: u8) -> char {
     Orientation::new(id).map_or('?', |o| o.piece().letter())
+}
+
+// ---- the Rust side's own play, for the tests ----
+
+/// nestor's own loop (`SelfPlay`, planner under `profile`) on `Game::seeded(level, seed)` for
+/// up to `frames` frames, in Rust alone: the buttons of every frame and the game's state bytes
+/// after it (piece-progress bytes zero), for checking the Python model against.
+pub fn selfplay_record(
+    level: u8,
+    seed: u64,
+    frames: usize,
+    profile: Profile,
+) -> (Vec<u8>, Vec<u8>) {
+    use nestor::search::selfplay::SelfPlay;
+    let mut planner = Planner::new(Standard::new(Weights::default_set()));
+    planner.profile = profile;
+    let mut game = Game::seeded(level, seed);
+    let mut play = SelfPlay::new(&mut planner, &game);
+    let mut inputs = Vec::with_capacity(frames);
+    let mut states = Vec::with_capacity(frames * STATE_BYTES);
+    for _ in 0..frames {
+        if game.is_over() {
+            break;
+        }
+        play.step(&mut game);
+        // The NMI stores the frame's buttons as `held`: the input the loop pressed.
+        inputs.push(game.held.bits());
+        states.extend_from_slice(&to_bytes(&Tracked::from_game(game.clone())));
+    }
+    (inputs, states)
 }

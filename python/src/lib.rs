@@ -438,6 +438,24 @@ fn _spawn_locks(
         .collect())
 }
 
+/// nestor's own loop run in Rust alone: (inputs, state bytes after every frame).
+#[pyfunction]
+#[pyo3(signature = (level, seed, frames, profile = "30hz"))]
+fn _rust_selfplay<'py>(
+    py: Python<'py>,
+    level: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    frames: usize,
+    profile: &str,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let level = int_in(level, "level", 0, 255)? as u8;
+    let seed = seed_of(seed)?;
+    let profile = bridge::profile(profile).map_err(value_error)?;
+    let (inputs, states) = bridge::selfplay_record(level, seed, frames, profile);
+    Ok((PyBytes::new(py, &inputs), PyBytes::new(py, &states)))
+}
+
+/// The preset profile names.
 #[pyfunction]
 fn profiles() -> Vec<&'static str> {
     bridge::profile_names()
@@ -629,14 +647,15 @@ impl Core {
 
     /// Steps every game with its action: a controller byte (frame mode) or a placement index
     /// (placement mode). Writes rewards and terminations; a game that ends is started again
-    /// at once when `autoreset`.
+    /// at once when `autoreset`. Returns the games whose placement was not reachable (their
+    /// piece was dropped with nothing pressed).
     fn step(
         &mut self,
         actions: PyReadonlyArray1<'_, i64>,
         reward: &Bound<'_, PyArray1<f64>>,
         terminated: &Bound<'_, PyArray1<bool>>,
         autoreset: bool,
-    ) -> PyResult<()> {
+    ) -> PyResult<Vec<usize>> {
         let actions = actions.as_slice()?;
         let n = self.games.len();
         if actions.len() != n {
@@ -649,28 +668,20 @@ impl Core {
         let rw = rw.as_slice_mut()?;
         let mut tw = terminated.readwrite();
         let tw = tw.as_slice_mut()?;
-        for (i, &a) in actions.iter().enumerate() {
-            match self.mode {
-                Mode::Frame => {
-                    if !(0..=255).contains(&a) {
-                        return Err(value_error(format!(
-                            "action {a} of game {i}: a controller byte is 0..=255"
-                        )));
-                    }
-                }
-                Mode::Placement => {
-                    let ok = (0..ACTIONS as i64).contains(&a)
-                        && self.locks[i]
-                            .iter()
-                            .any(|l| bridge::action_of(l.x, l.y, l.id) == a as usize);
-                    if !ok && !self.games[i].finished() {
-                        return Err(value_error(format!(
-                            "action {a} of game {i} is not a reachable lock (see the action mask)"
-                        )));
-                    }
-                }
-            }
+        let limit = match self.mode {
+            Mode::Frame => 256,
+            Mode::Placement => ACTIONS as i64,
+        };
+        if let Some((i, a)) = actions
+            .iter()
+            .enumerate()
+            .find(|(_, a)| !(0..limit).contains(*a))
+        {
+            return Err(value_error(format!(
+                "action {a} of game {i} is out of range: actions are 0..{limit}"
+            )));
         }
+        let mut invalid = Vec::new();
         for (i, &a) in actions.iter().enumerate() {
             let t = &mut self.games[i];
             let (score0, lines0) = (t.game.score(), t.game.lines());
@@ -687,9 +698,13 @@ impl Core {
                             .iter()
                             .find(|l| bridge::action_of(l.x, l.y, l.id) == a as usize)
                             .cloned();
-                        if let Some(lock) = lock {
-                            bridge::play_placement(t, &lock, 100_000);
-                        }
+                        // Not a reachable lock: nothing is pressed, the piece falls and locks
+                        // where gravity takes it.
+                        let lock = lock.unwrap_or_else(|| {
+                            invalid.push(i);
+                            LockPath::default()
+                        });
+                        bridge::play_placement(t, &lock, 100_000);
                     }
                 }
                 let t = &self.games[i];
@@ -710,7 +725,7 @@ impl Core {
                 self.reset_one(i, seed);
             }
         }
-        Ok(())
+        Ok(invalid)
     }
 
     /// Writes the observation of every game: board (n, 20, 10) 0/1, piece and next (n,) 0-7
@@ -824,6 +839,7 @@ fn _nestor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_locks, m)?)?;
     m.add_function(wrap_pyfunction!(_spawn_locks, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
+    m.add_function(wrap_pyfunction!(_rust_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(placement_action, m)?)?;
     m.add("PLACEMENT_ACTIONS", ACTIONS)?;
     m.add("PIECES", bridge::piece_letters())?;

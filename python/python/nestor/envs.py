@@ -7,6 +7,8 @@ B $40, Select $20, Start $10, Up $08, Down $04, Left $02, Right $01).
 pivot row × column, `nestor.placement_action(x, y, orientation)`), valid when it is one of the
 locks the piece can reach under the profile: `observation["action_mask"]` and
 `info["action_mask"]` mark them. The environment then plays the lock's frame-by-frame inputs.
+An action outside the mask presses nothing (the piece falls where gravity takes it), sets
+`info["invalid_action"]` and costs `invalid_penalty` (0 by default).
 
 Both take `level` (start level 0-255), `profile` (preset name or .toml file) and
 `reward` ("lines" or "score"); `reset(seed=...)` picks the game's pieces.
@@ -113,11 +115,13 @@ class _NestorEnv(gym.Env):
         profile: str = "30hz",
         reward: str = "lines",
         soft_drop: bool = False,
+        invalid_penalty: float = 0.0,
         render_mode: Optional[str] = None,
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
+        self.invalid_penalty = float(invalid_penalty)
         self.level = level
         self.profile = profile
         self._core = _Core(1, self._mode, level, 0, profile, soft_drop, reward)
@@ -146,15 +150,14 @@ class _NestorEnv(gym.Env):
 
     def step(self, action):
         self._actions[0] = _scalar_action(action, self.action_space.n)
-        self._core.step(self._actions, self._buf.reward, self._buf.terminated, False)
+        invalid = self._core.step(self._actions, self._buf.reward, self._buf.terminated, False)
         self._buf.fill(self._core)
-        return (
-            self._buf.obs(0),
-            float(self._buf.reward[0]),
-            bool(self._buf.terminated[0]),
-            False,
-            self._info(),
-        )
+        info = self._info()
+        reward = float(self._buf.reward[0])
+        if invalid:
+            info["invalid_action"] = True
+            reward -= self.invalid_penalty
+        return self._buf.obs(0), reward, bool(self._buf.terminated[0]), False, info
 
     def render(self):
         if self.render_mode != "ansi":

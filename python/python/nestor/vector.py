@@ -76,15 +76,20 @@ class _NestorVectorEnv(VectorEnv):
             raise ValueError(f"expected {self.num_envs} actions (shape ({self.num_envs},)), got shape {a.shape}")
         if not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions are integers, got {a.dtype}")
-        self._core.step(a.astype(np.int64, copy=False), self._buf.reward, self._buf.terminated, True)
+        invalid = self._core.step(a.astype(np.int64, copy=False), self._buf.reward, self._buf.terminated, True)
         self._buf.fill(self._core)
+        info = self._info()
+        if self._buf.mask is not None:
+            flags = np.zeros(self.num_envs, dtype=bool)
+            flags[invalid] = True
+            info["invalid_action"] = flags
         f = (lambda x: x.copy()) if self.copy else (lambda x: x)
         return (
             self._buf.batch(self.copy),
             f(self._buf.reward),
             f(self._buf.terminated),
             self._truncated.copy(),
-            self._info(),
+            info,
         )
 
 
