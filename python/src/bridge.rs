@@ -613,3 +613,8 @@ pub fn selfplay_record(
     }
     (inputs, states)
 }
+
+/// nestor's synthetic NROM test cartridge (for timing nes-py without the user's ROM).
+pub fn test_cartridge() -> Vec<u8> {
+    nestor::nes::testcart::nrom_image()
+}

@@ -455,6 +455,13 @@ fn _rust_selfplay<'py>(
     Ok((PyBytes::new(py, &inputs), PyBytes::new(py, &states)))
 }
 
+/// nestor's synthetic NROM test cartridge (no ROM data: assembled in nestor), for timing an
+/// emulator where the user's ROM is missing.
+#[pyfunction]
+fn _test_cartridge<'py>(py: Python<'py>) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, &bridge::test_cartridge())
+}
+
 /// The preset profile names.
 #[pyfunction]
 fn profiles() -> Vec<&'static str> {
@@ -840,6 +847,7 @@ fn _nestor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_spawn_locks, m)?)?;
     m.add_function(wrap_pyfunction!(profiles, m)?)?;
     m.add_function(wrap_pyfunction!(_rust_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(_test_cartridge, m)?)?;
     m.add_function(wrap_pyfunction!(placement_action, m)?)?;
     m.add("PLACEMENT_ACTIONS", ACTIONS)?;
     m.add("PIECES", bridge::piece_letters())?;
