@@ -137,3 +137,27 @@ def test_value_error_messages_say_what_is_wrong():
         nestor.Game(level=300)
     with pytest.raises(ValueError, match=r'unknown profile "60hz".*30hz'):
         nestor.locks(nestor.Game(), profile="60hz")
+
+
+def test_events_count_lines_and_levels():
+    inputs, _ = _rust_selfplay(18, 4, 40000, "30hz")
+    game = nestor.Game(level=18, seed=4)
+    cleared = level_ups = 0
+    for b in inputs:
+        ev = game.step(b)
+        cleared += ev.cleared
+        level_ups += ev.level_up
+    assert cleared == game.lines > 0
+    assert level_ups == game.level - 18 > 0
+
+
+def test_crash_state_shows_in_the_game():
+    data = bytearray(nestor.Game(level=19, seed=1).to_bytes())
+    assert nestor.Game.from_bytes(bytes(data)).crashed is None
+    for code, name in ((1, "crash"), (2, "hang")):
+        data[4 + 256 + 35] = code  # the crash byte of the state layout
+        g = nestor.Game.from_bytes(bytes(data))
+        assert g.crashed == name and g.game_over
+    data[4 + 256 + 35] = 9
+    with pytest.raises(ValueError, match="crash"):
+        nestor.Game.from_bytes(bytes(data))

@@ -84,3 +84,19 @@ def test_planner_reaches_many_lines():
         while not game.game_over and not game.step(0).spawned:
             pass
     assert game.lines >= 30
+
+
+@pytest.mark.parametrize("profile", ["30hz", "human", "das"])
+def test_locks_from_a_piece_in_flight(profile):
+    # Some frames into the piece: the profile counts from its spawn, the inputs from now.
+    for game in decisions(18, 4, 5)[1:]:
+        for wait in (1, 3, 7):
+            g = game.clone()
+            for _ in range(wait):
+                g.step(0)
+            assert g.piece_frames == wait
+            locks = nestor.locks(g, profile=profile)
+            assert locks
+            for lock in locks:
+                h = g.clone()
+                assert [h.step(b) for b in lock.inputs][-1].locked == (lock.x, lock.y, lock.orientation)
