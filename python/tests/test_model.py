@@ -161,3 +161,28 @@ def test_crash_state_shows_in_the_game():
     data[4 + 256 + 35] = 9
     with pytest.raises(ValueError, match="crash"):
         nestor.Game.from_bytes(bytes(data))
+
+
+def test_corrupt_states_raise_or_play_but_never_panic():
+    import random
+
+    rng = random.Random(7)
+    good = nestor.Game(level=19, seed=3)
+    for _ in range(300):
+        good.step(rng.choice([0, 1, 2, 0x80]))
+    data = good.to_bytes()
+    accepted = 0
+    for _ in range(2000):
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            b[rng.randrange(4, len(b))] = rng.randrange(256)
+        try:
+            g = nestor.Game.from_bytes(bytes(b))
+        except ValueError:
+            continue
+        accepted += 1
+        for i in range(60):
+            g.step(rng.randrange(256))
+        nestor.locks(g, "30hz")
+        g.trace_record()
+    assert accepted > 1000

@@ -3,6 +3,7 @@
 use nestor::game::active::Active;
 use nestor::game::crash::CrashKind;
 use nestor::game::pad::PadState;
+use nestor::game::piece::{Piece, HIDDEN_ID};
 use nestor::game::playfield::Playfield;
 use nestor::game::rng::Picker;
 use nestor::game::state::{Game, PlayState, Wait};
@@ -84,6 +85,16 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
         2 => Some(CrashKind::Hang),
         v => return Err(format!("bad crash kind {v} in the state")),
     };
+    // The model indexes its cell tables by these ids: anything else is not a state it made.
+    if r[2] > HIDDEN_ID {
+        return Err(format!(
+            "bad piece orientation id {:#04x} in the state",
+            r[2]
+        ));
+    }
+    if Piece::from_spawn_id(r[8]).is_none() {
+        return Err(format!("bad next piece id {:#04x} in the state", r[8]));
+    }
     let game = Game {
         field: Playfield { page },
         active: Active {
