@@ -126,6 +126,22 @@ impl PyGame {
         PyArray1::from_vec(py, cells).reshape([20, 10])
     }
 
+    /// The cartridge's playfield bytes of rows 0..19 as a (20, 10) uint8 array that shares the
+    /// game's memory (no copy): read-only, and it follows the game as it steps.
+    #[getter]
+    fn tiles<'py>(this: Bound<'py, Self>) -> Bound<'py, PyArray2<u8>> {
+        // 200 bytes: rows 0..19 of the page.
+        let ptr = bridge::visible_tiles(&this.borrow().t).as_ptr();
+        // SAFETY: the bytes live inside this Game object, which is never moved or reallocated
+        // while it is alive, and the array keeps it alive as its base object.
+        let array = unsafe {
+            let view = numpy::ndarray::ArrayView2::from_shape_ptr((20, 10), ptr);
+            PyArray2::borrow_from_array(&view, this.into_any())
+        };
+        array.readwrite().make_nonwriteable();
+        array
+    }
+
     /// The cartridge's playfield bytes, rows −2, −1 (hidden) then 0..19: (22, 10) uint8
     /// ($EF empty, $7B-$7D blocks, $4F curtain).
     #[getter]

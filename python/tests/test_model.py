@@ -186,3 +186,20 @@ def test_corrupt_states_raise_or_play_but_never_panic():
         nestor.locks(g, "30hz")
         g.trace_record()
     assert accepted > 1000
+
+
+def test_tiles_is_a_live_read_only_view():
+    game = nestor.Game(level=19, seed=1)
+    tiles = game.tiles
+    assert tiles.shape == (20, 10) and not tiles.flags.writeable and not tiles.flags.owndata
+    assert (tiles == 0xEF).all()
+    while not game.step(0).locked:
+        pass
+    for _ in range(30):
+        game.step(0)
+    # The same array object now shows the locked piece, as the 0/1 board does.
+    assert ((tiles < 0xEF) == game.board.astype(bool)).all() and game.board.sum() == 4
+    with pytest.raises(ValueError):
+        tiles[0, 0] = 1
+    del game  # the view keeps the game alive
+    assert int((tiles < 0xEF).sum()) == 4

@@ -132,6 +132,11 @@ pub fn buttons_from_letters(s: &str) -> Option<u8> {
 
 // ---- boards ----
 
+/// The page's bytes of visible rows 0..19 (the first 200 bytes of $0400), row-major.
+pub fn visible_tiles(t: &Tracked) -> &[u8] {
+    &t.game.field.page[..200]
+}
+
 /// Visible rows 0..19 as 0/1 cells, row-major.
 #[inline]
 pub fn write_board(g: &Game, out: &mut [u8]) {
