@@ -137,15 +137,14 @@ impl Core {
     }
 
     /// Steps every game with its action: a controller byte (frame mode) or a placement index
-    /// (placement mode). Writes rewards and terminations; a game that ends is started again
-    /// at once when `autoreset`. Returns the games whose placement was not reachable (their
-    /// piece was dropped with nothing pressed).
+    /// (placement mode). Writes rewards and terminations (a game that ended stays ended until
+    /// `reset_games`). Returns the games whose placement was not reachable (their piece was
+    /// dropped with nothing pressed).
     fn step(
         &mut self,
         actions: PyReadonlyArray1<'_, i64>,
         reward: &Bound<'_, PyArray1<f64>>,
         terminated: &Bound<'_, PyArray1<bool>>,
-        autoreset: bool,
     ) -> PyResult<Vec<usize>> {
         let actions = actions.as_slice()?;
         let n = self.games.len();
@@ -210,13 +209,21 @@ impl Core {
                     tw[i] = self.games[i].finished() || self.locks[i].is_empty();
                 }
             }
-            if tw[i] && autoreset {
-                let seed = self.next_seed;
-                self.next_seed = self.next_seed.wrapping_add(1);
-                self.reset_one(i, seed);
-            }
         }
         Ok(invalid)
+    }
+
+    /// Starts games `indices` again, with the next seeds in turn.
+    fn reset_games(&mut self, indices: Vec<usize>) -> PyResult<()> {
+        if let Some(&i) = indices.iter().find(|&&i| i >= self.games.len()) {
+            return Err(value_error(format!("no game {i}")));
+        }
+        for i in indices {
+            let seed = self.next_seed;
+            self.next_seed = self.next_seed.wrapping_add(1);
+            self.reset_one(i, seed);
+        }
+        Ok(())
     }
 
     /// Writes the observation of every game: board (n, 20, 10) 0/1, piece and next (n,) 0-7

@@ -123,6 +123,14 @@ def test_vector_placement_env_autoresets():
         obs, r, term, trunc, info = venv.step(a)
         ended += int(term.sum())
         assert (obs["action_mask"].sum(axis=1) > 0).all()
+        if term.any():
+            assert (info["_final_obs"] == term).all()
+            for i in np.flatnonzero(term):
+                # The ended game's last board is full at the top; the new one is empty.
+                assert venv.single_observation_space.contains(info["final_obs"][i])
+                assert info["final_obs"][i]["board"][:2].any()
+                assert obs["board"][i].sum() == 0 and obs["lines"][i][0] == 0
+                assert info["final_info"]["lines"][i] == info["final_obs"][i]["lines"][0]
     assert ended >= n  # level 29 random play ends games; they start again
     assert venv.observation_space.contains(obs)
 

@@ -106,7 +106,7 @@ def _scalar_action(action: Any, n: int) -> int:
 
 
 class _NestorEnv(gym.Env):
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 60}
     _mode = "frame"
 
     def __init__(
@@ -150,7 +150,7 @@ class _NestorEnv(gym.Env):
 
     def step(self, action):
         self._actions[0] = _scalar_action(action, self.action_space.n)
-        invalid = self._core.step(self._actions, self._buf.reward, self._buf.terminated, False)
+        invalid = self._core.step(self._actions, self._buf.reward, self._buf.terminated)
         self._buf.fill(self._core)
         info = self._info()
         reward = float(self._buf.reward[0])

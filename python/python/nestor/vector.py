@@ -1,7 +1,9 @@
 """Vector forms of the nestor environments: N games stepped in Rust in one call.
 
-Games that end are started again in the same step (the next seed in turn); `terminated` says
-which did, and the observation returned for them is the new game's first.
+Games that end are started again in the same step (Gymnasium's SAME_STEP autoreset, the next
+seed in turn): `terminated` says which did, the observation returned for them is the new
+game's first, and `info["final_obs"]` / `info["final_info"]` (score, lines, level) hold how
+the ended game stood, masked by `info["_final_obs"]` / `info["_final_info"]`.
 """
 
 from __future__ import annotations
@@ -76,9 +78,26 @@ class _NestorVectorEnv(VectorEnv):
             raise ValueError(f"expected {self.num_envs} actions (shape ({self.num_envs},)), got shape {a.shape}")
         if not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions are integers, got {a.dtype}")
-        invalid = self._core.step(a.astype(np.int64, copy=False), self._buf.reward, self._buf.terminated, True)
+        term = self._buf.terminated
+        invalid = self._core.step(a.astype(np.int64, copy=False), self._buf.reward, term)
         self._buf.fill(self._core)
+        final = {}
+        if term.any():
+            ended = np.flatnonzero(term)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            final_info = {k: np.zeros(self.num_envs, dtype=np.int64) for k in ("score", "lines", "level")}
+            for i in ended:
+                final_obs[i] = self._buf.obs(int(i))
+                score, lines, level = self._core.stats(int(i))
+                final_info["score"][i], final_info["lines"][i], final_info["level"][i] = score, lines, level
+            for k in ("score", "lines", "level"):
+                final_info["_" + k] = term.copy()
+            final = {"final_obs": final_obs, "_final_obs": term.copy(), "final_info": final_info,
+                     "_final_info": term.copy()}
+            self._core.reset_games([int(i) for i in ended])
+            self._buf.fill(self._core)
         info = self._info()
+        info.update(final)
         if self._buf.mask is not None:
             flags = np.zeros(self.num_envs, dtype=bool)
             flags[invalid] = True
