@@ -20,38 +20,94 @@ pub enum Mode {
 /// the caller's numpy arrays.
 #[pyclass(name = "_Core", module = "nestor")]
 pub struct Core {
-    mode: Mode,
+    rules: Rules,
     games: Vec<Tracked>,
     locks: Vec<Vec<LockPath>>,
-    searcher: Searcher,
-    profile: bridge::Profile,
-    soft_drop: bool,
+    /// One per thread.
+    searchers: Vec<Searcher>,
     level: u8,
-    reward_score: bool,
     next_seed: u64,
 }
 
-impl Core {
-    fn prepare(&mut self, i: usize) {
+/// What every game of a core plays by.
+struct Rules {
+    mode: Mode,
+    profile: bridge::Profile,
+    soft_drop: bool,
+    reward_score: bool,
+}
+
+impl Rules {
+    /// At a placement decision: the reachable locks (nothing in frame mode).
+    fn prepare(&self, t: &mut Tracked, locks: &mut Vec<LockPath>, searcher: &mut Searcher) {
         if self.mode == Mode::Placement {
-            bridge::to_first_decision(&mut self.games[i]);
-            let mut out = std::mem::take(&mut self.locks[i]);
-            self.searcher
-                .locks(&self.games[i], &self.profile, self.soft_drop, &mut out);
-            self.locks[i] = out;
+            bridge::to_first_decision(t);
+            searcher.locks(t, &self.profile, self.soft_drop, locks);
         }
     }
 
+    /// One step of one game with an action already checked to be in range: (reward, ended,
+    /// whether the placement was unreachable).
+    fn step(
+        &self,
+        t: &mut Tracked,
+        locks: &mut Vec<LockPath>,
+        searcher: &mut Searcher,
+        a: i64,
+    ) -> (f64, bool, bool) {
+        if t.finished() {
+            return (0.0, true, false);
+        }
+        let (score0, lines0) = (t.game.score(), t.game.lines());
+        let mut invalid = false;
+        match self.mode {
+            Mode::Frame => {
+                t.step(a as u8);
+            }
+            Mode::Placement => {
+                // Not a reachable lock: nothing is pressed, the piece falls and locks where
+                // gravity takes it.
+                let lock = locks
+                    .iter()
+                    .find(|l| bridge::action_of(l.x, l.y, l.id) == a as usize)
+                    .cloned()
+                    .unwrap_or_else(|| {
+                        invalid = true;
+                        LockPath::default()
+                    });
+                bridge::play_placement(t, &lock, 100_000);
+            }
+        }
+        let reward = if self.reward_score {
+            f64::from(t.game.score().saturating_sub(score0))
+        } else {
+            f64::from(t.game.lines().saturating_sub(lines0))
+        };
+        let mut ended = t.finished();
+        if !ended && self.mode == Mode::Placement {
+            self.prepare(t, locks, searcher);
+            ended = t.finished() || locks.is_empty();
+        }
+        (reward, ended, invalid)
+    }
+}
+
+impl Core {
     fn reset_one(&mut self, i: usize, seed: u64) {
         self.games[i] = Tracked::seeded(self.level, seed);
-        self.prepare(i);
+        self.rules.prepare(
+            &mut self.games[i],
+            &mut self.locks[i],
+            &mut self.searchers[0],
+        );
     }
 }
 
 #[pymethods]
 impl Core {
     #[new]
-    #[pyo3(signature = (n, mode, level, seed, profile = "30hz", soft_drop = false, reward = "lines"))]
+    #[pyo3(signature = (n, mode, level, seed, profile = "30hz", soft_drop = false, reward = "lines", threads = 1))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         n: usize,
         mode: &str,
@@ -60,6 +116,7 @@ impl Core {
         profile: &str,
         soft_drop: bool,
         reward: &str,
+        threads: usize,
     ) -> PyResult<Self> {
         let mode = match mode {
             "frame" => Mode::Frame,
@@ -84,15 +141,20 @@ impl Core {
         }
         let level = int_in(level, "level", 0, 255)? as u8;
         let seed = seed_of(seed)?;
+        if threads == 0 {
+            return Err(value_error("threads must be at least 1"));
+        }
         let mut core = Core {
-            mode,
+            rules: Rules {
+                mode,
+                profile: bridge::profile(profile).map_err(value_error)?,
+                soft_drop,
+                reward_score,
+            },
             games: vec![Tracked::seeded(level, 0); n],
             locks: vec![Vec::new(); n],
-            searcher: Searcher::default(),
-            profile: bridge::profile(profile).map_err(value_error)?,
-            soft_drop,
+            searchers: (0..threads.min(n)).map(|_| Searcher::default()).collect(),
             level,
-            reward_score,
             next_seed: seed,
         };
         core.reset(None)?;
@@ -137,11 +199,12 @@ impl Core {
     }
 
     /// Steps every game with its action: a controller byte (frame mode) or a placement index
-    /// (placement mode). Writes rewards and terminations (a game that ended stays ended until
-    /// `reset_games`). Returns the games whose placement was not reachable (their piece was
-    /// dropped with nothing pressed).
+    /// (placement mode), on the core's threads with the GIL released. Writes rewards and
+    /// terminations (a game that ended stays ended until `reset_games`). Returns the games
+    /// whose placement was not reachable (their piece was dropped with nothing pressed).
     fn step(
         &mut self,
+        py: Python<'_>,
         actions: PyReadonlyArray1<'_, i64>,
         reward: &Bound<'_, PyArray1<f64>>,
         terminated: &Bound<'_, PyArray1<bool>>,
@@ -158,7 +221,12 @@ impl Core {
         let rw = rw.as_slice_mut()?;
         let mut tw = terminated.readwrite();
         let tw = tw.as_slice_mut()?;
-        let limit = match self.mode {
+        if rw.len() != n || tw.len() != n {
+            return Err(value_error(
+                "reward and terminated arrays of the wrong size",
+            ));
+        }
+        let limit = match self.rules.mode {
             Mode::Frame => 256,
             Mode::Placement => ACTIONS as i64,
         };
@@ -171,46 +239,45 @@ impl Core {
                 "action {a} of game {i} is out of range: actions are 0..{limit}"
             )));
         }
-        let mut invalid = Vec::new();
-        for (i, &a) in actions.iter().enumerate() {
-            let t = &mut self.games[i];
-            let (score0, lines0) = (t.game.score(), t.game.lines());
-            if t.finished() {
-                rw[i] = 0.0;
-                tw[i] = true;
+        let mut invalid = vec![false; n];
+        let Core {
+            rules,
+            games,
+            locks,
+            searchers,
+            ..
+        } = self;
+        let rules = &*rules;
+        py.detach(|| {
+            let chunk = n.div_ceil(searchers.len());
+            let parts = games
+                .chunks_mut(chunk)
+                .zip(locks.chunks_mut(chunk))
+                .zip(actions.chunks(chunk))
+                .zip(rw.chunks_mut(chunk))
+                .zip(tw.chunks_mut(chunk))
+                .zip(invalid.chunks_mut(chunk))
+                .zip(searchers.iter_mut());
+            let run = |((((((g, l), a), r), t), inv), s): Part<'_>| {
+                for i in 0..g.len() {
+                    (r[i], t[i], inv[i]) = rules.step(&mut g[i], &mut l[i], s, a[i]);
+                }
+            };
+            if searchers_len(n, chunk) == 1 {
+                parts.for_each(run);
             } else {
-                match self.mode {
-                    Mode::Frame => {
-                        t.step(a as u8);
+                std::thread::scope(|scope| {
+                    for p in parts {
+                        scope.spawn(move || run(p));
                     }
-                    Mode::Placement => {
-                        let lock = self.locks[i]
-                            .iter()
-                            .find(|l| bridge::action_of(l.x, l.y, l.id) == a as usize)
-                            .cloned();
-                        // Not a reachable lock: nothing is pressed, the piece falls and locks
-                        // where gravity takes it.
-                        let lock = lock.unwrap_or_else(|| {
-                            invalid.push(i);
-                            LockPath::default()
-                        });
-                        bridge::play_placement(t, &lock, 100_000);
-                    }
-                }
-                let t = &self.games[i];
-                rw[i] = if self.reward_score {
-                    f64::from(t.game.score().saturating_sub(score0))
-                } else {
-                    f64::from(t.game.lines().saturating_sub(lines0))
-                };
-                tw[i] = t.finished();
-                if !tw[i] && self.mode == Mode::Placement {
-                    self.prepare(i);
-                    tw[i] = self.games[i].finished() || self.locks[i].is_empty();
-                }
+                });
             }
-        }
-        Ok(invalid)
+        });
+        Ok(invalid
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &b)| b.then_some(i))
+            .collect())
     }
 
     /// Starts games `indices` again, with the next seeds in turn.
@@ -320,6 +387,27 @@ impl Core {
             .ok_or_else(|| value_error(format!("no game {i}")))?;
         Ok((t.game.score(), t.game.lines(), t.game.level))
     }
+}
+
+/// One thread's share of a step: games, their locks, actions, rewards, terminations,
+/// unreachable flags, and the thread's searcher.
+type Part<'a> = (
+    (
+        (
+            (
+                ((&'a mut [Tracked], &'a mut [Vec<LockPath>]), &'a [i64]),
+                &'a mut [f64],
+            ),
+            &'a mut [bool],
+        ),
+        &'a mut [bool],
+    ),
+    &'a mut Searcher,
+);
+
+/// How many chunks of `chunk` games make `n`.
+fn searchers_len(n: usize, chunk: usize) -> usize {
+    n.div_ceil(chunk.max(1))
 }
 
 /// The action of a lock in the placement environments.

@@ -138,3 +138,23 @@ def test_vector_placement_env_autoresets():
 def test_make_vec_uses_the_rust_vector_env():
     venv = gym.make_vec("nestor/Placement-v0", num_envs=2, vectorization_mode="vector_entry_point")
     assert isinstance(venv, PlacementVectorEnv)
+
+
+@pytest.mark.parametrize("cls", [FrameVectorEnv, PlacementVectorEnv])
+def test_threads_do_not_change_the_games(cls):
+    runs = []
+    for threads in (1, 3):
+        venv = cls(num_envs=7, level=29, threads=threads)
+        obs, _ = venv.reset(seed=4)
+        rng = np.random.default_rng(5)
+        trail = []
+        for _ in range(60):
+            if "action_mask" in obs:
+                a = (obs["action_mask"] * rng.random(obs["action_mask"].shape)).argmax(axis=1)
+            else:
+                a = rng.integers(0, 256, size=7)
+            obs, r, term, _, _ = venv.step(a)
+            trail.append((obs["board"].copy(), r.copy(), term.copy()))
+        runs.append(trail)
+    for (b1, r1, t1), (b2, r2, t2) in zip(*runs):
+        assert (b1 == b2).all() and (r1 == r2).all() and (t1 == t2).all()

@@ -4,6 +4,10 @@ Games that end are started again in the same step (Gymnasium's SAME_STEP autores
 seed in turn): `terminated` says which did, the observation returned for them is the new
 game's first, and `info["final_obs"]` / `info["final_info"]` (score, lines, level) hold how
 the ended game stood, masked by `info["_final_obs"]` / `info["_final_info"]`.
+
+`threads=k` splits the games over k threads (the GIL is released while they step); the games
+and their results do not depend on it. `copy=False` returns the arrays the Rust side writes
+into (valid until the next step) instead of copies.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ class _NestorVectorEnv(VectorEnv):
         reward: str = "lines",
         soft_drop: bool = False,
         copy: bool = True,
+        threads: int = 1,
         **kwargs,
     ):
         try:
@@ -43,7 +48,7 @@ class _NestorVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         self.num_envs = int(num_envs)
         self.copy = copy
-        self._core = _Core(self.num_envs, self._mode, level, 0, profile, soft_drop, reward)
+        self._core = _Core(self.num_envs, self._mode, level, 0, profile, soft_drop, reward, int(threads))
         self._buf = _Buffers(self.num_envs, self._mode)
         self.single_observation_space = observation_space(self._mode)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
