@@ -102,8 +102,8 @@ def bench_placement_env(seconds, profile):
     return rate(run, seconds)
 
 
-def bench_placement_vector(seconds, profile, n):
-    venv = PlacementVectorEnv(num_envs=n, level=18, profile=profile, copy=False)
+def bench_placement_vector(seconds, profile, n, threads=1):
+    venv = PlacementVectorEnv(num_envs=n, level=18, profile=profile, copy=False, threads=threads)
     obs, _ = venv.reset(seed=0)
     rng = np.random.default_rng(0)
 
@@ -162,6 +162,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="time per row")
     ap.add_argument("--envs", type=int, default=64, help="games in the vector rows")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads of the threaded rows")
     args = ap.parse_args()
     s, n = args.seconds, args.envs
     rows = []
@@ -176,6 +177,14 @@ def main():
         rows.append(
             (f"PlacementVectorEnv, {n} games, {profile}", "placements/s", bench_placement_vector(s, profile, n))
         )
+        if args.threads > 1:
+            rows.append(
+                (
+                    f"PlacementVectorEnv, {n} games, {profile}, {args.threads} threads",
+                    "placements/s",
+                    bench_placement_vector(s, profile, n, args.threads),
+                )
+            )
     print(f"Python {platform.python_version()}, {platform.machine()}, {s:g} s per row\n")
     print("| what | unit | per second | × nes-py |")
     print("|---|---|---:|---:|")
