@@ -97,13 +97,14 @@ pub fn profiles() -> Vec<&'static str> {
     bridge::profile_names()
 }
 
-/// A plan for Python: inputs, lock, next lock, value, candidates.
+/// A plan for Python: inputs, lock, next lock, value, candidates, replan_after.
 type PlanTuple<'py> = (
     Bound<'py, PyBytes>,
     (u8, i8, u8),
     Option<(u8, i8, u8)>,
     Option<f64>,
     usize,
+    Option<usize>,
 );
 
 /// nestor's planner: its decision for the current piece and the evaluation by feature.
@@ -119,8 +120,7 @@ impl PyPlanner {
     #[new]
     #[pyo3(signature = (weights = None, profile = "30hz"))]
     fn new(weights: Option<std::path::PathBuf>, profile: &str) -> PyResult<Self> {
-        let w =
-            bridge::weights(weights.as_deref().and_then(|p| p.to_str())).map_err(value_error)?;
+        let w = bridge::weights(weights.as_deref()).map_err(value_error)?;
         let p = bridge::profile(profile).map_err(value_error)?;
         Ok(PyPlanner {
             inner: PlannerBox::new(w, p),
@@ -128,8 +128,8 @@ impl PyPlanner {
         })
     }
 
-    /// The decision for the current piece as (inputs, lock, next_lock, value, candidates);
-    /// None when no piece is under control.
+    /// The decision for the current piece as (inputs, lock, next_lock, value, candidates,
+    /// replan_after); None when no piece is under control.
     fn _plan<'py>(&mut self, py: Python<'py>, game: PyRef<'_, PyGame>) -> Option<PlanTuple<'py>> {
         let p = self.inner.plan(&game.t)?;
         Some((
@@ -138,6 +138,7 @@ impl PyPlanner {
             p.next_lock.map(|(x, y, id)| (x, y as i8, id)),
             p.value,
             p.candidates,
+            p.replan_after,
         ))
     }
 

@@ -1,5 +1,7 @@
 """`nestor.locks` and `nestor.Planner` against the Rust search and the model itself."""
 
+from pathlib import Path
+
 import pytest
 
 import nestor
@@ -100,3 +102,38 @@ def test_locks_from_a_piece_in_flight(profile):
             for lock in locks:
                 h = g.clone()
                 assert [h.step(b) for b in lock.inputs][-1].locked == (lock.x, lock.y, lock.orientation)
+
+
+def test_planner_weights_and_profile_files(tmp_path):
+    repo = Path(__file__).resolve().parents[2]
+    game = nestor.Game(level=19, seed=9)
+    default = nestor.Planner().plan(game)
+    other = nestor.Planner(weights=repo / "config/weights/score-2018.toml", profile=str(repo / "config/profiles/12hz.toml"))
+    plan = other.plan(game)
+    assert plan is not None and default is not None and plan.replan_after is None
+    top = other.explain(game, n=1)[0]
+    assert top["value"] == pytest.approx(plan.value)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is = = not toml")
+    with pytest.raises(ValueError, match="bad.toml"):
+        nestor.Planner(weights=bad)
+    with pytest.raises(ValueError, match="bad.toml"):
+        nestor.locks(game, profile=str(bad))
+
+
+def test_reaction_profile_replans_like_nestor():
+    # `human` reacts after 18 frames: a blind plan first, then the plan with the next piece,
+    # followed from where the piece is; the piece locks where the second plan says.
+    game = nestor.Game(level=18, seed=6)
+    planner = nestor.Planner(profile="human")
+    for _ in range(12):
+        first = planner.plan(game)
+        assert first.replan_after is not None
+        for b in first.inputs[: first.replan_after]:
+            game.step(b)
+        second = planner.plan(game)
+        assert second.replan_after is None
+        events = [game.step(b) for b in second.inputs]
+        assert events[-1].locked == second.lock
+        while not game.game_over and not game.step(0).spawned:
+            pass

@@ -57,10 +57,13 @@ Lock.__doc__ = """A reachable lock: the piece's pivot (x, y) and orientation id 
 its letter, the frames to get there, `inputs` (one controller byte per frame from the next
 frame on; the last one is the lock frame) and its placement action index."""
 
-Plan = namedtuple("Plan", "inputs lock next_lock value candidates")
-Plan.__doc__ = """nestor's decision: `inputs` (one controller byte per frame), `lock` and
-`next_lock` as (x, y, orientation id), `value` (lower is better; None when every pair breaks a
-rule) and `candidates` (reachable locks of the current piece)."""
+Plan = namedtuple("Plan", "inputs lock next_lock value candidates replan_after")
+Plan.__doc__ = """nestor's decision: `inputs` (one controller byte per frame, the last one
+the lock frame), `lock` and `next_lock` as (x, y, orientation id), `value` (lower is better;
+None when every pair breaks a rule), `candidates` (reachable locks of the current piece) and
+`replan_after`: under a profile with a reaction time the first plan of a piece is made before
+the next piece is seen; nestor plays that many of its inputs, then plans again (call `plan`
+again then: the game knows how far its piece has come). None otherwise."""
 
 def _profile_name(profile) -> str:
     if profile is None:

@@ -193,9 +193,9 @@ pub fn profile_names() -> Vec<&'static str> {
     preset_names()
 }
 
-pub fn weights(path: Option<&str>) -> Result<Weights, String> {
+pub fn weights(path: Option<&Path>) -> Result<Weights, String> {
     match path {
         None => Ok(Weights::default_set()),
-        Some(p) => Weights::load(Path::new(p)).map_err(|e| e.to_string()),
+        Some(p) => Weights::load(p).map_err(|e| e.to_string()),
     }
 }

@@ -236,6 +236,7 @@ pub struct PlanView {
     pub next_lock: Option<(u8, u8, u8)>,
     pub value: Option<f64>,
     pub candidates: usize,
+    pub replan_after: Option<usize>,
 }
 
 impl PlannerBox {
@@ -258,6 +259,7 @@ impl PlannerBox {
             next_lock: p.next_lock.map(|n| (n.x, n.y, n.orientation.id())),
             value: p.value,
             candidates: p.candidates,
+            replan_after: p.replan_after,
         })
     }
 
