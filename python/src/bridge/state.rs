@@ -1,0 +1,157 @@
+//! The game's state as bytes and as trace lines (the format of tests/fixtures/traces).
+
+use nestor::game::active::Active;
+use nestor::game::crash::CrashKind;
+use nestor::game::pad::PadState;
+use nestor::game::piece::{Piece, HIDDEN_ID};
+use nestor::game::playfield::Playfield;
+use nestor::game::rng::Picker;
+use nestor::game::state::{Game, PlayState, Wait};
+use nestor::trace::record::{game_from_line, FrameRecord};
+
+use super::*;
+
+// ---- state bytes ----
+
+const MAGIC: &[u8; 4] = b"NST1";
+pub const STATE_BYTES: usize = 4 + 256 + 39;
+
+pub fn to_bytes(t: &Tracked) -> Vec<u8> {
+    let g = &t.game;
+    let mut b = Vec::with_capacity(STATE_BYTES);
+    b.extend_from_slice(MAGIC);
+    b.extend_from_slice(&g.field.page);
+    let a = g.active;
+    b.extend_from_slice(&[
+        a.x,
+        a.y,
+        a.id,
+        a.fall_timer,
+        a.das,
+        a.ary,
+        a.hold_down_points,
+    ]);
+    b.extend_from_slice(&[g.play_state as u8, g.next, g.level, g.start_level]);
+    b.extend_from_slice(&g.lines);
+    b.extend_from_slice(&g.score);
+    b.extend_from_slice(&g.picker.rng.to_le_bytes());
+    b.extend_from_slice(&[g.picker.spawn_id, g.picker.spawn_count]);
+    b.extend_from_slice(&g.frame_counter.to_le_bytes());
+    b.extend_from_slice(&[g.held.bits(), g.newly.bits(), g.vram_row, g.completed_lines]);
+    b.extend_from_slice(&g.completed_rows);
+    b.extend_from_slice(&[g.line_index, g.row_y, g.curtain_row, g.game_mode_state]);
+    let wait = match g.wait {
+        Wait::None => 0,
+        Wait::QuirkNmi => 1,
+        Wait::Ending => 2,
+        Wait::Lag => 3,
+    };
+    let crashed = match g.crashed {
+        None => 0,
+        Some(CrashKind::Crash) => 1,
+        Some(CrashKind::Hang) => 2,
+    };
+    b.extend_from_slice(&[wait, crashed]);
+    b.extend_from_slice(&t.piece_frames.to_le_bytes());
+    b.push(t.piece_pressed);
+    debug_assert_eq!(b.len(), STATE_BYTES);
+    b
+}
+
+pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
+    if b.len() != STATE_BYTES || &b[..4] != MAGIC {
+        return Err(format!(
+            "not a nestor game state: expected {STATE_BYTES} bytes starting with {:?}, got {} bytes",
+            std::str::from_utf8(MAGIC).unwrap_or(""),
+            b.len()
+        ));
+    }
+    let mut page = [0u8; 256];
+    page.copy_from_slice(&b[4..260]);
+    let r = &b[260..];
+    let u16_at = |i: usize| u16::from_le_bytes([r[i], r[i + 1]]);
+    let play_state =
+        PlayState::from_u8(r[7]).ok_or_else(|| format!("bad play state {} in the state", r[7]))?;
+    let wait = match r[34] {
+        0 => Wait::None,
+        1 => Wait::QuirkNmi,
+        2 => Wait::Ending,
+        3 => Wait::Lag,
+        v => return Err(format!("bad wait {v} in the state")),
+    };
+    let crashed = match r[35] {
+        0 => None,
+        1 => Some(CrashKind::Crash),
+        2 => Some(CrashKind::Hang),
+        v => return Err(format!("bad crash kind {v} in the state")),
+    };
+    // The model indexes its cell tables by these ids: anything else is not a state it made.
+    if r[2] > HIDDEN_ID {
+        return Err(format!(
+            "bad piece orientation id {:#04x} in the state",
+            r[2]
+        ));
+    }
+    if Piece::from_spawn_id(r[8]).is_none() {
+        return Err(format!("bad next piece id {:#04x} in the state", r[8]));
+    }
+    let game = Game {
+        field: Playfield { page },
+        active: Active {
+            x: r[0],
+            y: r[1],
+            id: r[2],
+            fall_timer: r[3],
+            das: r[4],
+            ary: r[5],
+            hold_down_points: r[6],
+        },
+        play_state,
+        next: r[8],
+        level: r[9],
+        start_level: r[10],
+        lines: [r[11], r[12]],
+        score: [r[13], r[14], r[15]],
+        picker: Picker {
+            rng: u16_at(16),
+            spawn_id: r[18],
+            spawn_count: r[19],
+        },
+        frame_counter: u16_at(20),
+        held: PadState(r[22]),
+        newly: PadState(r[23]),
+        vram_row: r[24],
+        completed_lines: r[25],
+        completed_rows: [r[26], r[27], r[28], r[29]],
+        line_index: r[30],
+        row_y: r[31],
+        curtain_row: r[32],
+        game_mode_state: r[33],
+        wait,
+        crashed,
+    };
+    Ok(Tracked {
+        game,
+        piece_frames: u16_at(36),
+        piece_pressed: r[38],
+    })
+}
+
+// ---- traces ----
+
+/// The trace line (tests/fixtures/traces format) of the game as it stands after a frame.
+pub fn trace_record(t: &Tracked, input: u8) -> String {
+    let rec = FrameRecord::from_game(&t.game, 0, 0, PadState(input));
+    serde_json::Value::Object(rec.to_json(None)).to_string()
+}
+
+/// A game started from a trace line.
+pub fn from_trace_line(json: &str) -> Result<Tracked, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("not a JSON trace line: {e}"))?;
+    let map = v
+        .as_object()
+        .ok_or_else(|| "a trace line is a JSON object".to_string())?;
+    let game = game_from_line(map).map_err(|e| format!("trace line: {}: {}", e.field, e.reason))?;
+    Ok(Tracked::from_game(game))
+}

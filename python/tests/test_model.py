@@ -1,0 +1,205 @@
+"""The Python model against the Rust model and the real cartridge's traces."""
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import nestor
+from nestor._nestor import _rust_selfplay
+from conftest import TRACES, read_trace
+
+# The piece-progress bytes at the end of a state are the Python wrapper's own bookkeeping.
+GAME_BYTES = nestor.STATE_BYTES - 3
+
+
+@pytest.mark.parametrize("level,seed,profile", [(19, 1, "30hz"), (18, 7, "human"), (29, 3, "unlimited")])
+def test_python_model_equals_rust_model_frame_by_frame(level, seed, profile):
+    inputs, states = _rust_selfplay(level, seed, 6000, profile)
+    assert len(inputs) > 500
+    game = nestor.Game(level=level, seed=seed)
+    locks = 0
+    for i, b in enumerate(inputs):
+        ev = game.step(b)
+        locks += ev.locked is not None
+        want = states[i * nestor.STATE_BYTES : i * nestor.STATE_BYTES + GAME_BYTES]
+        assert game.to_bytes()[:GAME_BYTES] == want, f"frame {i}"
+    assert locks > 20
+
+
+def test_trace_replays_to_the_same_state():
+    # Every recorded field of every frame, from the trace's first line on.
+    checked = 0
+    for name in ["l19-das-walls.jsonl.gz", "l12-masher-topout.jsonl.gz", "l145-lag-frame.jsonl.gz",
+                 "l29-hidden-rows-07-quirk.jsonl.gz", "l05-soft-drop-levelup.jsonl.gz"]:
+        _, lines = read_trace(name)
+        game = nestor.Game.from_trace_line(lines[0])
+        for line in lines[1:]:
+            game.step(line["input"])
+            rec = game.trace_record(line["held"])
+            diff = {k: (line[k], rec[k]) for k in rec if k not in ("frame", "t") and k in line and line[k] != rec[k]}
+            assert not diff, f"{name} t={line['t']}: {diff}"
+            checked += 1
+    assert checked > 5000
+
+
+def test_every_fixture_trace_ends_in_its_recorded_state():
+    names = sorted(p.name for p in TRACES.glob("*.jsonl.gz"))
+    assert len(names) >= 20
+    for name in names:
+        _, lines = read_trace(name)
+        game = nestor.Game.from_trace_line(lines[0])
+        game.run(bytes(int(line["held"]) for line in lines[1:]))
+        last = lines[-1]
+        rec = game.trace_record(last["held"])
+        assert rec["field"] == last["field"], name
+        for k in ("score", "lines", "level", "rng", "frame_counter", "play_state", "x", "y", "piece", "next"):
+            assert rec[k] == last[k], (name, k)
+
+
+def test_state_round_trips_through_bytes_clone_and_pickle():
+    game = nestor.Game(level=18, seed=42)
+    for i in range(700):
+        game.step([0, 2, 0, 1, 0x80, 0, 4][i % 7])
+    data = game.to_bytes()
+    assert len(data) == nestor.STATE_BYTES
+    for other in (nestor.Game.from_bytes(data), game.clone(), copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert other == game
+        assert other.to_bytes() == data
+    twin = game.clone()
+    twin.step("down")
+    assert twin != game and game.to_bytes() == data  # a clone is independent
+
+
+def test_observables():
+    game = nestor.Game(level=19, seed=1)
+    assert (game.level, game.start_level, game.lines, game.score) == (19, 19, 0, 0)
+    assert game.piece in nestor.PIECES and game.next_piece in nestor.PIECES
+    assert game.position == (5, 0)
+    assert game.board.shape == (20, 10) and game.board.dtype == np.uint8 and game.board.sum() == 0
+    assert game.playfield.shape == (22, 10) and (game.playfield == 0xEF).all()
+    # Let pieces fall until the first lock: it shows in the events and on the board.
+    events = [game.step(0) for _ in range(400)]
+    locked = [e for e in events if e.locked]
+    assert locked and game.board.sum() >= 4
+    assert any(e.spawned for e in events)
+    assert not any(e.crashed for e in events)
+
+
+def test_buttons_as_int_names_and_letters_agree():
+    states = []
+    for buttons in (0x82, "A+left", "a,LEFT", "A.....L."):
+        g = nestor.Game(level=19, seed=5)
+        for _ in range(100):
+            g.step(buttons)
+            g.step(0)
+        states.append(g.to_bytes())
+    assert all(s == states[0] for s in states)
+
+
+def test_top_out_event():
+    game = nestor.Game(level=29, seed=2)
+    topped = False
+    for _ in range(20000):
+        ev = game.step(0)
+        if ev.topped_out:
+            topped = True
+            break
+    assert topped and game.game_over
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: nestor.Game(level=300),
+        lambda: nestor.Game(level=-1),
+        lambda: nestor.Game(level="19"),
+        lambda: nestor.Game(seed=-5),
+        lambda: nestor.Game().step(256),
+        lambda: nestor.Game().step("jump"),
+        lambda: nestor.Game().step([1, 2]),
+        lambda: nestor.Game.from_bytes(b"junk"),
+        lambda: nestor.Game.from_trace_line({"t": 0}),
+        lambda: nestor.locks(nestor.Game(), profile="60hz"),
+        lambda: nestor.locks("not a game"),
+        lambda: nestor.Planner(profile="nope"),
+        lambda: nestor.Planner(weights="/nonexistent/weights.toml"),
+    ],
+)
+def test_bad_arguments_raise_value_error(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_value_error_messages_say_what_is_wrong():
+    with pytest.raises(ValueError, match=r"level must be in 0\.\.=255, got 300"):
+        nestor.Game(level=300)
+    with pytest.raises(ValueError, match=r'unknown profile "60hz".*30hz'):
+        nestor.locks(nestor.Game(), profile="60hz")
+
+
+def test_events_count_lines_and_levels():
+    inputs, _ = _rust_selfplay(18, 4, 40000, "30hz")
+    game = nestor.Game(level=18, seed=4)
+    cleared = level_ups = 0
+    for b in inputs:
+        ev = game.step(b)
+        cleared += ev.cleared
+        level_ups += ev.level_up
+    assert cleared == game.lines > 0
+    assert level_ups == game.level - 18 > 0
+
+
+def test_crash_state_shows_in_the_game():
+    data = bytearray(nestor.Game(level=19, seed=1).to_bytes())
+    assert nestor.Game.from_bytes(bytes(data)).crashed is None
+    for code, name in ((1, "crash"), (2, "hang")):
+        data[4 + 256 + 35] = code  # the crash byte of the state layout
+        g = nestor.Game.from_bytes(bytes(data))
+        assert g.crashed == name and g.game_over
+    data[4 + 256 + 35] = 9
+    with pytest.raises(ValueError, match="crash"):
+        nestor.Game.from_bytes(bytes(data))
+
+
+def test_corrupt_states_raise_or_play_but_never_panic():
+    import random
+
+    rng = random.Random(7)
+    good = nestor.Game(level=19, seed=3)
+    for _ in range(300):
+        good.step(rng.choice([0, 1, 2, 0x80]))
+    data = good.to_bytes()
+    accepted = 0
+    for _ in range(2000):
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            b[rng.randrange(4, len(b))] = rng.randrange(256)
+        try:
+            g = nestor.Game.from_bytes(bytes(b))
+        except ValueError:
+            continue
+        accepted += 1
+        for i in range(60):
+            g.step(rng.randrange(256))
+        nestor.locks(g, "30hz")
+        g.trace_record()
+    assert accepted > 1000
+
+
+def test_tiles_is_a_live_read_only_view():
+    game = nestor.Game(level=19, seed=1)
+    tiles = game.tiles
+    assert tiles.shape == (20, 10) and not tiles.flags.writeable and not tiles.flags.owndata
+    assert (tiles == 0xEF).all()
+    while not game.step(0).locked:
+        pass
+    for _ in range(30):
+        game.step(0)
+    # The same array object now shows the locked piece, as the 0/1 board does.
+    assert ((tiles < 0xEF) == game.board.astype(bool)).all() and game.board.sum() == 4
+    with pytest.raises(ValueError):
+        tiles[0, 0] = 1
+    del game  # the view keeps the game alive
+    assert int((tiles < 0xEF).sum()) == 4
