@@ -314,11 +314,16 @@ impl<E: Evaluator> Planner<E> {
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
         let firsts = &self.firsts;
-        self.crash_guard.screen(s.level, firsts.len(), |i| {
-            let mut b = s.board;
-            let n = lock(&mut b, firsts[i].x, firsts[i].y, firsts[i].orientation());
-            crash_guard::lock_risk(&b, s.level, s.lines, n)
-        });
+        self.crash_guard.screen(
+            s.level,
+            firsts.len(),
+            |i| {
+                let mut b = s.board;
+                let n = lock(&mut b, firsts[i].x, firsts[i].y, firsts[i].orientation());
+                crash_guard::risk_key(&b, n)
+            },
+            |k| crash_guard::key_risk(k, s.level, s.lines),
+        );
         for (i, l1) in self.firsts.iter().enumerate() {
             if !self.crash_guard.allows(i) {
                 continue;
