@@ -168,12 +168,9 @@ const PAST_155: &[(&str, Option<(u64, &str)>)] = &[
     ("past-155/p225-1-jagged.jsonl.gz", Some((192, "play_state"))),
     (
         "past-155/p228-0-center-gaps.jsonl.gz",
-        Some((117, "play_state")),
+        Some((528, "play_state")),
     ),
-    (
-        "past-155/p228-1-well-left.jsonl.gz",
-        Some((33, "play_state")),
-    ),
+    ("past-155/p228-1-well-left.jsonl.gz", None),
     (
         "past-155/p231-0-mixed-gaps.jsonl.gz",
         Some((587, "play_state")),
@@ -219,7 +216,7 @@ const PAST_155: &[(&str, Option<(u64, &str)>)] = &[
     ),
     (
         "nestor-l19-crash-157.jsonl.gz",
-        Some((127272, "play_state")),
+        Some((128304, "play_state")),
     ),
 ];
 

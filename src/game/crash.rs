@@ -31,7 +31,7 @@ impl fmt::Display for CrashKind {
 }
 
 use super::score;
-use super::timing::{self, Landing, NmiWork};
+use super::timing::{self, NmiWork};
 
 /// What the coming play-state-5 frame does to the cartridge, for every value of the terms
 /// that vary between emulators and consoles (see [`clear_risk`]).
@@ -165,12 +165,6 @@ pub fn clear_cycles(input: &ClearInput) -> (u32, u32) {
 pub fn lock_risk(input: &ClearInput) -> ClearRisk {
     let (lo, hi) = clear_cycles(input);
     clear_risk(lo, hi)
-}
-
-/// Where the NMI lands, as [`Landing`], for a frame counting `logic_cycles`; re-exported
-/// here so callers of the crash model need one module.
-pub fn landing(logic_cycles: u32) -> Landing {
-    timing::landing(logic_cycles)
 }
 
 /// Most soft-drop rows a piece can bring (`hold_down_points` counts rows dropped, at most

@@ -517,7 +517,7 @@ impl Game {
         self.completed_lines = 0;
         self.play_state = PlayState::GoalCheck;
         let nmi = self.nmi_work(pre);
-        ev.cycles = timing::frame_cycles(nmi, cycles);
+        ev.cycles = timing::frame_cycles(nmi, cycles, cleared);
         ev.lag = timing::lags(ev.cycles);
         let logic = timing::logic_cycles(nmi, cycles);
         let landing = timing::landing(logic);

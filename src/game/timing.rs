@@ -102,10 +102,17 @@ pub const POINTS_CAP: (u32, u32) = (10, 20);
 pub const POINTS_LOOP: u32 = 8;
 
 /// Allowance for `updateAudio` (sound effects and the music engine), which is not counted
-/// (its quiet path alone counts 993). Set from the traces, not counted: with the rest counted,
-/// the level-145/154 traces need 1,416-1,775 cycles on their decisive frames; this is the
-/// middle, a margin of about ±180 cycles (docs/past-level-29.md).
-pub const AUDIO_ALLOWANCE: u32 = 1596;
+/// (its quiet path alone counts 993), on frames that score lines: the line-clear sound effect
+/// is still running. Set from the traces, not counted: every traced clear frame with counted
+/// logic ≤ 27,972 fits (a tetris in `p150-1`, doubles to 27,938) and every one from 28,054
+/// lags (nestor's game, a single at level 142, t=127,271); the edge is put in the middle.
+pub const AUDIO_ALLOWANCE: u32 = 1768;
+
+/// The same for frames without a line (no line-clear sound effect). The traces do not
+/// separate them by the counted part alone (levels 222-231: both outcomes from 27,715 to
+/// 28,378, the music state decides); this edge (28,285, middle of the range with the fewest
+/// misses: 6 of 1,777 frames) is the best single value.
+pub const AUDIO_ALLOWANCE_NO_LINE: u32 = 1496;
 
 /// Where the next NMI lands in a play-state-5 frame whose logic overruns it, read from the
 /// logic's counted cycles without the audio allowance ([`frame_cycles`] − [`AUDIO_ALLOWANCE`]).
@@ -232,9 +239,15 @@ pub fn music_speed_cycles(first_block: Option<u8>) -> u32 {
     }
 }
 
-/// The whole frame up to the point where a late NMI is lost, audio allowance included.
-pub fn frame_cycles(nmi: NmiWork, state5_cycles: u32) -> u32 {
-    logic_cycles(nmi, state5_cycles) + AUDIO_ALLOWANCE
+/// The whole frame up to the point where a late NMI is lost, audio allowance included
+/// (`lines`: lines the frame scores; the allowance differs with and without a clear).
+pub fn frame_cycles(nmi: NmiWork, state5_cycles: u32, lines: u8) -> u32 {
+    let audio = if lines == 0 {
+        AUDIO_ALLOWANCE_NO_LINE
+    } else {
+        AUDIO_ALLOWANCE
+    };
+    logic_cycles(nmi, state5_cycles) + audio
 }
 
 /// The frame's counted cycles without the audio allowance: what decides where a late NMI

@@ -17,19 +17,30 @@ pub const GUARD_FROM_LEVEL: u8 = 140;
 /// The score the guard assumes (see the module doc).
 const SCORE_CAP: [u8; 3] = [0x99; 3];
 
-/// The risk of locking to `board_after` (the board with the piece placed and its `cleared`
-/// rows removed) from `level` and BCD `lines`.
-pub fn lock_risk(board_after: &Board, level: u8, lines: [u8; 2], cleared: u32) -> ClearRisk {
-    let row5_first_block = (0..10u8).find(|&c| board_after.filled(5, c));
+/// What a lock's risk depends on once the decision's level and lines are fixed: the lines it
+/// clears (0-4) and row 5's first block after the clear (column, or 10 for none).
+pub fn risk_key(board_after: &Board, cleared: u32) -> (usize, usize) {
+    let first = (0..10u8).find(|&c| board_after.filled(5, c)).unwrap_or(10);
+    (cleared.min(4) as usize, first as usize)
+}
+
+/// The risk of a [`risk_key`] from `level` and BCD `lines`.
+pub fn key_risk(key: (usize, usize), level: u8, lines: [u8; 2]) -> ClearRisk {
     let (lo, hi) = clear_cycles_any_hold(&ClearInput {
         level,
         lines,
         score: SCORE_CAP,
-        cleared: cleared.min(4) as u8,
+        cleared: key.0 as u8,
         hold_down_points: 0,
-        row5_first_block,
+        row5_first_block: (key.1 < 10).then_some(key.1 as u8),
     });
     clear_risk(lo, hi)
+}
+
+/// The risk of locking to `board_after` (the board with the piece placed and its `cleared`
+/// rows removed) from `level` and BCD `lines`.
+pub fn lock_risk(board_after: &Board, level: u8, lines: [u8; 2], cleared: u32) -> ClearRisk {
+    key_risk(risk_key(board_after, cleared), level, lines)
 }
 
 /// Which candidate locks the planner may choose: those of the best risk class present
@@ -38,6 +49,8 @@ pub fn lock_risk(board_after: &Board, level: u8, lines: [u8; 2], cleared: u32) -
 pub struct CrashGuard {
     /// Risk class per candidate: 2 safe, 1 may crash, 0 crashes.
     class: Vec<u8>,
+    /// Risk class per [`risk_key`] within the current decision (most decisions need 2-5).
+    memo: [[Option<u8>; 11]; 5],
     best: u8,
     /// Candidates refused by the last [`CrashGuard::screen`].
     pub refused: usize,
@@ -48,19 +61,32 @@ pub struct CrashGuard {
 }
 
 impl CrashGuard {
-    /// Screens `n` candidates by their risk (not computed below [`GUARD_FROM_LEVEL`]).
-    pub fn screen(&mut self, level: u8, n: usize, mut risk: impl FnMut(usize) -> ClearRisk) {
+    /// Screens `n` candidates (not below [`GUARD_FROM_LEVEL`]): `key(i)` is candidate `i`'s
+    /// [`risk_key`], `risk(key)` the risk of that key (called once per distinct key).
+    pub fn screen(
+        &mut self,
+        level: u8,
+        n: usize,
+        mut key: impl FnMut(usize) -> (usize, usize),
+        mut risk: impl FnMut((usize, usize)) -> ClearRisk,
+    ) {
         self.class.clear();
         self.refused = 0;
         self.best = 2;
         if self.off || level < GUARD_FROM_LEVEL {
             return;
         }
-        self.class.extend((0..n).map(|i| match risk(i) {
-            ClearRisk::Safe { .. } => 2,
-            ClearRisk::MayCrash => 1,
-            ClearRisk::Crashes => 0,
-        }));
+        self.memo = [[None; 11]; 5];
+        for i in 0..n {
+            let k = key(i);
+            let memo = &mut self.memo[k.0.min(4)][k.1.min(10)];
+            let c = *memo.get_or_insert_with(|| match risk(k) {
+                ClearRisk::Safe { .. } => 2,
+                ClearRisk::MayCrash => 1,
+                ClearRisk::Crashes => 0,
+            });
+            self.class.push(c);
+        }
         self.best = self.class.iter().copied().max().unwrap_or(2);
         self.refused = self.class.iter().filter(|&&c| c != self.best).count();
         if self.refused > 0 {
@@ -145,11 +171,11 @@ mod tests {
     fn only_the_best_class_present_is_allowed() {
         let mut g = CrashGuard::default();
         let risks = [ClearRisk::MayCrash, ClearRisk::Crashes, ClearRisk::MayCrash];
-        g.screen(200, 3, |i| risks[i]);
+        g.screen(200, 3, |i| (0, i), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
         assert_eq!(g.refused, 1);
         let risks = [ClearRisk::MayCrash, ClearRisk::Safe { margin_cycles: 80 }];
-        g.screen(200, 2, |i| risks[i]);
+        g.screen(200, 2, |i| (0, i), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1)), (false, true));
         assert_eq!(g.decisions_with_refusals, 2);
     }

@@ -310,10 +310,15 @@ impl<E: Evaluator> Planner<E> {
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
         let firsts = &self.firsts;
-        self.crash_guard.screen(s.level, firsts.len(), |i| {
-            let a = AfterFirst::new(&s.board, s.level, s.lines, placement(&firsts[i]));
-            crash_guard::lock_risk(&a.board, s.level, s.lines, a.lines)
-        });
+        self.crash_guard.screen(
+            s.level,
+            firsts.len(),
+            |i| {
+                let a = AfterFirst::new(&s.board, s.level, s.lines, placement(&firsts[i]));
+                crash_guard::risk_key(&a.board, a.lines)
+            },
+            |k| crash_guard::key_risk(k, s.level, s.lines),
+        );
         for (i, l1) in self.firsts.iter().enumerate() {
             if !self.crash_guard.allows(i) {
                 continue;

@@ -14,7 +14,7 @@ use nestor::search::locks::SpawnLocks;
 use nestor::search::plan::{Plan, Planner};
 use nestor::search::profile::Profile;
 use nestor::search::rank::Ranker;
-use nestor::search::selfplay::SelfPlay;
+use nestor::lab::selfplay::SelfPlay;
 use nestor::search::weights::Weights;
 
 use super::*;
