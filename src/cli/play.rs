@@ -538,7 +538,7 @@ fn finish(
     match run.end {
         // A desync is the model disagreeing with the console: a failed result, as in `sim`
         // (unless the faults were injected on purpose, when desyncs are the point).
-        End::Done | End::Stopped if desyncs > 0 && faults == 0 => {
+        End::Done | End::Stopped if failed_by_desyncs(desyncs, faults) => {
             eprintln!("error: {desyncs} desync(s): the model and the console disagreed");
             Ok(ExitCode::FAILURE)
         }
@@ -548,6 +548,12 @@ fn finish(
     }
 }
 
+/// A desync is the model disagreeing with the console: a failed result (exit 1), as in
+/// `sim`, unless faults were injected on purpose, when desyncs are the point of the run.
+fn failed_by_desyncs(desyncs: u32, faults_injected: u64) -> bool {
+    desyncs > 0 && faults_injected == 0
+}
+
 /// `--inject-faults`: a share of frames, 0 to 1.
 pub fn fault_rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -555,5 +561,17 @@ pub fn fault_rate(text: &str) -> Result<f64, String> {
         _ => Err(format!(
             "`{text}` is not a share of frames from 0 to 1 (e.g. 0.01)"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::failed_by_desyncs;
+
+    #[test]
+    fn desyncs_fail_the_run_unless_injected() {
+        assert!(!failed_by_desyncs(0, 0));
+        assert!(failed_by_desyncs(1, 0));
+        assert!(!failed_by_desyncs(3, 12));
     }
 }
