@@ -29,10 +29,19 @@ use super::play_settings::Settings;
 use super::play_summary::{GameEnd, GameSummary, Summary, Totals};
 
 #[derive(Args, Debug, Default)]
-#[command(override_usage = "nestor play [OPTIONS] <ROM>")]
+// The ROM is required; only the hidden test console stands in for it, which would make
+// clap show it as optional (`[ROM]`): the usage and its line are written out here instead.
+#[command(
+    override_usage = "nestor play [OPTIONS] <ROM>",
+    help_template = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}"
+)]
 pub struct PlayArgs {
-    /// The cartridge: your own "Tetris (U) [!].nes" (required).
-    #[arg(required_unless_present = "model_console", value_name = "ROM")]
+    /// The cartridge: your own "Tetris (U) [!].nes".
+    #[arg(
+        required_unless_present = "model_console",
+        value_name = "ROM",
+        hide = true
+    )]
     pub rom: Option<PathBuf>,
     /// Settings file (TOML, the same keys as these options, `explain` and `overwrite`
     /// included; see config/play.toml). Options given here win over the file.
