@@ -116,6 +116,7 @@ fn value_options_show_their_default_or_say_there_is_none() {
         "--state",
         "--elite",
     ];
+    let mut missing = Vec::new();
     for path in COMMANDS {
         let text = help(path);
         for (entry, description) in entries(&text) {
@@ -133,12 +134,16 @@ fn value_options_show_their_default_or_say_there_is_none() {
             let stated = description.contains("[default")
                 || description.contains("default:")
                 || description.contains("[possible values");
-            assert!(
-                stated,
-                "{path:?}: `{entry}` shows no default: {description}"
-            );
+            if !stated {
+                missing.push(format!("{path:?}: `{entry}`: {description}"));
+            }
         }
     }
+    assert!(
+        missing.is_empty(),
+        "no default shown:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
