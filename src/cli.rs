@@ -1,5 +1,5 @@
-//! Subcommand implementations for the `nestor` binary, one file per command group; they parse
-//! nothing themselves (main.rs and cli/args.rs hold the clap definitions); errors are anyhow's.
+//! Subcommand implementations for the `nestor` binary, one file per command with its own clap
+//! arguments (groups several share in `args.rs`); outputs and inputs go through `nestor::io`.
 
 pub mod analyze;
 pub mod args;

@@ -123,11 +123,11 @@ const CASES: &[Case] = &[
     Case {
         name: "tune --out",
         kind: Kind::File,
-        args: |_, p| {
-            let state = p.with_file_name(format!(
-                "state-{}.json",
-                p.file_name().map_or("x".into(), |n| n.to_string_lossy())
-            ));
+        args: |f, p| {
+            // A state file of its own in the fixtures' folder, whatever `p` is (/dev/null...).
+            static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let state = f.dir.path().join(format!("state-{n}.json"));
             os(&[
                 &"tune",
                 &"--population",
@@ -167,7 +167,7 @@ const CASES: &[Case] = &[
 
 /// Inputs several commands need, made once per test in its own folder.
 struct Fixture {
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
     part_a: PathBuf,
     part_b: PathBuf,
     model_movie: PathBuf,
@@ -254,7 +254,7 @@ fn fixture() -> Fixture {
     let cart_movie = d.join("cart.fm2");
     rec.into_parts().1.save(&cart_movie).unwrap();
     Fixture {
-        _dir: dir,
+        dir,
         part_a,
         part_b,
         model_movie,

@@ -48,12 +48,13 @@ fn plots_into_a_file_says_not_a_directory() {
 }
 
 #[test]
-fn zero_pieces_prints_no_time_per_piece_and_singular_counts() {
+fn zero_pieces_is_refused_and_counts_are_singular() {
+    // `--pieces 0` would play nothing: a usage error (issue 23, item 11).
     let out = nestor(&["sim", "--games", "1", "--pieces", "0", "--threads", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out).1);
+    let out = nestor(&["sim", "--games", "1", "--pieces", "1", "--threads", "1"]);
     let (stdout, err) = text(&out);
     assert!(out.status.success(), "{err}");
-    assert!(!stdout.contains("ms per piece"), "{stdout}");
-    assert!(stdout.contains("no pieces played"), "{stdout}");
     assert!(
         stdout.contains("1 game ") && stdout.contains("1 thread,"),
         "{stdout}"

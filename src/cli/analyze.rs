@@ -40,7 +40,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
     /// For each of the worst placements, the top N placements and the played one with their
-    /// values split by feature (N defaults to 3).
+    /// values split by feature [default N: 3].
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3", value_parser = super::explain::parse_count)]
     pub explain: Option<usize>,
     /// Class thresholds and report settings (TOML, as config/coach.toml).

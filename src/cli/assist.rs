@@ -26,9 +26,19 @@ use nestor::ui::render::{draw_game_into, overlay_plan_on_nes, BACKGROUND, PLAN, 
 use nestor::ui::{save_png, screenshot_path, DrawOptions, Frame, Window};
 
 #[derive(Args, Debug)]
+// The ROM is required; only the hidden test console stands in for it, which would make
+// clap show it as optional (`[ROM]`): the usage and its line are written out here instead.
+#[command(
+    override_usage = "nestor assist [OPTIONS] <ROM>",
+    help_template = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}"
+)]
 pub struct AssistArgs {
     /// The cartridge: your own "Tetris (U) [!].nes".
-    #[arg(required_unless_present = "model_console", value_name = "ROM")]
+    #[arg(
+        required_unless_present = "model_console",
+        value_name = "ROM",
+        hide = true
+    )]
     pub rom: Option<PathBuf>,
     /// Record every button pressed, from power-on, as an FCEUX movie.
     #[arg(long, value_name = "OUT.fm2")]

@@ -29,7 +29,7 @@ pub struct DemoArgs {
     /// Start level (0-29).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
     pub level: u8,
-    /// Seed for the piece sequence (random when omitted).
+    /// Seed for the piece sequence [default: a random one].
     #[arg(long)]
     pub seed: Option<u64>,
     /// Draw as fast as possible instead of at 60 frames per second.

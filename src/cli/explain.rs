@@ -14,6 +14,9 @@ pub struct Explain {
     pub top: Vec<Explanation>,
     /// The window panel is shown (key E toggles it).
     pub panel: bool,
+    /// The first placement is the planner's pick by its third-piece look-ahead, not the best
+    /// two-piece value: the text says so, or the order would look wrong.
+    pub pick_first: bool,
 }
 
 impl Explain {
@@ -24,6 +27,7 @@ impl Explain {
             planned_at: None,
             top: Vec::new(),
             panel: true,
+            pick_first: false,
         }
     }
 
@@ -40,9 +44,16 @@ impl Explain {
             return false;
         }
         // The driver plans from the RAM at the end of the frame just run.
-        self.top = match driver.snapshot().to_game() {
-            Ok(game) => explain_top(&mut self.ranker, &Situation::of(&game), self.n),
-            Err(_) => Vec::new(),
+        (self.top, self.pick_first) = match driver.snapshot().to_game() {
+            Ok(game) => {
+                let situation = Situation::of(&game);
+                let pick_first = self.ranker.rank(&situation).is_some_and(|r| r.pick_first);
+                (
+                    explain_top(&mut self.ranker, &situation, self.n),
+                    pick_first,
+                )
+            }
+            Err(_) => (Vec::new(), false),
         };
         true
     }
@@ -58,11 +69,23 @@ impl Explain {
         }
     }
 
-    /// The tables of the top placements.
+    /// The tables of the top placements, with why the first is first when its own value is
+    /// not the best.
     pub fn text(&self) -> String {
-        self.top.iter().map(Explanation::table).collect()
+        let mut text = String::new();
+        if self.pick_first && self.top.len() > 1 {
+            text.push_str(PICK_NOTE);
+            text.push('\n');
+        }
+        text.extend(self.top.iter().map(Explanation::table));
+        text
     }
 }
+
+/// Why a placement of worse value can be listed first.
+pub const PICK_NOTE: &str = "#1 is the bot's pick by its third-piece look-ahead (the expected \
+value over the piece after next), which can differ from the best two-piece value; the others \
+follow by two-piece value";
 
 /// `--explain N`: at least one placement (`--explain 0` would explain nothing).
 pub fn parse_count(text: &str) -> Result<usize, String> {
@@ -70,5 +93,38 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
         Ok(0) => Err("0 placements would explain nothing: give 1 or more".into()),
         Ok(n) => Ok(n),
         Err(e) => Err(format!("`{text}`: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestor::search::explain::PlacementView;
+
+    fn entry(rank: usize, value: f64) -> Explanation {
+        Explanation {
+            rank,
+            lock: PlacementView {
+                piece: 'T',
+                x: 5,
+                y: 18,
+                orientation: 2,
+            },
+            next_lock: None,
+            value: Some(value),
+            phase: "score".into(),
+            terms: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_pick_listed_before_a_better_value_says_why() {
+        let mut e = Explain::new(&Standard::new(nestor::search::Weights::default_set()), 2);
+        e.top = vec![entry(1, 5.0), entry(2, 3.0)];
+        assert!(!e.text().contains("third-piece"));
+        e.pick_first = true;
+        assert!(e.text().starts_with(PICK_NOTE), "{}", e.text());
+        assert!(parse_count("0").is_err());
+        assert_eq!(parse_count("4"), Ok(4));
     }
 }

@@ -29,10 +29,19 @@ use super::play_settings::Settings;
 use super::play_summary::{GameEnd, GameSummary, Summary, Totals};
 
 #[derive(Args, Debug, Default)]
-#[command(override_usage = "nestor play [OPTIONS] <ROM>")]
+// The ROM is required; only the hidden test console stands in for it, which would make
+// clap show it as optional (`[ROM]`): the usage and its line are written out here instead.
+#[command(
+    override_usage = "nestor play [OPTIONS] <ROM>",
+    help_template = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}"
+)]
 pub struct PlayArgs {
-    /// The cartridge: your own "Tetris (U) [!].nes" (required).
-    #[arg(required_unless_present = "model_console", value_name = "ROM")]
+    /// The cartridge: your own "Tetris (U) [!].nes".
+    #[arg(
+        required_unless_present = "model_console",
+        value_name = "ROM",
+        hide = true
+    )]
     pub rom: Option<PathBuf>,
     /// Settings file (TOML, the same keys as these options, `explain` and `overwrite`
     /// included; see config/play.toml). Options given here win over the file.
@@ -538,7 +547,7 @@ fn finish(
     match run.end {
         // A desync is the model disagreeing with the console: a failed result, as in `sim`
         // (unless the faults were injected on purpose, when desyncs are the point).
-        End::Done | End::Stopped if desyncs > 0 && faults == 0 => {
+        End::Done | End::Stopped if failed_by_desyncs(desyncs, faults) => {
             eprintln!("error: {desyncs} desync(s): the model and the console disagreed");
             Ok(ExitCode::FAILURE)
         }
@@ -548,6 +557,12 @@ fn finish(
     }
 }
 
+/// A desync is the model disagreeing with the console: a failed result (exit 1), as in
+/// `sim`, unless faults were injected on purpose, when desyncs are the point of the run.
+fn failed_by_desyncs(desyncs: u32, faults_injected: u64) -> bool {
+    desyncs > 0 && faults_injected == 0
+}
+
 /// `--inject-faults`: a share of frames, 0 to 1.
 pub fn fault_rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -555,5 +570,17 @@ pub fn fault_rate(text: &str) -> Result<f64, String> {
         _ => Err(format!(
             "`{text}` is not a share of frames from 0 to 1 (e.g. 0.01)"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::failed_by_desyncs;
+
+    #[test]
+    fn desyncs_fail_the_run_unless_injected() {
+        assert!(!failed_by_desyncs(0, 0));
+        assert!(failed_by_desyncs(1, 0));
+        assert!(!failed_by_desyncs(3, 12));
     }
 }

@@ -150,7 +150,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
     match &args.command {
         None => run_here(args),
         Some(TuneCommand::Init(setup)) => {
-            let mut state = new_state(setup)?;
+            let (mut state, _out) = new_state(setup)?;
             state.sample();
             state.save(&setup.state)?;
             println!(
@@ -241,8 +241,9 @@ fn setup_inputs(setup: &TuneSetup) -> Vec<Input<'_>> {
 }
 
 /// A run set up from the command line, with generation 0 not yet drawn.
-fn new_state(setup: &TuneSetup) -> Result<TuneState> {
-    match Output::check(
+/// The state and its checked output, kept by the caller while it saves (a FIFO's reader).
+fn new_state(setup: &TuneSetup) -> Result<(TuneState, Output)> {
+    let out = match Output::check(
         "--state",
         &setup.state,
         &setup_inputs(setup),
@@ -276,7 +277,7 @@ fn new_state(setup: &TuneSetup) -> Result<TuneState> {
         command: std::env::args().collect::<Vec<_>>().join(" "),
         profile: super::profile::resolve(setup.bot.profile.name())?,
     };
-    Ok(TuneState::new(config)?)
+    Ok((TuneState::new(config)?, out))
 }
 
 fn log_generation(config: &TuneConfig, r: &GenerationRecord) {
@@ -295,11 +296,11 @@ fn log_generation(config: &TuneConfig, r: &GenerationRecord) {
 /// result and the check on fresh seeds. Ctrl-C drops the candidate in play (its games are
 /// replayed on resume, with the same seeds) and leaves the state as of the last one scored.
 fn run_here(args: &TuneArgs) -> Result<ExitCode> {
-    let (mut state, path): (TuneState, PathBuf) = match &args.resume {
-        Some(p) => (TuneState::load(p)?, p.clone()),
+    let (mut state, path, _state_out) = match &args.resume {
+        Some(p) => (TuneState::load(p)?, p.clone(), None),
         None => {
-            let state = new_state(&args.setup)?;
-            (state, args.setup.state.clone())
+            let (state, out) = new_state(&args.setup)?;
+            (state, args.setup.state.clone(), Some(out))
         }
     };
     let mut inputs = setup_inputs(&args.setup);

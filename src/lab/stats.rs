@@ -7,7 +7,7 @@ use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal, Student
 /// The usual threshold: a p-value below it is called significant.
 pub const ALPHA: f64 = 0.05;
 
-/// Exact Wilcoxon distribution up to this many non-zero differences (without ties); the
+/// Exact Wilcoxon distribution up to this many non-zero differences (ties included); the
 /// normal approximation beyond. 2^60 subsets still count exactly in an f64.
 const WILCOXON_EXACT_MAX: usize = 60;
 
@@ -164,9 +164,9 @@ fn ranks(v: &[f64]) -> (Vec<f64>, f64) {
     (rank, ties)
 }
 
-/// Two-sided p-value of the Wilcoxon signed-rank test, zero differences dropped: exact without
-/// ties for up to [`WILCOXON_EXACT_MAX`] pairs, else the normal approximation with the tie
-/// correction and no continuity correction.
+/// Two-sided p-value of the Wilcoxon signed-rank test, zero differences dropped: exact (over
+/// the midranks when there are ties) for up to [`WILCOXON_EXACT_MAX`] pairs, else the normal
+/// approximation with the tie correction and no continuity correction.
 fn wilcoxon(d: &[f64]) -> f64 {
     let nz: Vec<f64> = d.iter().copied().filter(|&x| x != 0.0).collect();
     let n = nz.len();
@@ -190,6 +190,18 @@ fn wilcoxon(d: &[f64]) -> f64 {
         let above: f64 = counts[w..].iter().sum();
         return (2.0 * below.min(above) / total).min(1.0);
     }
+    if n <= WILCOXON_EXACT_MAX {
+        // Ties: the exact distribution over the sign patterns of these midranks, counted in
+        // half ranks so that they are whole (2 pairs of equal |d| give p = 0.5, not the
+        // normal approximation's 0.157).
+        let halves: Vec<usize> = rank.iter().map(|r| (2.0 * r).round() as usize).collect();
+        let counts = rank_sum_counts(&halves);
+        let total: f64 = counts.iter().sum();
+        let w = (2.0 * w_plus).round() as usize;
+        let below: f64 = counts[..=w].iter().sum();
+        let above: f64 = counts[w..].iter().sum();
+        return (2.0 * below.min(above) / total).min(1.0);
+    }
     let mean = nf * (nf + 1.0) / 4.0;
     let var = nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - ties / 48.0;
     if var <= 0.0 {
@@ -198,6 +210,19 @@ fn wilcoxon(d: &[f64]) -> f64 {
     let z = (w_plus - mean) / var.sqrt();
     let normal = Normal::standard();
     (2.0 * normal.sf(z.abs())).min(1.0)
+}
+
+/// counts[w] = how many of the 2^n sign patterns of these (whole) ranks give W+ = w.
+fn rank_sum_counts(ranks: &[usize]) -> Vec<f64> {
+    let max: usize = ranks.iter().sum();
+    let mut counts = vec![0.0; max + 1];
+    counts[0] = 1.0;
+    for &r in ranks {
+        for w in (r..=max).rev() {
+            counts[w] += counts[w - r];
+        }
+    }
+    counts
 }
 
 /// counts[w] = how many of the 2^n sign patterns of ranks 1..n give W+ = w.
@@ -248,10 +273,10 @@ mod tests {
         assert!(close(p.mean_ci.0, 0.700119, 1e-5), "{p:?}");
         assert!(close(p.mean_ci.1, 2.459881, 1e-5), "{p:?}");
         assert!(close(p.median_diff, 1.3, 1e-12));
-        // The same data with a tie (1.3 twice) and a zero: the normal approximation. Nine
-        // non-zero differences, |d| ranks 1..9 with 1.3 sharing 4.5: W+ = 45 (all positive),
-        // mean 22.5, var 9·10·19/24 − 6/48 = 71.125, z = 2.6679, p = 0.007632.
-        assert!(close(p.wilcoxon_p, 0.007632, 1e-5), "{p:?}");
+        // The same data with a tie (1.3 twice) and a zero: nine non-zero differences, all
+        // positive, so W+ is the largest of the 2^9 sign patterns' (one pattern, ties or
+        // not): the exact two-sided p is 2/512 (scipy's normal approximation: 0.007632).
+        assert_eq!(p.wilcoxon_p, 2.0 / 512.0, "{p:?}");
         assert!(p.significant());
     }
 
@@ -267,6 +292,15 @@ mod tests {
         assert_eq!(&c[..4], &[1.0, 1.0, 1.0, 2.0]);
         // Symmetric.
         assert!(c.iter().zip(c.iter().rev()).all(|(x, y)| x == y));
+    }
+
+    /// Two pairs with equal |d|, both positive: of the 4 sign patterns one gives the
+    /// largest W+, so the two-sided p is 2/4 (the smallest two pairs can give).
+    #[test]
+    fn wilcoxon_is_exact_for_two_tied_pairs() {
+        assert_eq!(wilcoxon(&[10.0, 10.0]), 0.5);
+        assert_eq!(wilcoxon(&[10.0, -10.0]), 1.0);
+        assert_eq!(wilcoxon(&[3.0, 5.0]), 0.5);
     }
 
     #[test]

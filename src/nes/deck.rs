@@ -69,7 +69,7 @@ impl std::fmt::Debug for NesDeck {
 impl NesDeck {
     /// Powers on with an identified (or explicitly allowed) cartridge.
     pub fn new(rom: &Rom, video: Video) -> Result<NesDeck, ConsoleError> {
-        NesDeck::from_image(&rom.name(), &rom.bytes, video)
+        NesDeck::from_image(&rom.name(), &rom.playable_image(), video)
     }
 
     /// Powers on with any image tetanes can run, without identifying it (the synthetic test

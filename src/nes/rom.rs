@@ -312,6 +312,21 @@ impl Rom {
         })
     }
 
+    /// The image the emulator is given: a plain iNES 1.0 header (the file's PRG and CHR sizes
+    /// and flags, no trainer, nothing in bytes 7-15) and PRG+CHR, so a trainer, a dirty header
+    /// or trailing bytes never reach tetanes: the cartridge accepted is the cartridge played.
+    /// For the known dump's own file this is the file, byte for byte.
+    pub fn playable_image(&self) -> Vec<u8> {
+        let mut image = Vec::with_capacity(HEADER_LEN + self.header.prg_len + self.header.chr_len);
+        image.extend_from_slice(&self.bytes[..8]);
+        image[6] &= !0x04;
+        // Mapper 1's high nibble is 0; an iNES 1.0 header has nothing else in byte 7.
+        image[7] = 0;
+        image.resize(HEADER_LEN, 0);
+        image.extend_from_slice(&self.bytes[self.header.prg_offset()..self.header.image_len()]);
+        image
+    }
+
     /// True when PRG+CHR is a known dump's but the file as a whole is not that dump's file
     /// (another header, a trainer, trailing bytes): it plays the same, and callers say so.
     pub fn header_differs(&self) -> bool {
@@ -439,7 +454,7 @@ mod tests {
         {
             let e = Rom::load("/dev/zero", true).unwrap_err().to_string();
             assert!(
-                e.contains("/dev/zero") && e.contains("larger than 1 MiB"),
+                e.contains("/dev/zero") && e.contains("not a regular file"),
                 "{e}"
             );
         }

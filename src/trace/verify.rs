@@ -126,7 +126,8 @@ fn not_verifiable(trace: &Trace) -> Option<String> {
     let span = trace.header.as_ref().and_then(|h| h.get("span"));
     if span.and_then(Value::as_str) == Some(CaptureSpan::Movie.name()) {
         return Some(
-            "made with --whole-movie (every frame from power-on, menus included): verify checks              one game from its first frame; capture without --whole-movie"
+            "made with --whole-movie (every frame from power-on, menus included): verify checks \
+             one game from its first frame; capture without --whole-movie"
                 .into(),
         );
     }
@@ -140,7 +141,8 @@ fn not_verifiable(trace: &Trace) -> Option<String> {
         return None;
     }
     Some(format!(
-        "the trace lacks {} of the fields verify needs ({}); capture without --fields, or          with at least: {}, input",
+        "the trace lacks {} of the fields verify needs ({}); capture without --fields, or \
+         with at least: {}, input",
         missing.len(),
         missing.join(", "),
         START_FIELDS.join(",")
@@ -190,9 +192,12 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("without --fields"), "{e}");
+        assert!(!e.contains("  "), "{e}");
         let mut t = fixture();
         t.header = Some(serde_json::json!({"span": "movie"}));
         let e = verify_frames("f", &t).error.expect("refused");
         assert!(e.contains("--whole-movie"), "{e}");
+        // One sentence, not a run of the source's indentation.
+        assert!(!e.contains("  "), "{e}");
     }
 }
