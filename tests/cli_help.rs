@@ -179,7 +179,7 @@ fn presets_and_objectives_come_from_their_lists() {
         assert!(sim.contains(name), "preset {name} missing:\n{sim}");
     }
     let compare = help(&["sim", "compare"]);
-    for o in nestor::search::objective::Objective::ALL {
+    for o in nestor::lab::objective::Objective::ALL {
         assert!(compare.contains(o.name()), "{}:\n{compare}", o.name());
     }
     // `play --config` takes every option, `explain` included.
