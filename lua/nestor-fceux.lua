@@ -152,12 +152,14 @@ end
 
 local NAMES = { "right", "left", "down", "up", "start", "select", "B", "A" } -- RLDUTSBA
 local pad = {}
+local shown = "" -- the last answer's buttons, as the status line shows them
 local lock = nil
 
 local function parse_pad(line)
   local field, rest = line:match("^pad %d+ (%S+)(.*)$")
   if not field or #field ~= 8 then return false end
   for i = 1, 8 do pad[NAMES[i]] = field:sub(i, i) ~= "." end
+  shown = field
   lock = nil
   local cells = rest:match("^ lock (.*)$")
   if cells then
@@ -189,7 +191,7 @@ end)
 -- The playfield's top-left cell on screen (column 0, row 0) and the cell size, in pixels.
 local FIELD_X, FIELD_Y, CELL = 96, 48, 8
 local function draw()
-  gui.text(2, 10, status)
+  gui.text(2, 10, inp and (status .. " " .. shown) or status)
   if not (SHOW_LOCK and lock) then return end
   for _, cell in ipairs(lock) do
     local c, r = cell[1], cell[2]
