@@ -16,6 +16,8 @@ local SPEED = os.getenv("NESTOR_SPEED") -- e.g. "maximum" (FCEUX's speed modes);
 -- For tests: after this many frames say bye, write nestor's summary to NESTOR_RESULT, quit.
 local STOP_AFTER = tonumber(os.getenv("NESTOR_FRAMES") or "")
 local RESULT = os.getenv("NESTOR_RESULT")
+-- Record an FCEUX movie (.fm2, from power-on: the console restarts) of the session to this file.
+local MOVIE = os.getenv("NESTOR_MOVIE")
 
 local PROTOCOL = 1
 -- Where `nestor serve` makes its pipes by default (the same rule as nestor's).
@@ -203,6 +205,10 @@ local function draw()
 end
 
 if SPEED then emu.speedmode(SPEED) end
+if MOVIE then
+  -- save_type 0: from power-on (no savestate in the movie), so `nestor replay` can play it.
+  if movie.record(MOVIE, 0, "nestor serve") then say("recording " .. MOVIE) else say("cannot record " .. MOVIE) end
+end
 local last_frame = nil
 local sent = 0
 local retry = 0
@@ -236,6 +242,7 @@ while true do
   draw()
   if STOP_AFTER and sent >= STOP_AFTER then
     STOP_AFTER = nil -- emu.exit() returns: the loop runs on until FCEUX stops
+    if MOVIE then movie.stop() end
     local answer = bye() or "no answer"
     say(answer)
     if RESULT then

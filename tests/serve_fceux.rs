@@ -12,7 +12,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use std::ops::ControlFlow;
+
 use common::{fceux_tools, temp_dir};
+use nestor::game::PadState;
+use nestor::movie::Replay;
+use nestor::nes::testcart;
+use nestor::nes::{NesDeck, Video};
 use serve_client::{start, summary_value};
 
 fn script() -> PathBuf {
@@ -72,12 +78,17 @@ fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
     let rom = tmp.path().join("testcart.nes");
     std::fs::write(&rom, nestor::nes::testcart::nrom_image()).unwrap();
     let dir = tmp.path().join("pipes");
+    let movie = tmp.path().join("session.fm2");
     let mut server = start(&["--once", "--json"], Some(&dir));
     let summary = run_fceux(
         &rom,
         &dir,
         tmp.path(),
-        &[("NESTOR_FRAMES", "600"), ("NESTOR_SPEED", "maximum")],
+        &[
+            ("NESTOR_FRAMES", "600"),
+            ("NESTOR_SPEED", "maximum"),
+            ("NESTOR_MOVIE", movie.to_str().unwrap()),
+        ],
         Duration::from_secs(120),
     );
     eprintln!("summary: {summary}");
@@ -102,18 +113,45 @@ fn fceux_plays_300_pieces_from_level_19_driven_by_nestor() {
     let rom = PathBuf::from(std::env::var_os("NESTOR_ROM").expect("NESTOR_ROM"));
     let tmp = temp_dir("serve-fceux-rom");
     let dir = tmp.path().join("pipes");
+    let movie = tmp.path().join("nestor-in-fceux.fm2");
     let mut server = start(&["--once", "--json", "--level", "19"], Some(&dir));
-    // 300 pieces at level 19 take about 300 × 45 frames, plus the menus: stop well after.
+    // 300 pieces at level 19 take about 300 × 55 frames, plus the menus: stop well after, well
+    // before level 29 (about 575 pieces), where a top-out would end the game being compared.
     let summary = run_fceux(
         &rom,
         &dir,
         tmp.path(),
-        &[("NESTOR_FRAMES", "16000"), ("NESTOR_SPEED", "maximum")],
-        Duration::from_secs(900),
+        &[
+            ("NESTOR_FRAMES", "24000"),
+            ("NESTOR_SPEED", "maximum"),
+            ("NESTOR_MOVIE", movie.to_str().unwrap()),
+        ],
+        Duration::from_secs(1800),
     );
     eprintln!("summary: {summary}");
     assert!(summary_value(&summary, "pieces") >= 300, "{summary}");
     assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
     assert_eq!(summary_value(&summary, "echo_mismatches"), 0, "{summary}");
+    assert_eq!(
+        summary_value(&summary, "games"),
+        0,
+        "a game ended: {summary}"
+    );
     let _ = server.wait_stdout(Duration::from_secs(30));
+    // The movie FCEUX recorded replays in nestor to the same score and lines.
+    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .arg("replay")
+        .arg(&rom)
+        .arg(&movie)
+        .args(["--headless", "--json"])
+        .output()
+        .expect("run nestor replay");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("replay JSON");
+    assert_eq!(json["score"], summary_value(&summary, "score"), "{json}");
+    assert_eq!(json["lines"], summary_value(&summary, "lines"), "{json}");
 }
