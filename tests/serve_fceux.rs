@@ -104,6 +104,27 @@ fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
         out.contains("\"end\":\"the emulator's script said bye\""),
         "{out}"
     );
+    // The movie FCEUX recorded holds nestor's answers, and nestor replays it from power-on:
+    // the cart's last polled buttons there are the movie's last frame's.
+    let replay = Replay::load(&movie).unwrap_or_else(|e| panic!("{}: {e}", movie.display()));
+    let pads = replay.movie().gameplay_pads();
+    let pressed = pads.iter().filter(|p| **p != PadState::NONE).count() as u64;
+    let answered = summary_value(&summary, "pressed");
+    assert!(pads.len() >= 590, "{} frames recorded", pads.len());
+    assert!(
+        pressed.abs_diff(answered) <= 2,
+        "movie {pressed}, nestor {answered}"
+    );
+    let image = testcart::nrom_image();
+    let mut deck = NesDeck::from_image("testcart", &image, Video::Headless).unwrap();
+    let mut last = None;
+    replay
+        .run(&mut deck, |f| {
+            last = Some(f.ram[usize::from(testcart::HELD)]);
+            ControlFlow::Continue(())
+        })
+        .expect("nestor replays FCEUX's movie");
+    assert_eq!(last, pads.last().map(|p| p.bits()));
 }
 
 #[test]
