@@ -176,3 +176,126 @@ fn fceux_plays_300_pieces_from_level_19_driven_by_nestor() {
     assert_eq!(json["score"], summary_value(&summary, "score"), "{json}");
     assert_eq!(json["lines"], summary_value(&summary, "lines"), "{json}");
 }
+
+/// Assist in the real FCEUX: frames flow, nestor never presses anything.
+#[test]
+fn the_plugin_assists_in_real_fceux_without_pressing() {
+    if let Err(why) = fceux_tools() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let tmp = temp_dir("serve-fceux-assist");
+    let rom = tmp.path().join("testcart.nes");
+    std::fs::write(&rom, testcart::nrom_image()).unwrap();
+    let dir = tmp.path().join("pipes");
+    let mut server = start(&["--once", "--json"], Some(&dir));
+    let summary = run_fceux(
+        &rom,
+        &dir,
+        tmp.path(),
+        &[
+            ("NESTOR_FRAMES", "300"),
+            ("NESTOR_SPEED", "maximum"),
+            ("NESTOR_MODE", "assist"),
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(summary_value(&summary, "frames"), 300, "{summary}");
+    assert_eq!(summary_value(&summary, "pressed"), 0, "{summary}");
+    let out = server.wait_stdout(Duration::from_secs(30));
+    assert!(out.contains("\"mode\":\"assist\""), "{out}");
+}
+
+/// Either side gone: FCEUX started before nestor waits for it; nestor killed mid-session
+/// (SIGKILL: its pipes and pid file left stale) and started again is reconnected to.
+#[test]
+fn the_plugin_waits_for_nestor_and_reconnects_after_it_was_killed() {
+    if let Err(why) = fceux_tools() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let tmp = temp_dir("serve-fceux-restart");
+    let rom = tmp.path().join("testcart.nes");
+    std::fs::write(&rom, testcart::nrom_image()).unwrap();
+    let dir = tmp.path().join("pipes");
+    let log = tmp.path().join("plugin.log");
+    let fceux = {
+        let (dir, rom, tmp, log) = (
+            dir.clone(),
+            rom.clone(),
+            tmp.path().to_path_buf(),
+            log.clone(),
+        );
+        std::thread::spawn(move || {
+            run_fceux(
+                &rom,
+                &dir,
+                &tmp,
+                &[
+                    ("NESTOR_FRAMES", "400"),
+                    ("NESTOR_LOG", log.to_str().unwrap()),
+                ],
+                Duration::from_secs(120),
+            )
+        })
+    };
+    // FCEUX runs at 60 fps with nobody serving; then a first nestor, killed after a while.
+    std::thread::sleep(Duration::from_secs(2));
+    let mut first = start(&[], Some(&dir));
+    std::thread::sleep(Duration::from_secs(2));
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    assert!(dir.join("pid").exists(), "SIGKILL leaves the pid file");
+    std::thread::sleep(Duration::from_millis(500));
+    let mut second = start(&["--once", "--json"], Some(&dir));
+    let summary = fceux.join().expect("FCEUX thread");
+    let frames = summary_value(&summary, "frames");
+    assert!((1..400).contains(&frames), "{summary}");
+    let out = second.wait_stdout(Duration::from_secs(30));
+    assert!(out.contains("said bye"), "{out}");
+    let said = std::fs::read_to_string(&log).expect("the plugin's log");
+    assert_eq!(said.matches("connected (play)").count(), 2, "{said}");
+    assert!(said.contains("nestor went away"), "{said}");
+    // Before the first nestor, the plugin said what to start (autostart was off).
+    assert!(
+        said.contains("cargo run --release -- serve --fifo"),
+        "{said}"
+    );
+}
+
+/// Nothing started by hand: the plugin finds this repository's build and starts it.
+#[test]
+fn the_plugin_starts_nestor_by_itself() {
+    if let Err(why) = fceux_tools() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/nestor");
+    if Path::new(env!("CARGO_BIN_EXE_nestor")) != built {
+        eprintln!("skipped: the plugin starts target/release/nestor; run with --release");
+        return;
+    }
+    let tmp = temp_dir("serve-fceux-auto");
+    let rom = tmp.path().join("testcart.nes");
+    std::fs::write(&rom, testcart::nrom_image()).unwrap();
+    let dir = tmp.path().join("pipes");
+    let summary = run_fceux(
+        &rom,
+        &dir,
+        tmp.path(),
+        &[
+            ("NESTOR_FRAMES", "200"),
+            ("NESTOR_SPEED", "maximum"),
+            ("NESTOR_AUTOSTART", "1"),
+        ],
+        Duration::from_secs(120),
+    );
+    // The server it started goes on waiting for the next FCEUX: stop it.
+    let pid = std::fs::read_to_string(dir.join("pid")).expect("the started server's pid");
+    let pid: i32 = pid.trim().parse().unwrap();
+    // SAFETY: a plain kill(2) on the server the plugin started for this test.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+    assert_eq!(summary_value(&summary, "frames"), 200, "{summary}");
+}
