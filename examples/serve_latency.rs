@@ -12,6 +12,7 @@ use nestor::game::Game;
 use nestor::nes::{AddressMap, Console, DriverConfig, ModelConsole};
 use nestor::search::{Planner, Standard, Weights};
 use nestor::serve::protocol::encode_hex;
+#[cfg(unix)]
 use nestor::serve::transport::{accept_tcp, listen_tcp, FifoPair};
 use nestor::serve::{session, BridgeConsole, ServerMsg};
 
@@ -23,6 +24,12 @@ fn serve<R: BufRead, W: Write>(r: R, w: W) {
     eprintln!("server: {} ({report})", report.end);
 }
 
+#[cfg(not(unix))]
+fn main() {
+    eprintln!("serve_latency needs Unix (named pipes)");
+}
+
+#[cfg(unix)]
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let pieces: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(300);

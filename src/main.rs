@@ -47,6 +47,7 @@ enum Command {
     /// You play the cartridge in a window; nestor outlines its suggestion and rates your locks.
     Assist(AssistArgs),
     /// Plays inside another emulator (FCEUX: load lua/nestor-fceux.lua) over pipes or loopback TCP.
+    #[cfg(unix)]
     Serve(cli::serve::ServeArgs),
 }
 
@@ -510,6 +511,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => cli::replay::run(&args),
         Command::Analyze(args) => cli::analyze::run(&args),
         Command::Assist(args) => cli::assist::run(&args),
+        #[cfg(unix)]
         Command::Serve(args) => cli::serve::run(&args),
         Command::Trace(args) => match args.command {
             Some(TraceCommand::Verify { files, json }) => cli::trace::verify(&files, json),

@@ -5,6 +5,8 @@
 //!   polls the pad into $F7, which nestor's echo check compares with its answers);
 //! * with NESTOR_ROM: FCEUX plays 300 pieces from level 19 driven by nestor, 0 desyncs.
 
+#![cfg(unix)]
+
 mod common;
 mod serve_client;
 

@@ -2,6 +2,8 @@
 //! emulator (no ROM): it plays pieces with no desync, over the pipes and over loopback TCP,
 //! re-plans after a reset or a loaded state, survives a client that vanishes, and assists.
 
+#![cfg(unix)]
+
 mod serve_client;
 
 use std::time::Duration;
