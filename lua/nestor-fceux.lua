@@ -69,13 +69,17 @@ local function serving()
 end
 
 local started = false
+local waited = 0 -- connection attempts since nestor was started here
+local function instructions(cmd)
+  say("nestor serve is not running. Start it in a terminal:")
+  say("  cd " .. quote(repo) .. " && cargo run --release -- " .. cmd)
+  say("  (or: nestor " .. cmd .. "); this script connects as soon as it runs.")
+end
 local function start_nestor()
   local bin = nestor_binary()
   local cmd = "serve --fifo " .. quote(DIR)
   if not bin or not AUTOSTART then
-    say("nestor serve is not running. Start it in a terminal:")
-    say("  cd " .. quote(repo) .. " && cargo run --release -- " .. cmd)
-    say("  (or: nestor " .. cmd .. "); this script connects as soon as it runs.")
+    instructions(cmd)
     return
   end
   local log = DIR .. ".log"
@@ -118,7 +122,15 @@ end
 
 local function connect()
   if not serving() then
-    if not started then start_nestor(); started = true end
+    if not started then start_nestor(); started = true
+    else
+      waited = waited + 1
+      -- Started here but still not serving after ~5 attempts: say what to do by hand.
+      if waited == 5 and AUTOSTART then
+        say("nestor did not start (see " .. DIR .. ".log)")
+        instructions("serve --fifo " .. quote(DIR))
+      end
+    end
     return false
   end
   -- nestor waits on to-nestor first, then from-nestor: open them in that order. The extra
