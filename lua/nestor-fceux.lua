@@ -16,6 +16,8 @@ local SPEED = os.getenv("NESTOR_SPEED") -- e.g. "maximum" (FCEUX's speed modes);
 -- For tests: after this many frames say bye, write nestor's summary to NESTOR_RESULT, quit.
 local STOP_AFTER = tonumber(os.getenv("NESTOR_FRAMES") or "")
 local RESULT = os.getenv("NESTOR_RESULT")
+-- Record an FCEUX movie (.fm2, from power-on: the console restarts) of the session to this file.
+local MOVIE = os.getenv("NESTOR_MOVIE")
 
 local PROTOCOL = 1
 -- Where `nestor serve` makes its pipes by default (the same rule as nestor's).
@@ -67,13 +69,17 @@ local function serving()
 end
 
 local started = false
+local waited = 0 -- connection attempts since nestor was started here
+local function instructions(cmd)
+  say("nestor serve is not running. Start it in a terminal:")
+  say("  cd " .. quote(repo) .. " && cargo run --release -- " .. cmd)
+  say("  (or: nestor " .. cmd .. "); this script connects as soon as it runs.")
+end
 local function start_nestor()
   local bin = nestor_binary()
   local cmd = "serve --fifo " .. quote(DIR)
   if not bin or not AUTOSTART then
-    say("nestor serve is not running. Start it in a terminal:")
-    say("  cd " .. quote(repo) .. " && cargo run --release -- " .. cmd)
-    say("  (or: nestor " .. cmd .. "); this script connects as soon as it runs.")
+    instructions(cmd)
     return
   end
   local log = DIR .. ".log"
@@ -116,7 +122,15 @@ end
 
 local function connect()
   if not serving() then
-    if not started then start_nestor(); started = true end
+    if not started then start_nestor(); started = true
+    else
+      waited = waited + 1
+      -- Started here but still not serving after ~5 attempts: say what to do by hand.
+      if waited == 5 and AUTOSTART then
+        say("nestor did not start (see " .. DIR .. ".log)")
+        instructions("serve --fifo " .. quote(DIR))
+      end
+    end
     return false
   end
   -- nestor waits on to-nestor first, then from-nestor: open them in that order. The extra
@@ -152,12 +166,14 @@ end
 
 local NAMES = { "right", "left", "down", "up", "start", "select", "B", "A" } -- RLDUTSBA
 local pad = {}
+local shown = "" -- the last answer's buttons, as the status line shows them
 local lock = nil
 
 local function parse_pad(line)
   local field, rest = line:match("^pad %d+ (%S+)(.*)$")
   if not field or #field ~= 8 then return false end
   for i = 1, 8 do pad[NAMES[i]] = field:sub(i, i) ~= "." end
+  shown = field
   lock = nil
   local cells = rest:match("^ lock (.*)$")
   if cells then
@@ -189,7 +205,7 @@ end)
 -- The playfield's top-left cell on screen (column 0, row 0) and the cell size, in pixels.
 local FIELD_X, FIELD_Y, CELL = 96, 48, 8
 local function draw()
-  gui.text(2, 10, status)
+  gui.text(2, 10, inp and (status .. " " .. shown) or status)
   if not (SHOW_LOCK and lock) then return end
   for _, cell in ipairs(lock) do
     local c, r = cell[1], cell[2]
@@ -201,6 +217,10 @@ local function draw()
 end
 
 if SPEED then emu.speedmode(SPEED) end
+if MOVIE then
+  -- save_type 0: from power-on (no savestate in the movie), so `nestor replay` can play it.
+  if movie.record(MOVIE, 0, "nestor serve") then say("recording " .. MOVIE) else say("cannot record " .. MOVIE) end
+end
 local last_frame = nil
 local sent = 0
 local retry = 0
@@ -234,6 +254,7 @@ while true do
   draw()
   if STOP_AFTER and sent >= STOP_AFTER then
     STOP_AFTER = nil -- emu.exit() returns: the loop runs on until FCEUX stops
+    if MOVIE then movie.stop() end
     local answer = bye() or "no answer"
     say(answer)
     if RESULT then

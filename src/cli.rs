@@ -15,6 +15,7 @@ pub mod plots;
 pub mod profile;
 pub mod progress;
 pub mod replay;
+#[cfg(unix)]
 pub mod serve;
 pub mod shard;
 pub mod sim;

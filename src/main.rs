@@ -38,6 +38,7 @@ enum Command {
     /// You play the cartridge in a window; nestor outlines its suggestion and rates your locks.
     Assist(cli::assist::AssistArgs),
     /// Plays inside another emulator (FCEUX: load lua/nestor-fceux.lua) over pipes or loopback TCP.
+    #[cfg(unix)]
     Serve(cli::serve::ServeArgs),
 }
 
@@ -80,6 +81,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => cli::replay::run(&args),
         Command::Analyze(args) => cli::analyze::run(&args),
         Command::Assist(args) => cli::assist::run(&args),
+        #[cfg(unix)]
         Command::Serve(args) => cli::serve::run(&args),
         Command::Trace(args) => cli::trace::dispatch(args),
     };

@@ -4,6 +4,8 @@
 pub mod bridge;
 pub mod protocol;
 pub mod session;
+// Named pipes and the process checks are Unix; the protocol and the session are not.
+#[cfg(unix)]
 pub mod transport;
 
 pub use bridge::{BridgeConsole, BridgeError};

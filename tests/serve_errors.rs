@@ -2,6 +2,8 @@
 //! `error` line and a closed connection while the server goes on serving; non-loopback
 //! addresses, squatted pipe paths and SIGTERM are handled.
 
+#![cfg(unix)]
+
 mod serve_client;
 
 use std::io::Write;

@@ -5,6 +5,8 @@
 //!   polls the pad into $F7, which nestor's echo check compares with its answers);
 //! * with NESTOR_ROM: FCEUX plays 300 pieces from level 19 driven by nestor, 0 desyncs.
 
+#![cfg(unix)]
+
 mod common;
 mod serve_client;
 
@@ -12,7 +14,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use std::ops::ControlFlow;
+
 use common::{fceux_tools, temp_dir};
+use nestor::game::PadState;
+use nestor::movie::Replay;
+use nestor::nes::testcart;
+use nestor::nes::{NesDeck, Video};
 use serve_client::{start, summary_value};
 
 fn script() -> PathBuf {
@@ -72,12 +80,17 @@ fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
     let rom = tmp.path().join("testcart.nes");
     std::fs::write(&rom, nestor::nes::testcart::nrom_image()).unwrap();
     let dir = tmp.path().join("pipes");
+    let movie = tmp.path().join("session.fm2");
     let mut server = start(&["--once", "--json"], Some(&dir));
     let summary = run_fceux(
         &rom,
         &dir,
         tmp.path(),
-        &[("NESTOR_FRAMES", "600"), ("NESTOR_SPEED", "maximum")],
+        &[
+            ("NESTOR_FRAMES", "600"),
+            ("NESTOR_SPEED", "maximum"),
+            ("NESTOR_MOVIE", movie.to_str().unwrap()),
+        ],
         Duration::from_secs(120),
     );
     eprintln!("summary: {summary}");
@@ -93,6 +106,27 @@ fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
         out.contains("\"end\":\"the emulator's script said bye\""),
         "{out}"
     );
+    // The movie FCEUX recorded holds nestor's answers, and nestor replays it from power-on:
+    // the cart's last polled buttons there are the movie's last frame's.
+    let replay = Replay::load(&movie).unwrap_or_else(|e| panic!("{}: {e}", movie.display()));
+    let pads = replay.movie().gameplay_pads();
+    let pressed = pads.iter().filter(|p| **p != PadState::NONE).count() as u64;
+    let answered = summary_value(&summary, "pressed");
+    assert!(pads.len() >= 590, "{} frames recorded", pads.len());
+    assert!(
+        pressed.abs_diff(answered) <= 2,
+        "movie {pressed}, nestor {answered}"
+    );
+    let image = testcart::nrom_image();
+    let mut deck = NesDeck::from_image("testcart", &image, Video::Headless).unwrap();
+    let mut last = None;
+    replay
+        .run(&mut deck, |f| {
+            last = Some(f.ram[usize::from(testcart::HELD)]);
+            ControlFlow::Continue(())
+        })
+        .expect("nestor replays FCEUX's movie");
+    assert_eq!(last, pads.last().map(|p| p.bits()));
 }
 
 #[test]
@@ -102,18 +136,168 @@ fn fceux_plays_300_pieces_from_level_19_driven_by_nestor() {
     let rom = PathBuf::from(std::env::var_os("NESTOR_ROM").expect("NESTOR_ROM"));
     let tmp = temp_dir("serve-fceux-rom");
     let dir = tmp.path().join("pipes");
+    let movie = tmp.path().join("nestor-in-fceux.fm2");
     let mut server = start(&["--once", "--json", "--level", "19"], Some(&dir));
-    // 300 pieces at level 19 take about 300 × 45 frames, plus the menus: stop well after.
+    // 300 pieces at level 19 take about 300 × 55 frames, plus the menus: stop well after, well
+    // before level 29 (about 575 pieces), where a top-out would end the game being compared.
     let summary = run_fceux(
         &rom,
         &dir,
         tmp.path(),
-        &[("NESTOR_FRAMES", "16000"), ("NESTOR_SPEED", "maximum")],
-        Duration::from_secs(900),
+        &[
+            ("NESTOR_FRAMES", "24000"),
+            ("NESTOR_SPEED", "maximum"),
+            ("NESTOR_MOVIE", movie.to_str().unwrap()),
+        ],
+        Duration::from_secs(1800),
     );
     eprintln!("summary: {summary}");
     assert!(summary_value(&summary, "pieces") >= 300, "{summary}");
     assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
     assert_eq!(summary_value(&summary, "echo_mismatches"), 0, "{summary}");
+    assert_eq!(
+        summary_value(&summary, "games"),
+        0,
+        "a game ended: {summary}"
+    );
     let _ = server.wait_stdout(Duration::from_secs(30));
+    // The movie FCEUX recorded replays in nestor to the same score and lines.
+    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .arg("replay")
+        .arg(&rom)
+        .arg(&movie)
+        .args(["--headless", "--json"])
+        .output()
+        .expect("run nestor replay");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("replay JSON");
+    assert_eq!(json["score"], summary_value(&summary, "score"), "{json}");
+    assert_eq!(json["lines"], summary_value(&summary, "lines"), "{json}");
+}
+
+/// Assist in the real FCEUX: frames flow, nestor never presses anything.
+#[test]
+fn the_plugin_assists_in_real_fceux_without_pressing() {
+    if let Err(why) = fceux_tools() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let tmp = temp_dir("serve-fceux-assist");
+    let rom = tmp.path().join("testcart.nes");
+    std::fs::write(&rom, testcart::nrom_image()).unwrap();
+    let dir = tmp.path().join("pipes");
+    let mut server = start(&["--once", "--json"], Some(&dir));
+    let summary = run_fceux(
+        &rom,
+        &dir,
+        tmp.path(),
+        &[
+            ("NESTOR_FRAMES", "300"),
+            ("NESTOR_SPEED", "maximum"),
+            ("NESTOR_MODE", "assist"),
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(summary_value(&summary, "frames"), 300, "{summary}");
+    assert_eq!(summary_value(&summary, "pressed"), 0, "{summary}");
+    let out = server.wait_stdout(Duration::from_secs(30));
+    assert!(out.contains("\"mode\":\"assist\""), "{out}");
+}
+
+/// Either side gone: FCEUX started before nestor waits for it; nestor killed mid-session
+/// (SIGKILL: its pipes and pid file left stale) and started again is reconnected to.
+#[test]
+fn the_plugin_waits_for_nestor_and_reconnects_after_it_was_killed() {
+    if let Err(why) = fceux_tools() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let tmp = temp_dir("serve-fceux-restart");
+    let rom = tmp.path().join("testcart.nes");
+    std::fs::write(&rom, testcart::nrom_image()).unwrap();
+    let dir = tmp.path().join("pipes");
+    let log = tmp.path().join("plugin.log");
+    let fceux = {
+        let (dir, rom, tmp, log) = (
+            dir.clone(),
+            rom.clone(),
+            tmp.path().to_path_buf(),
+            log.clone(),
+        );
+        std::thread::spawn(move || {
+            run_fceux(
+                &rom,
+                &dir,
+                &tmp,
+                &[
+                    ("NESTOR_FRAMES", "400"),
+                    ("NESTOR_LOG", log.to_str().unwrap()),
+                ],
+                Duration::from_secs(120),
+            )
+        })
+    };
+    // FCEUX runs at 60 fps with nobody serving; then a first nestor, killed after a while.
+    std::thread::sleep(Duration::from_secs(2));
+    let mut first = start(&[], Some(&dir));
+    std::thread::sleep(Duration::from_secs(2));
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    assert!(dir.join("pid").exists(), "SIGKILL leaves the pid file");
+    std::thread::sleep(Duration::from_millis(500));
+    let mut second = start(&["--once", "--json"], Some(&dir));
+    let summary = fceux.join().expect("FCEUX thread");
+    let frames = summary_value(&summary, "frames");
+    assert!((1..400).contains(&frames), "{summary}");
+    let out = second.wait_stdout(Duration::from_secs(30));
+    assert!(out.contains("said bye"), "{out}");
+    let said = std::fs::read_to_string(&log).expect("the plugin's log");
+    assert_eq!(said.matches("connected (play)").count(), 2, "{said}");
+    assert!(said.contains("nestor went away"), "{said}");
+    // Before the first nestor, the plugin said what to start (autostart was off).
+    assert!(
+        said.contains("cargo run --release -- serve --fifo"),
+        "{said}"
+    );
+}
+
+/// Nothing started by hand: the plugin finds this repository's build and starts it.
+#[test]
+fn the_plugin_starts_nestor_by_itself() {
+    if let Err(why) = fceux_tools() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/nestor");
+    if Path::new(env!("CARGO_BIN_EXE_nestor")) != built {
+        eprintln!("skipped: the plugin starts target/release/nestor; run with --release");
+        return;
+    }
+    let tmp = temp_dir("serve-fceux-auto");
+    let rom = tmp.path().join("testcart.nes");
+    std::fs::write(&rom, testcart::nrom_image()).unwrap();
+    let dir = tmp.path().join("pipes");
+    let summary = run_fceux(
+        &rom,
+        &dir,
+        tmp.path(),
+        &[
+            ("NESTOR_FRAMES", "200"),
+            ("NESTOR_SPEED", "maximum"),
+            ("NESTOR_AUTOSTART", "1"),
+        ],
+        Duration::from_secs(120),
+    );
+    // The server it started goes on waiting for the next FCEUX: stop it.
+    let pid = std::fs::read_to_string(dir.join("pid")).expect("the started server's pid");
+    let pid: i32 = pid.trim().parse().unwrap();
+    // SAFETY: a plain kill(2) on the server the plugin started for this test.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+    assert_eq!(summary_value(&summary, "frames"), 200, "{summary}");
 }

@@ -2,6 +2,8 @@
 //! emulator (no ROM): it plays pieces with no desync, over the pipes and over loopback TCP,
 //! re-plans after a reset or a loaded state, survives a client that vanishes, and assists.
 
+#![cfg(unix)]
+
 mod serve_client;
 
 use std::time::Duration;
@@ -103,6 +105,35 @@ fn resets_and_loaded_states_are_replanned_from_not_desyncs() {
     let summary = bye(&mut conn);
     assert_eq!(summary_value(&summary, "jumps"), 2, "{summary}");
     assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
+}
+
+/// A soft reset keeps the frame numbers going but shows the menus: nestor leaves the game it
+/// was playing for the menus (pressing Start on the title screen), not a desync.
+#[test]
+fn a_soft_reset_sends_nestor_back_to_the_menus() {
+    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
+    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
+    let ranges = conn.hello("play");
+    let mut console = model(0x5E12_0009);
+    let (_, mut n) = play(&mut conn, &ranges, &mut console, 0, 3, None);
+    // Power-on RAM: gameMode 0, the legal screen.
+    let zeros = vec![0u8; ranges.total()];
+    let mut hex = String::new();
+    nestor::serve::protocol::encode_hex(&zeros, &mut hex);
+    let mut starts = 0;
+    for _ in 0..40 {
+        conn.send(&format!("frame {n} {hex}")).unwrap();
+        n += 1;
+        match conn.msg() {
+            Some(ServerMsg::Pad { pad, .. }) => starts += u32::from(pad.contains(PadState::START)),
+            other => panic!("expected pad, got {other:?}"),
+        }
+    }
+    assert!(starts > 0, "nestor never pressed Start on the title screen");
+    let summary = bye(&mut conn);
+    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
+    assert_eq!(summary_value(&summary, "jumps"), 1, "{summary}");
+    let _ = server.child.kill();
 }
 
 /// The emulator paused: nothing arrives for a while, then play goes on where it was.

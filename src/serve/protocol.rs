@@ -481,9 +481,10 @@ impl ServerMsg {
                 no_more("pad", words)?;
                 Ok(ServerMsg::Pad { number, pad, lock })
             }
-            "note" => Ok(ServerMsg::Note(rest.into())),
-            "error" => Ok(ServerMsg::Error(rest.into())),
-            "bye" => Ok(ServerMsg::Bye(rest.into())),
+            // A tab is text here, written back as the space `format` makes of it.
+            "note" => Ok(ServerMsg::Note(rest.replace('\t', " "))),
+            "error" => Ok(ServerMsg::Error(rest.replace('\t', " "))),
+            "bye" => Ok(ServerMsg::Bye(rest.replace('\t', " "))),
             "" => Err(ProtocolError::Empty),
             w => Err(ProtocolError::Unknown {
                 word: w.chars().take(32).collect(),

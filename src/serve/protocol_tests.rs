@@ -115,6 +115,11 @@ fn server_lines_round_trip() {
     let mut s = String::new();
     ServerMsg::Note("two\nlines".into()).format(&mut s);
     assert_eq!(s, "note two lines");
+    // A tab in a text line (the fuzzer's find): read as the space it is written back as.
+    let tab = ServerMsg::parse("error 7 \tx").unwrap();
+    let mut s = String::new();
+    tab.format(&mut s);
+    assert_eq!(ServerMsg::parse(&s), Ok(tab));
 }
 
 #[test]

@@ -152,6 +152,13 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
                     Step::GameOver { .. } => report.games += 1,
                     _ => {}
                 }
+                if driver.is_playing() && !driver.snapshot().in_play() {
+                    // The game left play without a top-out: a reset (the frame numbers go on
+                    // through a soft reset). Start over from the menus it shows.
+                    report.jumps += 1;
+                    log::info!("{}: the game was reset; back to the menus", report.client);
+                    let _ = driver.new_game(|_| {});
+                }
                 let lock = driver.plan().map(|p| lock_cells(&p.lock));
                 driver.console_mut().show_lock(lock);
                 continue;
