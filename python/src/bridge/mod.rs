@@ -54,7 +54,7 @@ impl From<Events> for FrameEvents {
     fn from(e: Events) -> FrameEvents {
         FrameEvents {
             spawned: e.spawned,
-            locked: e.locked,
+            locked: e.locked.map(<(u8, u8, u8)>::from),
             cleared: e.cleared,
             level_up: e.level_up,
             topped_out: e.topped_out,

@@ -6,15 +6,16 @@ use nestor::game::pad::PadState;
 use nestor::game::piece::{Piece, HIDDEN_ID};
 use nestor::game::playfield::Playfield;
 use nestor::game::rng::Picker;
-use nestor::game::state::{Game, PlayState, Wait};
+use nestor::game::state::{Game, PlayState, ShownBlock, Wait};
 use nestor::trace::record::{game_from_line, FrameRecord};
 
 use super::*;
 
 // ---- state bytes ----
 
-const MAGIC: &[u8; 4] = b"NST1";
-pub const STATE_BYTES: usize = 4 + 256 + 39;
+const MAGIC: &[u8; 4] = b"NST2";
+/// Magic, the $0400 page, 39 bytes of counters, 9 of the player block a lag frame shows.
+pub const STATE_BYTES: usize = 4 + 256 + 39 + 9;
 
 pub fn to_bytes(t: &Tracked) -> Vec<u8> {
     let g = &t.game;
@@ -44,7 +45,8 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
         Wait::None => 0,
         Wait::QuirkNmi => 1,
         Wait::Ending => 2,
-        Wait::Lag => 3,
+        Wait::Lag(None) => 3,
+        Wait::Lag(Some(_)) => 4,
     };
     let crashed = match g.crashed {
         None => 0,
@@ -52,6 +54,22 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
         Some(CrashKind::Hang) => 2,
     };
     b.extend_from_slice(&[wait, crashed]);
+    let shown = match g.wait {
+        Wait::Lag(Some(s)) => s,
+        _ => ShownBlock {
+            play_state: PlayState::Ended,
+            level: 0,
+            lines: [0; 2],
+            score: [0; 3],
+            completed_lines: 0,
+            hold_down_points: 0,
+        },
+    };
+    b.extend_from_slice(&[shown.play_state as u8, shown.level]);
+    b.extend_from_slice(&shown.lines);
+    b.extend_from_slice(&shown.score);
+    b.extend_from_slice(&[shown.completed_lines, shown.hold_down_points]);
+    // The piece-progress bytes stay last: they are the wrapper's own bookkeeping.
     b.extend_from_slice(&t.piece_frames.to_le_bytes());
     b.push(t.piece_pressed);
     debug_assert_eq!(b.len(), STATE_BYTES);
@@ -76,7 +94,16 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
         0 => Wait::None,
         1 => Wait::QuirkNmi,
         2 => Wait::Ending,
-        3 => Wait::Lag,
+        3 => Wait::Lag(None),
+        4 => Wait::Lag(Some(ShownBlock {
+            play_state: PlayState::from_u8(r[36])
+                .ok_or_else(|| format!("bad shown play state {} in the state", r[36]))?,
+            level: r[37],
+            lines: [r[38], r[39]],
+            score: [r[40], r[41], r[42]],
+            completed_lines: r[43],
+            hold_down_points: r[44],
+        })),
         v => return Err(format!("bad wait {v} in the state")),
     };
     let crashed = match r[35] {
@@ -132,8 +159,8 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
     };
     Ok(Tracked {
         game,
-        piece_frames: u16_at(36),
-        piece_pressed: r[38],
+        piece_frames: u16_at(45),
+        piece_pressed: r[47],
     })
 }
 
