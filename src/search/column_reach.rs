@@ -41,6 +41,11 @@ impl Sweep {
 pub struct ReachTable {
     speed: u8,
     sweeps: [[Sweep; 10]; Piece::NUM],
+    /// Every sweep's cells together, and the rows they span: a board that fills none of
+    /// them blocks only the (piece, column) pairs no route reaches.
+    any: Sweep,
+    /// Pairs no route reaches even on an empty field.
+    never: u32,
 }
 
 /// Board row index (0 = row −2) of cell dy under a pivot at y (y wraps below 0), if on the board.
@@ -118,7 +123,31 @@ impl ReachTable {
                 }
             }
         }
-        ReachTable { speed, sweeps }
+        let mut any = Sweep {
+            first: u8::MAX,
+            ..Sweep::default()
+        };
+        let mut never = 0;
+        for sweep in sweeps.iter().flatten() {
+            if sweep.none {
+                never += 1;
+                continue;
+            }
+            for (a, r) in any.rows.iter_mut().zip(&sweep.rows) {
+                *a |= r;
+            }
+            any.first = any.first.min(sweep.first);
+            any.last = any.last.max(sweep.last);
+        }
+        if any.first > any.last {
+            any.none = true;
+        }
+        ReachTable {
+            speed,
+            sweeps,
+            any,
+            never,
+        }
     }
 
     /// Frames per row this table was derived for.
@@ -134,6 +163,15 @@ impl ReachTable {
     /// (piece, column) pairs out of reach on `board`: 0 on an empty field, 70 when no piece
     /// can move at all.
     pub fn unreachable(&self, board: &Board) -> u32 {
+        // Most boards stay clear of every route (the routes run near the spawn).
+        if self.any.none || !self.any.blocked(board) {
+            return self.never;
+        }
+        self.unreachable_each(board)
+    }
+
+    /// [`ReachTable::unreachable`] route by route (the fast path's oracle in tests).
+    pub(crate) fn unreachable_each(&self, board: &Board) -> u32 {
         let mut n = 0;
         for piece in &self.sweeps {
             for sweep in piece {
