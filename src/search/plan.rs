@@ -129,6 +129,22 @@ impl Plan {
         })
     }
 
+    /// The plan of the best pair `(value, index in firsts, next lock)`; with no pair, the
+    /// deepest lock's (see [`Plan::to_lock`]).
+    pub(crate) fn of_best(
+        first: &Bfs,
+        firsts: &[Lock],
+        best: Option<(f64, usize, Option<Placement>)>,
+        inputs: Vec<PadState>,
+        expected: Vec<Pos>,
+    ) -> Plan {
+        Plan {
+            value: best.map(|b| b.0),
+            next_lock: best.and_then(|b| b.2),
+            ..Plan::to_lock(first, firsts, best.map(|b| b.1), inputs, expected)
+        }
+    }
+
     /// The plan to `firsts[index]` (or, for `None`, the deepest lock: when every pair is
     /// rejected, the least bad way to go on) along `first`'s path, after the prefix frames.
     pub(crate) fn to_lock(
@@ -385,17 +401,12 @@ impl<E: Evaluator> Planner<E> {
                 best = Some((p.value, p.first, Some(p.second)));
             }
         }
-        let plan = Plan::to_lock(
+        Some(Plan::of_best(
             &self.first,
             &self.firsts,
-            best.map(|b| b.1),
+            best,
             prefix_inputs,
             prefix_expected,
-        );
-        Some(Plan {
-            value: best.map(|b| b.0),
-            next_lock: best.and_then(|b| b.2),
-            ..plan
-        })
+        ))
     }
 }
