@@ -163,14 +163,30 @@ impl Evaluator for Standard {
         if !self.playable_rows(&rows, outcome.level) {
             return None;
         }
+        Some(self.value(outcome, &rows, features_of(&rows), ReachTable::unreachable))
+    }
+}
+
+impl Standard {
+    /// The value of a playable pair from its board features (`lines_cleared` and
+    /// `lock_height` are added here): the weighted sum, the rules, and the columns out of
+    /// reach as `unreachable` counts them.
+    #[inline]
+    fn value(
+        &self,
+        outcome: &PairOutcome,
+        rows: &[u16; 20],
+        board: Features,
+        unreachable: impl FnOnce(&ReachTable, &Board) -> u32,
+    ) -> f64 {
         let w = self.at(outcome.level);
         let mut score = w.score(&Features {
             lines_cleared: outcome.lines_first + outcome.lines_second,
             lock_height: lock_height(&outcome.first) + lock_height(&outcome.second),
-            ..features_of(&rows)
+            ..board
         });
         if w.ceiling_rules {
-            let top = ceiling_load(&rows, w.top_rows);
+            let top = ceiling_load(rows, w.top_rows);
             score += w.top_rows_penalty * f64::from(top);
         }
         if w.tetris_rules {
@@ -183,10 +199,10 @@ impl Evaluator for Standard {
         }
         if w.unreachable_columns != 0.0 {
             if let Some(table) = self.reach_at(outcome.level) {
-                score += w.unreachable_columns * f64::from(table.unreachable(outcome.board));
+                score += w.unreachable_columns * f64::from(unreachable(table, outcome.board));
             }
         }
-        Some(score)
+        score
     }
 }
 

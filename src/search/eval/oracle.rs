@@ -217,35 +217,17 @@ fn column_height_variance(p: &Profile) -> u32 {
     (1..10).map(|c| p.height(c).abs_diff(p.height(c - 1))).sum()
 }
 
-/// `Standard::evaluate` as first written: the oracle's features, the rows read again for
-/// each rule, the reach table route by route.
+/// `Standard::evaluate` with the oracle's features and the reach table route by route (the
+/// rules are the evaluator's own: they did not change).
 pub fn evaluate(e: &super::Standard, outcome: &super::PairOutcome) -> Option<f64> {
     if !e.playable(outcome.board, outcome.level) {
         return None;
     }
-    let w = e.at(outcome.level);
-    let f = Features {
-        lines_cleared: outcome.lines_first + outcome.lines_second,
-        lock_height: super::lock_height(&outcome.first) + super::lock_height(&outcome.second),
-        ..features(outcome.board)
-    };
-    let mut score = w.score(&f);
-    if w.ceiling_rules {
-        let top = super::ceiling_load(&visible_rows(outcome.board), w.top_rows);
-        score += w.top_rows_penalty * f64::from(top);
-    }
-    if w.tetris_rules {
-        if outcome.lines_first == 4 {
-            score -= w.tetris_now_bonus;
-        }
-        if outcome.lines_second == 4 {
-            score -= w.tetris_next_bonus;
-        }
-    }
-    if w.unreachable_columns != 0.0 {
-        if let Some(table) = e.reach_at(outcome.level) {
-            score += w.unreachable_columns * f64::from(table.unreachable_each(outcome.board));
-        }
-    }
-    Some(score)
+    let rows = visible_rows(outcome.board);
+    Some(e.value(
+        outcome,
+        &rows,
+        features(outcome.board),
+        super::ReachTable::unreachable_each,
+    ))
 }
