@@ -41,6 +41,26 @@ impl Sweep {
 pub struct ReachTable {
     speed: u8,
     sweeps: [[Sweep; 10]; Piece::NUM],
+    /// Every sweep's cells together, and the rows they span: a board that fills none of
+    /// them blocks only the (piece, column) pairs no route reaches.
+    any: Sweep,
+    /// Pairs no route reaches even on an empty field.
+    never: u32,
+    /// Every route's cells packed four rows to a word (see [`pack`]), the routes of
+    /// (piece, column) pairs no route reaches left out.
+    packed: Vec<[u64; WORDS]>,
+}
+
+/// Words of four 16-bit rows that hold the 22 board rows.
+const WORDS: usize = BOARD_ROWS.div_ceil(4);
+
+/// Board rows packed four to a word, so a route is tested against a board in a few ANDs.
+fn pack(rows: &[u16; BOARD_ROWS]) -> [u64; WORDS] {
+    let mut words = [0u64; WORDS];
+    for (r, &row) in rows.iter().enumerate() {
+        words[r / 4] |= u64::from(row) << (16 * (r % 4));
+    }
+    words
 }
 
 /// Board row index (0 = row −2) of cell dy under a pivot at y (y wraps below 0), if on the board.
@@ -118,7 +138,38 @@ impl ReachTable {
                 }
             }
         }
-        ReachTable { speed, sweeps }
+        let mut any = Sweep {
+            first: u8::MAX,
+            ..Sweep::default()
+        };
+        let mut never = 0;
+        for sweep in sweeps.iter().flatten() {
+            if sweep.none {
+                never += 1;
+                continue;
+            }
+            for (a, r) in any.rows.iter_mut().zip(&sweep.rows) {
+                *a |= r;
+            }
+            any.first = any.first.min(sweep.first);
+            any.last = any.last.max(sweep.last);
+        }
+        if any.first > any.last {
+            any.none = true;
+        }
+        let packed = sweeps
+            .iter()
+            .flatten()
+            .filter(|s| !s.none)
+            .map(|s| pack(&s.rows))
+            .collect();
+        ReachTable {
+            speed,
+            sweeps,
+            any,
+            never,
+            packed,
+        }
     }
 
     /// Frames per row this table was derived for.
@@ -134,6 +185,22 @@ impl ReachTable {
     /// (piece, column) pairs out of reach on `board`: 0 on an empty field, 70 when no piece
     /// can move at all.
     pub fn unreachable(&self, board: &Board) -> u32 {
+        // Most boards stay clear of every route (the routes run near the spawn).
+        if self.any.none || !self.any.blocked(board) {
+            return self.never;
+        }
+        let b = pack(&board.rows);
+        let blocked = self
+            .packed
+            .iter()
+            .filter(|s| s.iter().zip(&b).fold(0, |acc, (s, b)| acc | (s & b)) != 0)
+            .count();
+        self.never + blocked as u32
+    }
+
+    /// [`ReachTable::unreachable`] route by route (the fast path's oracle in tests).
+    #[cfg(test)]
+    pub(crate) fn unreachable_each(&self, board: &Board) -> u32 {
         let mut n = 0;
         for piece in &self.sweeps {
             for sweep in piece {

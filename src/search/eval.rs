@@ -14,6 +14,10 @@ use super::features::{with_features, FEATURE_COUNT};
 use super::weights::{PhaseWeights, Weights};
 
 #[cfg(test)]
+mod oracle;
+#[cfg(test)]
+mod oracle_tests;
+#[cfg(test)]
 mod tests;
 
 /// Where one piece locked: pivot (x, y) as `Collide::fits` takes it (y wraps below 0 for the
@@ -137,28 +141,52 @@ impl Standard {
     /// Rules 3 and 4: is the final board still playable at `level`? (Every piece can spawn,
     /// and when the stack reaches the top `ceiling_rows` rows, some line can still be cleared.)
     pub fn playable(&self, board: &Board, level: u8) -> bool {
+        self.playable_rows(&visible_rows(board), level)
+    }
+
+    fn playable_rows(&self, rows: &[u16; 20], level: u8) -> bool {
         let w = self.at(level);
-        let rows = visible_rows(board);
-        if !spawn_room(&rows) {
+        if !spawn_room(rows) {
             return false;
         }
         if !w.ceiling_rules {
             return true;
         }
         let near_ceiling = rows.iter().take(w.ceiling_rows as usize).any(|&r| r != 0);
-        !near_ceiling || spawn_region_spans_a_row(&rows)
+        !near_ceiling || spawn_region_spans_a_row(rows)
     }
 }
 
 impl Evaluator for Standard {
     fn evaluate(&self, outcome: &PairOutcome) -> Option<f64> {
-        if !self.playable(outcome.board, outcome.level) {
+        let rows = visible_rows(outcome.board);
+        if !self.playable_rows(&rows, outcome.level) {
             return None;
         }
+        Some(self.value(outcome, &rows, features_of(&rows), ReachTable::unreachable))
+    }
+}
+
+impl Standard {
+    /// The value of a playable pair from its board features (`lines_cleared` and
+    /// `lock_height` are added here): the weighted sum, the rules, and the columns out of
+    /// reach as `unreachable` counts them.
+    #[inline]
+    fn value(
+        &self,
+        outcome: &PairOutcome,
+        rows: &[u16; 20],
+        board: Features,
+        unreachable: impl FnOnce(&ReachTable, &Board) -> u32,
+    ) -> f64 {
         let w = self.at(outcome.level);
-        let mut score = w.score(&pair_features(outcome));
+        let mut score = w.score(&Features {
+            lines_cleared: outcome.lines_first + outcome.lines_second,
+            lock_height: lock_height(&outcome.first) + lock_height(&outcome.second),
+            ..board
+        });
         if w.ceiling_rules {
-            let top = ceiling_load(&visible_rows(outcome.board), w.top_rows);
+            let top = ceiling_load(rows, w.top_rows);
             score += w.top_rows_penalty * f64::from(top);
         }
         if w.tetris_rules {
@@ -171,10 +199,10 @@ impl Evaluator for Standard {
         }
         if w.unreachable_columns != 0.0 {
             if let Some(table) = self.reach_at(outcome.level) {
-                score += w.unreachable_columns * f64::from(table.unreachable(outcome.board));
+                score += w.unreachable_columns * f64::from(unreachable(table, outcome.board));
             }
         }
-        Some(score)
+        score
     }
 }
 
@@ -189,27 +217,7 @@ pub fn pair_features(outcome: &PairOutcome) -> Features {
 
 /// The 15 board features (`lines_cleared` and `lock_height` are 0: they belong to placements).
 pub fn features(board: &Board) -> Features {
-    let p = Profile::new(board);
-    let wells = well_counts(&p);
-    Features {
-        lines_cleared: 0,
-        lock_height: 0,
-        well_cells: well_cells(&wells),
-        deep_wells: deep_wells(&wells),
-        column_holes: column_holes(&p),
-        weighted_column_holes: weighted_column_holes(&p),
-        column_hole_depths: column_hole_depths(&p),
-        min_column_hole_depth: min_column_hole_depth(&p),
-        max_column_hole_depth: max_column_hole_depth(&p),
-        column_transitions: column_transitions(&p),
-        row_transitions: row_transitions(&p),
-        column_heights: column_heights(&p),
-        pile_height: pile_height(&p),
-        column_height_spread: column_height_spread(&p),
-        solid_cells: solid_cells(&p),
-        weighted_solid_cells: weighted_solid_cells(&p),
-        column_height_variance: column_height_variance(&p),
-    }
+    features_of(&visible_rows(board))
 }
 
 /// Rows the piece's lowest cell sits above the floor: 19 − (pivot y + largest dy).
@@ -219,65 +227,65 @@ pub fn lock_height(p: &Placement) -> u32 {
     (19 - bottom).max(0) as u32
 }
 
-/// The visible rows and the column profile, computed once per board.
-struct Profile {
-    /// Visible rows 0..19 from the top, masked to the ten columns.
-    rows: [u16; 20],
-    /// Row of each column's top filled cell; 20 for an empty column.
-    top: [u8; 10],
-    /// Row of the pile's top filled cell; 20 for an empty field.
-    pile_top: usize,
-}
-
-impl Profile {
-    fn new(board: &Board) -> Profile {
-        let rows = visible_rows(board);
-        let mut top = [20u8; 10];
-        let mut pile_top = 20;
-        let mut seen = 0u16;
-        for (r, &row) in rows.iter().enumerate() {
-            let mut new = row & !seen;
-            if new != 0 && pile_top == 20 {
-                pile_top = r;
-            }
-            while new != 0 {
-                top[new.trailing_zeros() as usize] = r as u8;
-                new &= new - 1;
-            }
-            seen |= row;
-            if seen == FULL_ROW {
-                break;
-            }
-        }
-        Profile {
-            rows,
-            top,
-            pile_top,
-        }
-    }
-
-    #[inline]
-    fn height(&self, c: usize) -> u32 {
-        20 - u32::from(self.top[c])
-    }
-
-    /// Calls `f(row, column)` for every hole: an empty cell with a filled cell directly above.
-    #[inline]
-    fn for_each_hole(&self, mut f: impl FnMut(usize, usize)) {
-        for r in self.pile_top + 1..20 {
-            let mut holes = !self.rows[r] & self.rows[r - 1] & FULL_ROW;
-            while holes != 0 {
-                f(r, holes.trailing_zeros() as usize);
-                holes &= holes - 1;
+/// The 15 board features of the visible rows (0..19 from the top, masked to ten columns), in
+/// one pass down the pile on whole bit rows (the definitions, feature by feature, are the
+/// oracle's in `eval/oracle.rs`, which the tests compare against on random boards):
+/// - wells: empty cells above their column's top (not `covered`) with both neighbours
+///   filled (walls count); per-column counts of 1, 2 and 3 or more as three bit masks;
+/// - holes: empty cells under a filled one; their depth is the row minus the column's top;
+/// - column transitions: filled/empty changes between a row and the one above, in columns
+///   already covered; row transitions: along each row with walls, from the pile's top down.
+fn features_of(rows: &[u16; 20]) -> Features {
+    let pile_top = rows.iter().position(|&r| r != 0).unwrap_or(20);
+    let mut f = Features {
+        min_column_hole_depth: 20,
+        ..Features::default()
+    };
+    let mut top = [20u8; 10];
+    let mut covered = 0u16;
+    let (mut wells1, mut wells2, mut wells3) = (0u16, 0u16, 0u16);
+    let mut above = 0u16;
+    for (r, &row) in rows.iter().enumerate().skip(pile_top) {
+        let holes = !row & above;
+        if holes != 0 {
+            let n = holes.count_ones();
+            f.column_holes += n;
+            f.weighted_column_holes += (r as u32 + 1) * n;
+            let mut h = holes;
+            while h != 0 {
+                let depth = (r - usize::from(top[h.trailing_zeros() as usize])) as u32;
+                f.column_hole_depths += depth;
+                f.min_column_hole_depth = f.min_column_hole_depth.min(depth);
+                f.max_column_hole_depth = f.max_column_hole_depth.max(depth);
+                h &= h - 1;
             }
         }
+        f.column_transitions += ((row ^ above) & covered).count_ones();
+        let mut new = row & !covered;
+        while new != 0 {
+            top[new.trailing_zeros() as usize] = r as u8;
+            new &= new - 1;
+        }
+        covered |= row;
+        let walls = !covered & ((row << 1) | 1) & ((row >> 1) | (1 << 9)) & FULL_ROW;
+        f.well_cells += walls.count_ones();
+        wells3 |= wells2 & walls;
+        wells2 |= wells1 & walls;
+        wells1 |= walls;
+        let walled = (row << 1) | 1 | (1 << 11);
+        f.row_transitions += ((walled ^ (walled >> 1)) & 0x7FF).count_ones();
+        let cells = row.count_ones();
+        f.solid_cells += cells;
+        f.weighted_solid_cells += (20 - r as u32) * cells;
+        above = row;
     }
-
-    /// Distance from the column's top cell down to a hole at (r, c): 1 right under the top.
-    #[inline]
-    fn hole_depth(&self, r: usize, c: usize) -> u32 {
-        (r - usize::from(self.top[c])) as u32
-    }
+    f.deep_wells = wells3.count_ones();
+    let height = |c: usize| 20 - u32::from(top[c]);
+    f.column_heights = (0..10).map(height).sum();
+    f.pile_height = 20 - pile_top as u32;
+    f.column_height_spread = f.pile_height - (0..10).map(height).min().unwrap_or(0);
+    f.column_height_variance = (1..10).map(|c| height(c).abs_diff(height(c - 1))).sum();
+    f
 }
 
 fn visible_rows(board: &Board) -> [u16; 20] {
@@ -286,133 +294,6 @@ fn visible_rows(board: &Board) -> [u16; 20] {
         *dst = src & FULL_ROW;
     }
     rows
-}
-
-/// Well cells per column: empty cells above the column's top whose left and right neighbours
-/// are filled (walls count as filled). Stacked or not, they all count toward their column.
-fn well_counts(p: &Profile) -> [u8; 10] {
-    let mut counts = [0u8; 10];
-    let mut covered = 0u16;
-    for &row in &p.rows[p.pile_top..] {
-        covered |= row;
-        if covered == FULL_ROW {
-            break;
-        }
-        let left_filled = (row << 1) | 1;
-        let right_filled = (row >> 1) | (1 << 9);
-        let mut wells = !covered & left_filled & right_filled & FULL_ROW;
-        while wells != 0 {
-            counts[wells.trailing_zeros() as usize] += 1;
-            wells &= wells - 1;
-        }
-    }
-    counts
-}
-
-/// Well cells in all columns.
-fn well_cells(wells: &[u8; 10]) -> u32 {
-    wells.iter().map(|&n| u32::from(n)).sum()
-}
-
-/// Columns holding 3 or more well cells.
-fn deep_wells(wells: &[u8; 10]) -> u32 {
-    wells.iter().filter(|&&n| n >= 3).count() as u32
-}
-
-/// Empty cells with a filled cell directly above (a gap of several cells counts once).
-fn column_holes(p: &Profile) -> u32 {
-    (p.pile_top + 1..20)
-        .map(|r| (!p.rows[r] & p.rows[r - 1] & FULL_ROW).count_ones())
-        .sum()
-}
-
-/// Sum of the holes' row numbers counted from the top starting at 1 (deeper holes weigh more).
-fn weighted_column_holes(p: &Profile) -> u32 {
-    (p.pile_top + 1..20)
-        .map(|r| (r as u32 + 1) * (!p.rows[r] & p.rows[r - 1] & FULL_ROW).count_ones())
-        .sum()
-}
-
-/// Sum over holes of the distance from the column's top cell down to the hole.
-fn column_hole_depths(p: &Profile) -> u32 {
-    let mut sum = 0;
-    p.for_each_hole(|r, c| sum += p.hole_depth(r, c));
-    sum
-}
-
-/// Smallest hole depth; 20 when there are no holes.
-fn min_column_hole_depth(p: &Profile) -> u32 {
-    let mut min = 20;
-    p.for_each_hole(|r, c| min = min.min(p.hole_depth(r, c)));
-    min
-}
-
-/// Largest hole depth; 0 when there are no holes.
-fn max_column_hole_depth(p: &Profile) -> u32 {
-    let mut max = 0;
-    p.for_each_hole(|r, c| max = max.max(p.hole_depth(r, c)));
-    max
-}
-
-/// Filled/empty changes down each column from its top cell to row 19; the air above the top
-/// and the floor below row 19 are not counted.
-fn column_transitions(p: &Profile) -> u32 {
-    let mut covered = 0u16;
-    let mut count = 0;
-    for r in p.pile_top..20 {
-        if r > 0 {
-            count += ((p.rows[r] ^ p.rows[r - 1]) & covered).count_ones();
-        }
-        covered |= p.rows[r];
-    }
-    count
-}
-
-/// Filled/empty changes along each row, walls counted as filled, from the pile's top row down
-/// (the empty rows above the pile are skipped; an empty row inside the pile counts 2).
-fn row_transitions(p: &Profile) -> u32 {
-    p.rows[p.pile_top..]
-        .iter()
-        .map(|&row| {
-            let walled = (row << 1) | 1 | (1 << 11);
-            ((walled ^ (walled >> 1)) & 0x7FF).count_ones()
-        })
-        .sum()
-}
-
-/// Sum of the ten column heights (a column's height counts from the floor to its top cell).
-fn column_heights(p: &Profile) -> u32 {
-    (0..10).map(|c| p.height(c)).sum()
-}
-
-/// Height of the tallest column.
-fn pile_height(p: &Profile) -> u32 {
-    20 - p.pile_top as u32
-}
-
-/// Tallest column height minus lowest column height.
-fn column_height_spread(p: &Profile) -> u32 {
-    let lowest = (0..10).map(|c| p.height(c)).min().unwrap_or(0);
-    pile_height(p) - lowest
-}
-
-/// Filled cells in the visible rows.
-fn solid_cells(p: &Profile) -> u32 {
-    p.rows.iter().map(|r| r.count_ones()).sum()
-}
-
-/// Sum of each filled cell's height above the floor (bottom row = 1).
-fn weighted_solid_cells(p: &Profile) -> u32 {
-    p.rows
-        .iter()
-        .enumerate()
-        .map(|(r, row)| (20 - r as u32) * row.count_ones())
-        .sum()
-}
-
-/// Sum of the absolute height differences of adjacent columns (bumpiness).
-fn column_height_variance(p: &Profile) -> u32 {
-    (1..10).map(|c| p.height(c).abs_diff(p.height(c - 1))).sum()
 }
 
 /// Rule 2: Σ over filled cells in rows r < `top_rows` of (`top_rows` − r): 7 per cell in row 0

@@ -1,6 +1,5 @@
-//! The pair enumerator: the board after a first lock, and every (first, second) pair over the
-//! next piece's locks locked and evaluated; the planner, the blind plan, the ranking, the
-//! third-piece layer and the reference oracle all value pairs through it.
+//! The pair enumerator: the board after a first lock and every (first, second) pair over the
+//! next piece's locks, locked and valued; every caller that values pairs goes through it.
 
 use crate::game::board::Board;
 use crate::game::score::{add_line, drop_speed};

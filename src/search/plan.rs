@@ -103,6 +103,13 @@ pub(crate) fn placement(l: &Lock) -> Placement {
     Placement::from(l)
 }
 
+/// What [`Planner::first_locks`] found: the prefix frames (inputs, positions) before the
+/// locks in `firsts`, or the plan of a piece that locked within them.
+enum Firsts {
+    Found(Vec<PadState>, Vec<Pos>),
+    LockedEarly(Plan),
+}
+
 impl Plan {
     /// The plan of a piece that locks at `at` within the frames before the search.
     pub(crate) fn locked_early(
@@ -123,6 +130,22 @@ impl Plan {
             candidates: 1,
             replan_after: None,
         })
+    }
+
+    /// The plan of the best pair `(value, index in firsts, next lock)`; with no pair, the
+    /// deepest lock's (see [`Plan::to_lock`]).
+    pub(crate) fn of_best(
+        first: &Bfs,
+        firsts: &[Lock],
+        best: Option<(f64, usize, Option<Placement>)>,
+        inputs: Vec<PadState>,
+        expected: Vec<Pos>,
+    ) -> Plan {
+        Plan {
+            value: best.map(|b| b.0),
+            next_lock: best.and_then(|b| b.2),
+            ..Plan::to_lock(first, firsts, best.map(|b| b.1), inputs, expected)
+        }
     }
 
     /// The plan to `firsts[index]` (or, for `None`, the deepest lock: when every pair is
@@ -267,41 +290,47 @@ impl<E: Evaluator> Planner<E> {
         found
     }
 
+    /// The frames before the search and the current piece's locks after them, in
+    /// `self.firsts` (paths in `self.first`). `None` when no piece is shown or no lock is
+    /// reachable.
+    fn first_locks(&mut self, s: &Situation) -> Option<Firsts> {
+        let orientation = Orientation::new(s.active.id)?;
+        self.map1.build(&s.board, orientation.piece());
+        let (mut inputs, mut expected) = (Vec::new(), Vec::new());
+        let (start, prev, locked) = Self::start_prefix(
+            s,
+            &self.map1,
+            self.profile.start_delay,
+            &mut inputs,
+            &mut expected,
+        );
+        if locked {
+            return Plan::locked_early(&start, inputs, expected).map(Firsts::LockedEarly);
+        }
+        let progress = Self::progress_after(s, &inputs);
+        self.firsts.clear();
+        self.firsts.extend_from_slice(self.first.search_profiled(
+            start,
+            prev,
+            drop_speed(s.level),
+            &self.map1,
+            self.moves,
+            &self.profile,
+            progress,
+        ));
+        (!self.firsts.is_empty()).then_some(Firsts::Found(inputs, expected))
+    }
+
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
     /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
         if s.progress.frames < self.profile.reaction {
             return self.plan_blind(s);
         }
-        let orientation = Orientation::new(s.active.id)?;
-        let piece = orientation.piece();
-        let speed = drop_speed(s.level);
-        self.map1.build(&s.board, piece);
-        let (mut prefix_inputs, mut prefix_expected) = (Vec::new(), Vec::new());
-        let (start, prev, locked) = Self::start_prefix(
-            s,
-            &self.map1,
-            self.profile.start_delay,
-            &mut prefix_inputs,
-            &mut prefix_expected,
-        );
-        if locked {
-            return Plan::locked_early(&start, prefix_inputs, prefix_expected);
-        }
-        self.firsts.clear();
-        let progress = Self::progress_after(s, &prefix_inputs);
-        self.firsts.extend_from_slice(self.first.search_profiled(
-            start,
-            prev,
-            speed,
-            &self.map1,
-            self.moves,
-            &self.profile,
-            progress,
-        ));
-        if self.firsts.is_empty() {
-            return None;
-        }
+        let (prefix_inputs, prefix_expected) = match self.first_locks(s)? {
+            Firsts::Found(inputs, expected) => (inputs, expected),
+            Firsts::LockedEarly(plan) => return Some(plan),
+        };
         let started = Instant::now();
         let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
         self.pairs.clear();
@@ -389,24 +418,26 @@ impl<E: Evaluator> Planner<E> {
                 best = Some((p.value, p.first, Some(p.second)));
             }
         }
-        // Every pair rejected: the deepest lock the guard allows, the least bad way to go on.
-        let index = best.map(|b| b.1).or_else(|| {
-            (0..self.firsts.len()).max_by_key(|&i| {
+        if best.is_none() {
+            // Every pair rejected: the deepest lock the guard allows, the least bad way to go on.
+            let index = (0..self.firsts.len()).max_by_key(|&i| {
                 let allowed = self.crash_guard.allows(i);
                 (allowed, self.firsts[i].y, std::cmp::Reverse(i))
-            })
-        });
-        let plan = Plan::to_lock(
+            });
+            return Some(Plan::to_lock(
+                &self.first,
+                &self.firsts,
+                index,
+                prefix_inputs,
+                prefix_expected,
+            ));
+        }
+        Some(Plan::of_best(
             &self.first,
             &self.firsts,
-            index,
+            best,
             prefix_inputs,
             prefix_expected,
-        );
-        Some(Plan {
-            value: best.map(|b| b.0),
-            next_lock: best.and_then(|b| b.2),
-            ..plan
-        })
+        ))
     }
 }

@@ -91,17 +91,12 @@ impl<E: Evaluator> ReferencePlanner<E> {
                 |v, second, _, _| consider(v, Some(second)),
             );
         }
-        let plan = Plan::to_lock(
+        Some(Plan::of_best(
             &self.first,
             &self.firsts,
-            best.map(|b| b.1),
+            best,
             prefix_inputs,
             prefix_expected,
-        );
-        Some(Plan {
-            value: best.map(|b| b.0),
-            next_lock: best.and_then(|b| b.2),
-            ..plan
-        })
+        ))
     }
 }

@@ -10,9 +10,8 @@
 // value first, then by the expectation over the rest). No third-piece layer here.
 
 use crate::game::piece::{Orientation, Piece};
-use crate::game::score::drop_speed;
 
-use super::{placement, Evaluator, Placement, Plan, Planner, Situation};
+use super::{placement, Evaluator, Firsts, Placement, Plan, Planner, Situation};
 use crate::search::bfs::MoveSet;
 use crate::search::locks::{LockQuery, LockSets};
 use crate::search::pairs::AfterFirst;
@@ -67,37 +66,12 @@ impl<E: Evaluator> Planner<E> {
     /// (`s.progress.frames` < the profile's reaction): see the module comment. Its
     /// `replan_after` is the frames left to the reaction, or `None` when it locks first.
     pub(super) fn plan_blind(&mut self, s: &Situation) -> Option<Plan> {
-        let orientation = Orientation::new(s.active.id)?;
-        let piece = orientation.piece();
-        let speed = drop_speed(s.level);
-        self.map1.build(&s.board, piece);
-        let mut inputs = Vec::new();
-        let mut expected = Vec::new();
-        let (start, prev, locked) = Self::start_prefix(
-            s,
-            &self.map1,
-            self.profile.start_delay,
-            &mut inputs,
-            &mut expected,
-        );
+        let (inputs, expected) = match self.first_locks(s)? {
+            Firsts::Found(inputs, expected) => (inputs, expected),
+            Firsts::LockedEarly(plan) => return Some(plan),
+        };
         let left = usize::from(self.profile.reaction.saturating_sub(s.progress.frames));
-        if locked {
-            return Plan::locked_early(&start, inputs, expected);
-        }
-        let progress = Self::progress_after(s, &inputs);
-        self.firsts.clear();
-        self.firsts.extend_from_slice(self.first.search_profiled(
-            start,
-            prev,
-            speed,
-            &self.map1,
-            self.moves,
-            &self.profile,
-            progress,
-        ));
-        if self.firsts.is_empty() {
-            return None;
-        }
+        let piece = Orientation::new(s.active.id)?.piece();
         let odds = third_piece_odds(piece);
         let mut best: Option<(Blind, usize)> = None;
         for (i, l1) in self.firsts.iter().enumerate() {

@@ -1,0 +1,130 @@
+//! The one-pass evaluator against the oracle (`eval/oracle.rs`), bit for bit: features on
+//! random boards, and every pair value of the planner bench's decisions.
+
+use super::*;
+use crate::game::score::drop_speed;
+use crate::search::locks::{LockQuery, LockSets};
+use crate::search::pairs::AfterFirst;
+use crate::search::{MoveSet, Profile};
+
+/// A random board: a random pile height, cells filled with a random density below it, now
+/// and then a full or an empty row, and a few cells in the hidden and top rows.
+fn random_board(x: &mut u64) -> Board {
+    let mut next = || {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    };
+    let mut b = Board::EMPTY;
+    let height = (next() % 21) as usize;
+    let density = next() % 4;
+    for r in 20 - height..20 {
+        let mut row = (next() as u16) & FULL_ROW;
+        for _ in 0..density {
+            row |= (next() as u16) & FULL_ROW;
+        }
+        match next() % 16 {
+            0 => row = FULL_ROW,
+            1 => row = 0,
+            _ => {}
+        }
+        b.rows[r + HIDDEN_ROWS] = row;
+    }
+    if next() % 8 == 0 {
+        b.rows[HIDDEN_ROWS] |= (next() as u16) & FULL_ROW;
+    }
+    b
+}
+
+#[test]
+fn one_pass_features_equal_the_oracle_on_random_boards() {
+    let mut x = 0x2545_F491_4F6C_DD1D;
+    for i in 0..50_000 {
+        let b = random_board(&mut x);
+        assert_eq!(features(&b), oracle::features(&b), "board {i}:\n{b:?}");
+    }
+}
+
+#[test]
+fn the_reach_fast_path_equals_the_route_by_route_count() {
+    let tables: Vec<ReachTable> = [1u8, 2, 3].map(ReachTable::derive).into();
+    let mut x = 0x9E37_79B9_7F4A_7C15;
+    for i in 0..20_000 {
+        let b = random_board(&mut x);
+        for t in &tables {
+            assert_eq!(
+                t.unreachable(&b),
+                t.unreachable_each(&b),
+                "board {i}:\n{b:?}"
+            );
+        }
+    }
+}
+
+/// The planner bench's boards (benches/planner.rs), and random ones.
+const BENCH_BOARDS: [&str; 2] = [
+    "..........\n..........\n..........\n..........\n..........\n\
+     ..........\n..........\n..........\n..........\n..........\n\
+     ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
+     #########.\n####.####.\n#########.\n#########.\n#########.",
+    "..........\n..........\n..........\n..........\n..........\n\
+     ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
+     #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
+     ####.####.\n###.#####.\n#########.\n##.######.\n#########.",
+];
+
+#[test]
+fn every_pair_value_of_the_bench_decisions_is_the_oracles_bit_for_bit() {
+    let e = Standard::default();
+    let mut boards = vec![Board::EMPTY];
+    boards.extend(BENCH_BOARDS.iter().map(|t| Board::from_text(t).unwrap()));
+    let mut x = 0x1234_5678_9ABC_DEF1;
+    boards.extend((0..6).map(|_| random_board(&mut x)));
+    let profile = Profile::default();
+    let (mut firsts, mut seconds) = (LockSets::new(), LockSets::new());
+    let mut pairs = 0;
+    for board in &boards {
+        for level in [18u8, 19, 28, 29] {
+            for first in Piece::ALL {
+                let q = LockQuery::spawn(
+                    board,
+                    first,
+                    drop_speed(level),
+                    &profile,
+                    MoveSet::default(),
+                );
+                for l1 in firsts.search(&q).to_vec() {
+                    let after = AfterFirst::new(board, level, [0x50, 0x01], (&l1).into());
+                    for next in Piece::ALL {
+                        let q2 = LockQuery::spawn(
+                            &after.board,
+                            next,
+                            after.speed,
+                            &profile,
+                            MoveSet::default(),
+                        );
+                        for l2 in seconds.search(&q2) {
+                            let mut board2 = after.board;
+                            let second = Placement::from(l2);
+                            let lines2 = board2.lock(second.x, second.y, second.orientation);
+                            let outcome = PairOutcome {
+                                first: after.first,
+                                second,
+                                lines_first: after.lines,
+                                lines_second: lines2,
+                                board: &board2,
+                                level,
+                            };
+                            let got = e.evaluate(&outcome).map(f64::to_bits);
+                            let want = oracle::evaluate(&e, &outcome).map(f64::to_bits);
+                            assert_eq!(got, want, "level {level}:\n{board2:?}");
+                            pairs += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(pairs > 100_000, "{pairs} pairs");
+}
