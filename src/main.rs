@@ -109,10 +109,12 @@ pub struct SimArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
     /// Play each game to: `top-out`, `level:N` (`level:29` gives the level-19 figures) or
-    /// `lines:N`. Every game also stops at the crash level (155), counted as reached.
+    /// `lines:N`. Every game also stops at its top-out, crash or hang; `level:155` gives the
+    /// crash-level figure of the runs that stopped there.
     #[arg(long, default_value_t = Until::TopOut)]
     pub until: Until,
-    /// Stop each game after this many lines (above the lines any start needs for level 155).
+    /// Stop each game after this many lines (above the lines any start needs for the rebirth,
+    /// the roll-over from level 255 to 0).
     #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_lines: u32,
     /// Stop each game after this many pieces.

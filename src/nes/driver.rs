@@ -15,7 +15,7 @@ use crate::game::state::PlayState;
 use crate::game::PadState;
 use crate::search::eval::Evaluator;
 pub use crate::search::follow::LEVEL_29;
-use crate::search::follow::{Follower, Seen, Tally};
+use crate::search::follow::{line_count, Follower, Seen, Tally};
 use crate::search::plan::{Plan, Planner};
 use crate::search::profile::PieceProgress;
 
@@ -202,7 +202,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.game = if self.is_playing() {
             Tally::start(
                 bcd_value(&self.now.score_bcd),
-                bcd_value(&self.now.lines_bcd),
+                line_count(self.now.lines_bcd),
                 self.now.level,
             )
         } else {
@@ -237,7 +237,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             what,
             frames: FREEZE_FRAMES,
             level: now.level,
-            lines: bcd_value(&now.lines_bcd),
+            lines: line_count(now.lines_bcd),
             score: bcd_value(&now.score_bcd),
         };
         log::warn!("{err}");
@@ -371,7 +371,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             in_control: state == PlayState::Control as u8,
             piece: (s.x, s.y, s.orientation),
         };
-        let (score, lines, level) = (bcd_value(&s.score_bcd), bcd_value(&s.lines_bcd), s.level);
+        let (score, lines, level) = (bcd_value(&s.score_bcd), line_count(s.lines_bcd), s.level);
         let report = self.follower.seen(self.last_pad, seen);
         self.game.frame(score, lines, level, &report);
         self.sum_total();

@@ -10,7 +10,7 @@
 use std::borrow::Borrow;
 
 use crate::game::crash::CrashKind;
-use crate::game::score::CRASH_LEVEL;
+use crate::game::score::{bcd_value, CRASH_LEVEL};
 use crate::game::{Game, PadState};
 
 use super::eval::Evaluator;
@@ -20,6 +20,13 @@ use super::profile::PieceProgress;
 
 /// The level from which gravity stays at one row per frame (the "killscreen" of the figures).
 pub const LEVEL_29: u8 = 29;
+
+/// Lines cleared, from the cartridge's two bytes: the tens and ones in BCD, the hundreds in
+/// binary (`add_line_timed` increments the high byte as a number), so the count goes on past
+/// 1,599 where reading both bytes as BCD would fall back to 1,000.
+pub fn line_count(lines: [u8; 2]) -> u32 {
+    bcd_value(&lines[..1]) + 100 * u32::from(lines[1])
+}
 
 /// A piece's place: (x, y, orientation id).
 pub type Place = (u8, u8, u8);
