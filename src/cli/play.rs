@@ -418,6 +418,11 @@ fn drive<C: Console>(
             }
             Err(e) => break End::Failed(e),
         }
+        if let Step::Crashed { .. } = step {
+            // The console plays no more: the run ends with this game.
+            games.push(GameSummary::new(driver.game(), GameEnd::Crashed));
+            break End::Done;
+        }
         if let Step::GameOver { .. } = step {
             games.push(GameSummary::new(driver.game(), GameEnd::ToppedOut));
             if driver.games_over() >= settings.games {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use nestor::nes::GameCounts;
+use nestor::search::follow::Crash;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -17,6 +18,8 @@ pub enum GameEnd {
     Interrupted,
     /// The cartridge froze or the driver failed in this game.
     Failed,
+    /// The cartridge crashed or hung (`crash` says how and where).
+    Crashed,
 }
 
 impl GameEnd {
@@ -26,6 +29,7 @@ impl GameEnd {
             GameEnd::Stopped => "stopped",
             GameEnd::Interrupted => "interrupted",
             GameEnd::Failed => "failed",
+            GameEnd::Crashed => "crashed",
         }
     }
 }
@@ -43,6 +47,9 @@ pub struct GameSummary {
     pub tetris_rate: f64,
     pub desyncs: u32,
     pub end: GameEnd,
+    /// How and where the cartridge stopped, when the game ended `crashed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crash: Option<Crash>,
 }
 
 impl GameSummary {
@@ -57,6 +64,7 @@ impl GameSummary {
             tetris_rate: c.tetris_rate(),
             desyncs: c.desyncs,
             end,
+            crash: c.crash,
         }
     }
 }
@@ -117,7 +125,13 @@ impl<S: Serialize> Summary<S> {
                 g.pieces,
                 g.tetris_rate * 100.0,
                 g.desyncs,
-                g.end.text()
+                match g.crash {
+                    Some(c) => format!(
+                        "crashed ({} at frame {}, level {}, {} lines)",
+                        c.kind, c.frame, c.level, c.lines
+                    ),
+                    None => g.end.text().to_string(),
+                }
             );
         }
         println!("profile {}", self.profile);

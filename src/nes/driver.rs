@@ -15,7 +15,7 @@ use crate::game::state::PlayState;
 use crate::game::PadState;
 use crate::search::eval::Evaluator;
 pub use crate::search::follow::LEVEL_29;
-use crate::search::follow::{line_count, Follower, Seen, Tally};
+use crate::search::follow::{line_count, Crash, Follower, Seen, Tally};
 use crate::search::plan::{Plan, Planner};
 use crate::search::profile::PieceProgress;
 
@@ -30,6 +30,8 @@ enum Mode {
     /// this many frames so far.
     Starting(u32),
     Playing,
+    /// The cartridge crashed or hung (what RAM showed): nothing more to play.
+    Crashed(String),
 }
 
 /// How the driver starts.
@@ -226,26 +228,69 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         }
     }
 
-    /// Fails once the game has looked frozen for `FREEZE_FRAMES` frames.
-    fn check_frozen(&mut self, before: &RamSnapshot) -> Result<(), DriverError> {
-        let Some(what) = self.stuck_frames.see(before, &self.now) else {
-            return Ok(());
+    /// A crash (the frame counter stopped) or a hang (only the NMI's work moving for long)
+    /// ends the game as crashed; RAM no longer describing a game fails.
+    fn check_frozen(&mut self, before: &RamSnapshot) -> Result<Option<Step>, DriverError> {
+        let Some(freeze) = self.stuck_frames.watch(before, &self.now) else {
+            return Ok(None);
+        };
+        let Some(kind) = freeze.kind else {
+            let err = self.frozen(freeze.what, freeze.frames);
+            log::warn!("{err}");
+            return Err(err);
         };
         let now = &self.now;
-        let err = DriverError::Frozen {
+        // The last frame that moved: the signs have lasted `freeze.frames` frames since.
+        let frame = self.console.frame_number() - u64::from(freeze.frames);
+        let (level, lines, score) = (
+            now.level,
+            line_count(now.lines_bcd),
+            bcd_value(&now.score_bcd),
+        );
+        self.game.crash = Some(Crash {
+            kind,
+            frame,
+            level,
+            lines,
+        });
+        self.follower.reset();
+        self.mode = Mode::Crashed(freeze.what.clone());
+        log::warn!(
+            "the cartridge {kind}ed at frame {frame} ({}): level {level}, {lines} lines, score \
+             {score}",
+            freeze.what
+        );
+        Ok(Some(Step::Crashed {
+            kind,
+            frame,
+            level,
+            lines,
+            score,
+        }))
+    }
+
+    /// The error for a game that stopped and cannot go on.
+    fn frozen(&self, what: String, frames: u32) -> DriverError {
+        let now = &self.now;
+        DriverError::Frozen {
             frame: self.console.frame_number(),
             what,
-            frames: FREEZE_FRAMES,
+            frames,
             level: now.level,
             lines: line_count(now.lines_bcd),
             score: bcd_value(&now.score_bcd),
-        };
-        log::warn!("{err}");
-        Err(err)
+        }
     }
 
     /// Runs one frame: chooses the pad, presses it for the frame, reads RAM and reports.
     pub fn step(&mut self) -> Result<Step, DriverError> {
+        if let Mode::Crashed(what) = &self.mode {
+            let what = match self.game.crash {
+                Some(c) => format!("{what} (the cartridge {}ed at frame {})", c.kind, c.frame),
+                None => what.clone(),
+            };
+            return Err(self.frozen(what, 0));
+        }
         let menu_pad = if matches!(self.mode, Mode::Menu(_)) {
             self.menu_pad_or_switch()?
         } else {
@@ -266,9 +311,13 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         );
         let before_state = before.play_state;
         if self.is_playing() {
-            self.check_frozen(&before)?;
+            if let Some(crashed) = self.check_frozen(&before)? {
+                return Ok(crashed);
+            }
         }
         match self.mode {
+            // Not reached: `step` returns before running a frame on a crashed console.
+            Mode::Crashed(ref what) => Err(self.frozen(what.clone(), 0)),
             Mode::Menu(_) => Ok(Step::Menu),
             Mode::Starting(ref mut frames) => {
                 *frames += 1;

@@ -405,3 +405,103 @@ fn a_level_up_past_100_is_followed() {
     assert_eq!(g.lines_at_29, Some(639), "a game that starts past 29");
     assert_eq!(g.lines_after_29(), model.lines() - 639);
 }
+
+/// A model console on which the cartridge's way of stopping is forced from frame `at` on: a
+/// crash (RAM frozen, the frame counter stopped) or a hang (only the NMI's frame counter and
+/// RNG move), as the traces past 155 show them.
+struct Stopping {
+    inner: ModelConsole,
+    at: u64,
+    kind: crate::game::CrashKind,
+    ram: Vec<u8>,
+    frames: u64,
+}
+
+impl Console for Stopping {
+    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
+        if self.frames < self.at {
+            self.inner.frame(pad)?;
+            self.ram = self.inner.ram().to_vec();
+        } else if self.kind == crate::game::CrashKind::Hang {
+            let map = AddressMap::default();
+            let at = map.frame_counter as usize;
+            let n = u16::from_le_bytes([self.ram[at], self.ram[at + 1]]).wrapping_add(1);
+            self.ram[at..at + 2].copy_from_slice(&n.to_le_bytes());
+            self.ram[map.rng as usize] ^= 0x5A;
+        }
+        self.frames += 1;
+        Ok(())
+    }
+
+    fn ram(&self) -> &[u8] {
+        &self.ram
+    }
+
+    fn frame_number(&self) -> u64 {
+        self.frames
+    }
+}
+
+#[test]
+fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
+    use crate::game::CrashKind;
+    use crate::search::follow::{line_count, Crash};
+    for (kind, level, after) in [
+        (CrashKind::Crash, 157u8, FREEZE_FRAMES),
+        (CrashKind::Hang, 157, super::super::freeze::HANG_FRAMES),
+        (CrashKind::Hang, 60, FREEZE_FRAMES),
+    ] {
+        let mut game = Game::seeded(19, 12);
+        game.level = level;
+        game.lines = [0x15, 15];
+        let inner = ModelConsole::new(game, AddressMap::default());
+        let at = 900;
+        let console = Stopping {
+            ram: inner.ram().to_vec(),
+            inner,
+            at,
+            kind,
+            frames: 0,
+        };
+        let mut d = Driver::new(
+            console,
+            AddressMap::default(),
+            Planner::new(Standard::default()),
+            DriverConfig { level: 19 },
+        )
+        .unwrap();
+        let step = loop {
+            let step = d.step().unwrap();
+            assert!(!matches!(step, Step::Desync { .. } | Step::GameOver { .. }));
+            if matches!(step, Step::Crashed { .. }) || d.console().frames > at + 5000 {
+                break step;
+            }
+        };
+        assert_eq!(
+            d.console().frames,
+            at + u64::from(after),
+            "{kind} at {level}"
+        );
+        let g = d.console().inner.game();
+        let (lines, score) = (line_count(g.lines), g.score());
+        assert_eq!(
+            step,
+            Step::Crashed {
+                kind,
+                frame: at,
+                level: g.level,
+                lines,
+                score
+            }
+        );
+        let crash = Crash {
+            kind,
+            frame: at,
+            level: g.level,
+            lines,
+        };
+        assert_eq!(d.game().crash, Some(crash));
+        assert!(d.game().pieces > 10, "{:?}", d.game());
+        assert!(d.step().is_err(), "a crashed console plays no more");
+    }
+}

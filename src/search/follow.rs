@@ -314,6 +314,9 @@ pub struct Tally {
     /// Line clears (not lines) made at level 155 or above, before any roll-over.
     #[serde(skip)]
     pub clears_past_155: u32,
+    /// The game ended in a crash or a hang, here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crash: Option<Crash>,
 }
 
 impl Tally {
