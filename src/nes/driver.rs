@@ -34,6 +34,31 @@ enum Mode {
     Crashed(String),
 }
 
+/// The level from which the driver checks each plan ahead on a copy of the console.
+pub const RUN_AHEAD_LEVEL: u8 = 150;
+
+/// Frames the run-ahead plays after the plan's last input, waiting for the next piece: the
+/// clear's animation, a stretch of lag, and a second of a stopped frame counter.
+const RUN_AHEAD_AFTER: usize = 400;
+
+/// The run-ahead check's setting and counts.
+#[derive(Clone, Copy, Debug)]
+struct RunAhead {
+    from: Option<u8>,
+    checks: u64,
+    crashes: u64,
+}
+
+impl Default for RunAhead {
+    fn default() -> RunAhead {
+        RunAhead {
+            from: Some(RUN_AHEAD_LEVEL),
+            checks: 0,
+            crashes: 0,
+        }
+    }
+}
+
 /// How the driver starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DriverConfig {
@@ -63,6 +88,8 @@ pub struct Driver<C: Console, E: Evaluator> {
     games_over: u32,
     /// Watches the play frames for a game that stopped.
     stuck_frames: FreezeWatch,
+    /// The run-ahead check: from which level, and what it found.
+    run_ahead: RunAhead,
 }
 
 impl<C: Console, E: Evaluator> Driver<C, E> {
@@ -96,6 +123,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             game_counted: false,
             games_over: 0,
             stuck_frames: FreezeWatch::default(),
+            run_ahead: RunAhead::default(),
         };
         d.start_counts();
         d.ensure_plan()?;
@@ -395,18 +423,82 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.now.new_game_ready()
     }
 
-    /// Plans the piece under control when no plan is being followed.
+    /// Plans the piece under control when no plan is being followed, and checks a new plan
+    /// ahead on a copy of the console from the run-ahead level on.
     fn ensure_plan(&mut self) -> Result<(), DriverError> {
         if !self.is_playing() {
             return Ok(());
         }
         let frame = self.console.frame_number();
+        let had_plan = self.follower.following().is_some();
         let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
         self.follower
             .ensure_plan(&mut self.planner, frame, in_control, || {
                 now.to_game()
                     .map_err(|source| DriverError::Snapshot { frame, source })
-            })
+            })?;
+        if !had_plan && self.run_ahead.from.is_some_and(|l| self.now.level >= l) {
+            self.look_ahead()?;
+        }
+        Ok(())
+    }
+
+    /// Turns the run-ahead check on from `level` (`None`: off). On by default from
+    /// [`RUN_AHEAD_LEVEL`].
+    pub fn set_run_ahead(&mut self, level: Option<u8>) {
+        self.run_ahead.from = level;
+    }
+
+    /// Plans checked ahead whose lock cleared lines on the copy, and those of them where the
+    /// copy crashed (the model's plan did not see the crash).
+    pub fn run_ahead(&self) -> (u64, u64) {
+        (self.run_ahead.checks, self.run_ahead.crashes)
+    }
+
+    /// Plays the plan being followed on the console, then nothing until the next piece is up,
+    /// and comes back: a lock that clears lines and stops the frame counter there is a crash
+    /// the model did not foresee. Consoles that cannot save a state are not checked.
+    fn look_ahead(&mut self) -> Result<(), DriverError> {
+        let Some(f) = self.follower.following() else {
+            return Ok(());
+        };
+        let Some(saved) = self.console.save()? else {
+            return Ok(());
+        };
+        let inputs = f.plan.inputs[f.cursor..].to_vec();
+        let lines = line_count(self.now.lines_bcd);
+        let mut before = self.now.clone();
+        let mut watch = FreezeWatch::default();
+        let (mut cleared, mut crashed) = (false, None);
+        for i in 0..inputs.len() + RUN_AHEAD_AFTER {
+            let pad = inputs.get(i).copied().unwrap_or(PadState::NONE);
+            self.console.frame(pad.without(PadState::START))?;
+            let now = RamSnapshot::read(self.console.ram(), &self.map);
+            cleared |= line_count(now.lines_bcd) > lines;
+            if let Some(freeze) = watch.watch(&before, &now) {
+                crashed = Some(freeze.kind);
+                break;
+            }
+            if i >= inputs.len() && now.play_state == PlayState::Control as u8 {
+                break; // the next piece is up: the clear went through
+            }
+            before = now;
+        }
+        self.console.restore(&saved)?;
+        if cleared {
+            self.run_ahead.checks += 1;
+            if let Some(kind) = crashed {
+                self.run_ahead.crashes += 1;
+                log::warn!(
+                    "frame {}: run-ahead: the plan's clear at level {} stops the cartridge ({}); \
+                     the model did not foresee it",
+                    self.console.frame_number(),
+                    self.now.level,
+                    kind.map_or("frozen", |k| k.name())
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Checks the frame against the plan and keeps the counts.

@@ -505,3 +505,101 @@ fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
         assert!(d.step().is_err(), "a crashed console plays no more");
     }
 }
+
+/// A model console whose cartridge crashes on the first line clear at `level` or above (the
+/// rules model's crash forced, as the traces past 155 show one): RAM freezes from that frame.
+#[derive(Clone)]
+struct CrashOnClear {
+    inner: ModelConsole,
+    level: u8,
+    frozen: Option<Vec<u8>>,
+    frames: u64,
+}
+
+impl Console for CrashOnClear {
+    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
+        self.frames += 1;
+        if self.frozen.is_some() {
+            return Ok(());
+        }
+        let level = self.inner.game().level;
+        self.inner.frame(pad)?;
+        if self.inner.events().cleared > 0 && level >= self.level {
+            self.inner.game_mut().crashed = Some(crate::game::CrashKind::Crash);
+            self.frozen = Some(self.inner.ram().to_vec());
+        }
+        Ok(())
+    }
+
+    fn ram(&self) -> &[u8] {
+        self.frozen.as_deref().unwrap_or(self.inner.ram())
+    }
+
+    fn frame_number(&self) -> u64 {
+        self.frames
+    }
+
+    fn save(&self) -> Result<Option<crate::nes::console::Saved>, ConsoleError> {
+        Ok(Some(crate::nes::console::Saved(Box::new(self.clone()))))
+    }
+
+    fn restore(&mut self, saved: &crate::nes::console::Saved) -> Result<(), ConsoleError> {
+        if let Some(c) = saved.0.downcast_ref::<CrashOnClear>() {
+            *self = c.clone();
+        }
+        Ok(())
+    }
+}
+
+fn crash_driver(level: u8, run_ahead: Option<u8>) -> Driver<CrashOnClear, Standard> {
+    let mut game = Game::seeded(19, 21);
+    game.level = 157;
+    game.lines = [0x15, 15];
+    let console = CrashOnClear {
+        inner: ModelConsole::new(game, AddressMap::default()),
+        level,
+        frozen: None,
+        frames: 0,
+    };
+    let mut d = driver_on(console);
+    d.set_run_ahead(run_ahead);
+    d
+}
+
+fn driver_on<C: Console>(console: C) -> Driver<C, Standard> {
+    Driver::new(
+        console,
+        AddressMap::default(),
+        Planner::new(Standard::default()),
+        DriverConfig { level: 19 },
+    )
+    .expect("a model console in play needs no menus")
+}
+
+#[test]
+fn the_run_ahead_finds_the_crash_before_the_lock_and_leaves_the_game_alone() {
+    // The first clear crashes: the check of the plan that makes it sees the crash first.
+    let mut d = crash_driver(157, Some(150));
+    let mut checks_at_crash = None;
+    for _ in 0..20_000 {
+        let step = d.step().unwrap();
+        if matches!(step, Step::Crashed { .. }) {
+            checks_at_crash = Some(d.run_ahead());
+            break;
+        }
+    }
+    let (checks, crashes) = checks_at_crash.expect("the cartridge crashes at its first clear");
+    assert_eq!((checks, crashes), (1, 1));
+    // Below the crash, every clear is checked and none crashes; the copy changes nothing.
+    let (mut on, mut off) = (crash_driver(200, Some(150)), crash_driver(200, None));
+    for _ in 0..6000 {
+        on.step().unwrap();
+        off.step().unwrap();
+    }
+    assert_eq!(on.console().inner.game(), off.console().inner.game());
+    assert_eq!(on.console().frame_number(), off.console().frame_number());
+    let (checks, crashes) = on.run_ahead();
+    assert!(checks >= 3 && crashes == 0, "{checks} {crashes}");
+    assert_eq!(off.run_ahead(), (0, 0));
+    assert!(on.game().lines > 1515 + 5, "{:?}", on.game());
+}
