@@ -272,7 +272,7 @@ fn play_rom(
     let faults = driver.console().faults();
     finish(
         run,
-        faults,
+        (faults, driver.run_ahead()),
         &settings,
         movie,
         rom.path.display().to_string(),
@@ -348,7 +348,7 @@ fn play_model(
     let faults = driver.console().faults();
     finish(
         run,
-        faults,
+        (faults, driver.run_ahead()),
         &settings,
         movie,
         format!("model console, seed {seed}"),
@@ -460,7 +460,7 @@ fn drive<C: Console>(
 /// up to there) and turns the end into the exit code or the error.
 fn finish(
     run: Run,
-    faults: u64,
+    (faults, run_ahead): (u64, (u64, u64)),
     settings: &Settings,
     movie: Option<Movie>,
     rom: String,
@@ -497,6 +497,8 @@ fn finish(
             },
             desyncs: run.games.iter().map(|g| g.desyncs).sum(),
             faults_injected: faults,
+            run_ahead_checks: run_ahead.0,
+            run_ahead_disagreements: run_ahead.1,
             frames: run.frames,
             seconds: run.seconds,
             frames_per_second: run.frames as f64 / run.seconds.max(1e-9),

@@ -80,6 +80,10 @@ pub struct Totals {
     pub desyncs: u32,
     /// Frames whose pad `--inject-faults` corrupted.
     pub faults_injected: u64,
+    /// Line clears the driver played ahead on a copy of the console (from level 150), and
+    /// those where the copy crashed though the model's plan chose them.
+    pub run_ahead_checks: u64,
+    pub run_ahead_disagreements: u64,
     pub frames: u64,
     pub seconds: f64,
     pub frames_per_second: f64,
@@ -150,6 +154,13 @@ impl<S: Serialize> Summary<S> {
             t.tetris_rate * 100.0,
             t.desyncs
         );
+        if t.run_ahead_checks > 0 {
+            println!(
+                "run-ahead: {} line clears checked on a copy of the console, {} crashed there \
+                 (disagreements with the model)",
+                t.run_ahead_checks, t.run_ahead_disagreements
+            );
+        }
         println!(
             "{} frames in {:.2} s: {:.0} frames per second ({:.1}x real time)",
             t.frames,
@@ -161,5 +172,36 @@ impl<S: Serialize> Summary<S> {
             println!("recorded {}", r.display());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestor::game::CrashKind;
+
+    #[test]
+    fn a_crashed_game_says_so_with_its_kind_and_place() {
+        let crash = Crash {
+            kind: CrashKind::Hang,
+            frame: 141_155,
+            level: 157,
+            lines: 1512,
+        };
+        let counts = GameCounts {
+            lines: 1512,
+            level: 157,
+            crash: Some(crash),
+            ..GameCounts::default()
+        };
+        let json = serde_json::to_value(GameSummary::new(&counts, GameEnd::Crashed)).unwrap();
+        assert_eq!(json["end"], "crashed");
+        assert_eq!(json["crash"]["kind"], "hang");
+        assert_eq!(json["crash"]["frame"], 141_155);
+        assert_eq!(json["crash"]["level"], 157);
+        let plain =
+            serde_json::to_value(GameSummary::new(&GameCounts::default(), GameEnd::ToppedOut))
+                .unwrap();
+        assert!(plain.get("crash").is_none(), "{plain}");
     }
 }
