@@ -14,6 +14,7 @@ use crate::game::score::bcd_value;
 use crate::game::state::PlayState;
 use crate::game::PadState;
 use crate::search::eval::Evaluator;
+use crate::search::eval::Placement;
 pub use crate::search::follow::LEVEL_29;
 use crate::search::follow::{line_count, Crash, Follower, Seen, Tally};
 use crate::search::plan::{Plan, Planner};
@@ -41,12 +42,16 @@ pub const RUN_AHEAD_LEVEL: u8 = 150;
 /// clear's animation, a stretch of lag, and a second of a stopped frame counter.
 const RUN_AHEAD_AFTER: usize = 400;
 
+/// Locks of one piece the run-ahead may refuse before it keeps the plan it has.
+const RUN_AHEAD_TRIES: usize = 4;
+
 /// The run-ahead check's setting and counts.
 #[derive(Clone, Copy, Debug)]
 struct RunAhead {
     from: Option<u8>,
     checks: u64,
     crashes: u64,
+    replans: u64,
 }
 
 impl Default for RunAhead {
@@ -55,6 +60,7 @@ impl Default for RunAhead {
             from: Some(RUN_AHEAD_LEVEL),
             checks: 0,
             crashes: 0,
+            replans: 0,
         }
     }
 }
@@ -431,16 +437,30 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         }
         let frame = self.console.frame_number();
         let had_plan = self.follower.following().is_some();
-        let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
-        self.follower
-            .ensure_plan(&mut self.planner, frame, in_control, || {
-                now.to_game()
-                    .map_err(|source| DriverError::Snapshot { frame, source })
-            })?;
-        if !had_plan && self.run_ahead.from.is_some_and(|l| self.now.level >= l) {
-            self.look_ahead()?;
-        }
-        Ok(())
+        let check = !had_plan && self.run_ahead.from.is_some_and(|l| self.now.level >= l);
+        let result = loop {
+            let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
+            self.follower
+                .ensure_plan(&mut self.planner, frame, in_control, || {
+                    now.to_game()
+                        .map_err(|source| DriverError::Snapshot { frame, source })
+                })?;
+            if !check {
+                break Ok(());
+            }
+            match self.look_ahead() {
+                Ok(Some(lock)) if self.planner.exclude.len() < RUN_AHEAD_TRIES => {
+                    // Plan again without the lock that crashed the copy.
+                    self.planner.exclude.push(lock);
+                    self.follower.drop_plan();
+                    self.run_ahead.replans += 1;
+                }
+                Ok(_) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        self.planner.exclude.clear();
+        result
     }
 
     /// Turns the run-ahead check on from `level` (`None`: off). On by default from
@@ -455,15 +475,22 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         (self.run_ahead.checks, self.run_ahead.crashes)
     }
 
+    /// Plans made again without a lock the run-ahead saw crash.
+    pub fn run_ahead_replans(&self) -> u64 {
+        self.run_ahead.replans
+    }
+
     /// Plays the plan being followed on the console, then nothing until the next piece is up,
     /// and comes back: a lock that clears lines and stops the frame counter there is a crash
-    /// the model did not foresee. Consoles that cannot save a state are not checked.
-    fn look_ahead(&mut self) -> Result<(), DriverError> {
+    /// the model did not foresee: its lock is returned. Consoles that cannot save a state are
+    /// not checked.
+    fn look_ahead(&mut self) -> Result<Option<Placement>, DriverError> {
         let Some(f) = self.follower.following() else {
-            return Ok(());
+            return Ok(None);
         };
+        let lock = f.plan.lock;
         let Some(saved) = self.console.save()? else {
-            return Ok(());
+            return Ok(None);
         };
         let inputs = f.plan.inputs[f.cursor..].to_vec();
         let lines = line_count(self.now.lines_bcd);
@@ -496,9 +523,10 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                     self.now.level,
                     kind.map_or("frozen", |k| k.name())
                 );
+                return Ok(Some(lock));
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Checks the frame against the plan and keeps the counts.

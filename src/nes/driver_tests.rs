@@ -506,8 +506,9 @@ fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
     }
 }
 
-/// A model console whose cartridge crashes on the first line clear at `level` or above (the
-/// rules model's crash forced, as the traces past 155 show one): RAM freezes from that frame.
+/// A model console whose cartridge crashes on the first clear of two lines or more at `level`
+/// or above (the rules model's crash forced, as the traces past 155 show one): RAM freezes from
+/// that frame.
 #[derive(Clone)]
 struct CrashOnClear {
     inner: ModelConsole,
@@ -524,7 +525,7 @@ impl Console for CrashOnClear {
         }
         let level = self.inner.game().level;
         self.inner.frame(pad)?;
-        if self.inner.events().cleared > 0 && level >= self.level {
+        if self.inner.events().cleared >= 2 && level >= self.level {
             self.inner.game_mut().crashed = Some(crate::game::CrashKind::Crash);
             self.frozen = Some(self.inner.ram().to_vec());
         }
@@ -577,20 +578,32 @@ fn driver_on<C: Console>(console: C) -> Driver<C, Standard> {
 }
 
 #[test]
-fn the_run_ahead_finds_the_crash_before_the_lock_and_leaves_the_game_alone() {
-    // The first clear crashes: the check of the plan that makes it sees the crash first.
-    let mut d = crash_driver(157, Some(150));
-    let mut checks_at_crash = None;
-    for _ in 0..20_000 {
-        let step = d.step().unwrap();
-        if matches!(step, Step::Crashed { .. }) {
-            checks_at_crash = Some(d.run_ahead());
-            break;
-        }
+fn the_run_ahead_sees_the_crash_and_plans_around_it() {
+    // Without the check the bot makes a multi-line clear sooner or later, and it crashes.
+    let mut off = crash_driver(157, None);
+    let frames = (1..=40_000u64)
+        .find(|_| matches!(off.step().unwrap(), Step::Crashed { .. }))
+        .expect("the cartridge crashes without the run-ahead");
+    assert_eq!(off.run_ahead(), (0, 0));
+    // With it, every such clear is seen on the copy first and planned around.
+    let mut on = crash_driver(157, Some(150));
+    for _ in 0..frames + 3000 {
+        let step = on.step().unwrap();
+        assert!(
+            !matches!(step, Step::Crashed { .. } | Step::Desync { .. }),
+            "{step:?}"
+        );
     }
-    let (checks, crashes) = checks_at_crash.expect("the cartridge crashes at its first clear");
-    assert_eq!((checks, crashes), (1, 1));
-    // Below the crash, every clear is checked and none crashes; the copy changes nothing.
+    let (checks, crashes) = on.run_ahead();
+    assert!(crashes >= 1 && checks > crashes, "{checks} {crashes}");
+    assert_eq!(on.run_ahead_replans(), crashes);
+    assert!(on.game().lines > off.game().lines, "{:?}", on.game());
+    assert_eq!(on.game().desyncs, 0);
+}
+
+#[test]
+fn the_run_ahead_leaves_the_game_alone() {
+    // The copy changes nothing: the same game with the check on and off.
     let (mut on, mut off) = (crash_driver(200, Some(150)), crash_driver(200, None));
     for _ in 0..6000 {
         on.step().unwrap();

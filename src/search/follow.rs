@@ -106,6 +106,11 @@ impl Follower {
         self.replans
     }
 
+    /// Drops the plan being followed (the piece goes on: the next plan counts from its spawn).
+    pub fn drop_plan(&mut self) {
+        self.following = None;
+    }
+
     /// A new piece, a game over or a new game: nothing of the last piece carries on.
     pub fn reset(&mut self) {
         self.following = None;

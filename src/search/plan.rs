@@ -90,6 +90,9 @@ pub struct Planner<E: Evaluator> {
     firsts: Vec<Lock>,
     /// The third-piece layer's settings (off by default).
     pub lookahead: Lookahead,
+    /// Locks of the current piece the plan must not choose (the driver's run-ahead saw them
+    /// crash the cartridge); empty but for such a re-plan.
+    pub exclude: Vec<Placement>,
     third: ThirdPiece,
     /// Every acceptable pair of the decision, for the third-piece layer.
     pairs: Vec<Pair>,
@@ -136,6 +139,7 @@ impl<E: Evaluator> Planner<E> {
             reach: Reach::new(),
             spawn_locks: SpawnLocks::new(),
             lookahead: Lookahead::default(),
+            exclude: Vec::new(),
             third: ThirdPiece::default(),
             pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
@@ -298,6 +302,10 @@ impl<E: Evaluator> Planner<E> {
             &self.profile,
             progress,
         ));
+        if !self.exclude.is_empty() {
+            let exclude = &self.exclude;
+            self.firsts.retain(|l| !exclude.contains(&placement(l)));
+        }
         if self.firsts.is_empty() {
             return None;
         }
