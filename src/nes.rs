@@ -12,7 +12,6 @@ pub mod menu;
 pub mod model_console;
 pub mod modes;
 pub mod observe;
-
 pub mod rom;
 pub mod settings;
 pub mod testcart;

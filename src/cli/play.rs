@@ -271,7 +271,7 @@ fn play_rom(
     let faults = driver.console().faults();
     finish(
         run,
-        faults,
+        (faults, driver.run_ahead()),
         &settings,
         (movie, record),
         rom.path.display().to_string(),
@@ -349,7 +349,7 @@ fn play_model(
     let faults = driver.console().faults();
     finish(
         run,
-        faults,
+        (faults, driver.run_ahead()),
         &settings,
         (movie, record),
         format!("model console, seed {seed}"),
@@ -419,6 +419,11 @@ fn drive<C: Console>(
             }
             Err(e) => break End::Failed(e),
         }
+        if let Step::Crashed { .. } = step {
+            // The console plays no more: the run ends with this game.
+            games.push(GameSummary::new(driver.game(), GameEnd::Crashed));
+            break End::Done;
+        }
         if let Step::GameOver { .. } = step {
             games.push(GameSummary::new(driver.game(), GameEnd::ToppedOut));
             if driver.games_over() >= settings.games {
@@ -456,7 +461,7 @@ fn drive<C: Console>(
 /// up to there) and turns the end into the exit code or the error.
 fn finish(
     run: Run,
-    faults: u64,
+    (faults, run_ahead): (u64, (u64, u64)),
     settings: &Settings,
     (movie, record): (Option<Movie>, Option<Output>),
     rom: String,
@@ -534,6 +539,8 @@ fn finish(
             },
             desyncs: run.games.iter().map(|g| g.desyncs).sum(),
             faults_injected: faults,
+            run_ahead_checks: run_ahead.0,
+            run_ahead_disagreements: run_ahead.1,
             frames: run.frames,
             seconds: run.seconds,
             frames_per_second: run.frames as f64 / run.seconds.max(1e-9),

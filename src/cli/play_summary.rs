@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use nestor::nes::GameCounts;
+use nestor::search::follow::Crash;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -17,6 +18,8 @@ pub enum GameEnd {
     Interrupted,
     /// The cartridge froze or the driver failed in this game.
     Failed,
+    /// The cartridge crashed or hung (`crash` says how and where).
+    Crashed,
 }
 
 impl GameEnd {
@@ -26,6 +29,7 @@ impl GameEnd {
             GameEnd::Stopped => "stopped",
             GameEnd::Interrupted => "interrupted",
             GameEnd::Failed => "failed",
+            GameEnd::Crashed => "crashed",
         }
     }
 }
@@ -43,6 +47,9 @@ pub struct GameSummary {
     pub tetris_rate: f64,
     pub desyncs: u32,
     pub end: GameEnd,
+    /// How and where the cartridge stopped, when the game ended `crashed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crash: Option<Crash>,
 }
 
 impl GameSummary {
@@ -57,6 +64,7 @@ impl GameSummary {
             tetris_rate: c.tetris_rate(),
             desyncs: c.desyncs,
             end,
+            crash: c.crash,
         }
     }
 }
@@ -72,6 +80,10 @@ pub struct Totals {
     pub desyncs: u32,
     /// Frames whose pad `--inject-faults` corrupted.
     pub faults_injected: u64,
+    /// Line clears the driver played ahead on a copy of the console (from level 150), and
+    /// those where the copy crashed though the model's plan chose them.
+    pub run_ahead_checks: u64,
+    pub run_ahead_disagreements: u64,
     pub frames: u64,
     pub seconds: f64,
     pub frames_per_second: f64,
@@ -117,7 +129,13 @@ impl<S: Serialize> Summary<S> {
                 g.pieces,
                 g.tetris_rate * 100.0,
                 g.desyncs,
-                g.end.text()
+                match g.crash {
+                    Some(c) => format!(
+                        "crashed ({} at frame {}, level {}, {} lines)",
+                        c.kind, c.frame, c.level, c.lines
+                    ),
+                    None => g.end.text().to_string(),
+                }
             );
         }
         println!("profile {}", self.profile);
@@ -136,6 +154,13 @@ impl<S: Serialize> Summary<S> {
             t.tetris_rate * 100.0,
             t.desyncs
         );
+        if t.run_ahead_checks > 0 {
+            println!(
+                "run-ahead: {} line clears checked on a copy of the console, {} crashed there \
+                 (disagreements with the model)",
+                t.run_ahead_checks, t.run_ahead_disagreements
+            );
+        }
         println!(
             "{} frames in {:.2} s: {:.0} frames per second ({:.1}x real time)",
             t.frames,
@@ -147,5 +172,36 @@ impl<S: Serialize> Summary<S> {
             println!("recorded {}", r.display());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestor::game::CrashKind;
+
+    #[test]
+    fn a_crashed_game_says_so_with_its_kind_and_place() {
+        let crash = Crash {
+            kind: CrashKind::Hang,
+            frame: 141_155,
+            level: 157,
+            lines: 1512,
+        };
+        let counts = GameCounts {
+            lines: 1512,
+            level: 157,
+            crash: Some(crash),
+            ..GameCounts::default()
+        };
+        let json = serde_json::to_value(GameSummary::new(&counts, GameEnd::Crashed)).unwrap();
+        assert_eq!(json["end"], "crashed");
+        assert_eq!(json["crash"]["kind"], "hang");
+        assert_eq!(json["crash"]["frame"], 141_155);
+        assert_eq!(json["crash"]["level"], 157);
+        let plain =
+            serde_json::to_value(GameSummary::new(&GameCounts::default(), GameEnd::ToppedOut))
+                .unwrap();
+        assert!(plain.get("crash").is_none(), "{plain}");
     }
 }

@@ -125,7 +125,7 @@ fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-const CSV_HEADER: &str = "game,seed,start_level,score,lines,level,end,score_at_29,lines_at_29,lines_after_29,maxed_before_29,pieces,tetrises,tetris_rate,frames,desyncs,lock_rows";
+const CSV_HEADER: &str = "game,seed,start_level,score,lines,level,end,score_at_29,lines_at_29,lines_after_29,maxed_before_29,pieces,tetrises,tetris_rate,frames,desyncs,crash,crash_frame,peak_level,clears_past_155,lines_at_rebirth,lock_rows";
 
 fn write_csv_rows(out: &mut impl Write, results: &[GameResult]) -> std::io::Result<()> {
     writeln!(out, "{CSV_HEADER}")?;
@@ -135,7 +135,7 @@ fn write_csv_rows(out: &mut impl Write, results: &[GameResult]) -> std::io::Resu
         let rows: Vec<String> = s.locks.iter().map(|(row, _)| row.to_string()).collect();
         writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{},{},{},{},{},{},{},{}",
             r.index,
             r.seed,
             s.start_level,
@@ -152,6 +152,11 @@ fn write_csv_rows(out: &mut impl Write, results: &[GameResult]) -> std::io::Resu
             s.tetris_rate,
             s.frames,
             s.desyncs,
+            s.crash.map_or("", |c| c.kind.name()),
+            s.crash.map_or(String::new(), |c| c.frame.to_string()),
+            s.peak_level,
+            s.clears_past_155,
+            opt(s.lines_at_rebirth),
             rows.join(" ")
         )?;
     }
@@ -397,6 +402,17 @@ fn print_summary(
         100.0 * s.reached_99_rate,
         100.0 * s.crash_level_rate,
         100.0 * s.top_out_rate,
+    );
+    println!(
+        "past 155: reached 200: {:.1}%, 255: {:.1}%, the rebirth (255 -> 0): {:.1}% (mean lines \
+         there {:.0}); crashed or hung: {:.1}%, {:.2} per 1,000 line clears past 155 ({} clears)",
+        100.0 * s.reached_200_rate,
+        100.0 * s.reached_255_rate,
+        100.0 * s.rebirth_rate,
+        s.mean_lines_at_rebirth,
+        100.0 * s.crash_rate,
+        s.crashes_per_1000_clears_past_155,
+        s.clears_past_155,
     );
     println!(
         "pieces: mean {:.1}; Tetris rate {:.1}%; desyncs {}",

@@ -159,6 +159,13 @@ pub fn add_clear_points(score: &mut [u8; 3], lines: u8, level: u8) -> u32 {
     cycles
 }
 
+/// Lines cleared, from the cartridge's two bytes: the tens and ones in BCD, the hundreds in
+/// binary (`add_line_timed` increments the high byte as a number), so the count goes on past
+/// 1,599 where reading both bytes as BCD would fall back to 1,000.
+pub fn line_count(lines: [u8; 2]) -> u32 {
+    bcd_value(&lines[..1]) + 100 * u32::from(lines[1])
+}
+
 /// The level whose transition the cartridge may not survive: from 154 to 155 the work after a
 /// line clear runs long enough for the NMI to corrupt the game's jump vector (the traces'
 /// README: the earliest known crash). Batch play stops a game there and counts it as reaching it.

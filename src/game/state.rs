@@ -239,9 +239,15 @@ impl Game {
         Game::new(start_level, rng, (z >> 16) as u8, (z >> 24) as u16)
     }
 
-    /// Lines cleared, decoded from BCD.
+    /// Lines cleared, both bytes decoded as BCD: the trace schema's `lines` (1,600 lines and up
+    /// read wrong there; [`Game::line_count`] is the real count).
     pub fn lines(&self) -> u32 {
         score::bcd_value(&self.lines)
+    }
+
+    /// Lines cleared as the cartridge counts them (the hundreds byte in binary).
+    pub fn line_count(&self) -> u32 {
+        score::line_count(self.lines)
     }
 
     /// Score, decoded from BCD.

@@ -24,14 +24,15 @@ pub struct BatchConfig {
     pub seed: u64,
     pub threads: usize,
     pub limits: Limits,
-    /// What each game plays to (it also stops at its top-out and at the crash level).
+    /// What each game plays to (it also stops at its top-out, crash or hang).
     pub until: Until,
     /// End a game once it has cleared this many lines.
     pub max_lines: Option<u32>,
 }
 
-/// The default line cap: above the lines any start level needs to reach the crash level.
-pub const DEFAULT_MAX_LINES: u32 = 3000;
+/// The default line cap: above the lines any start level needs to reach the rebirth (the level
+/// rolls over from 255 to 0 at 3,300 lines from level 19, 3,360 from level 0).
+pub const DEFAULT_MAX_LINES: u32 = 3400;
 
 /// One game's result, in order of its seed.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -143,8 +144,20 @@ pub struct Summary {
     pub reached_39_rate: f64,
     pub reached_49_rate: f64,
     pub reached_99_rate: f64,
-    /// Games stopped at the crash level (`CRASH_LEVEL`), counted as having reached it.
+    /// Games that reached the crash level (`CRASH_LEVEL`, 155).
     pub crash_level_rate: f64,
+    /// Games that reached level 200, level 255, and rolled over to level 0 (the rebirth).
+    pub reached_200_rate: f64,
+    pub reached_255_rate: f64,
+    pub rebirth_rate: f64,
+    /// Games the cartridge crashed or hung in (`End::Crashed`).
+    pub crash_rate: f64,
+    /// Crashes and hangs per 1,000 line clears made at level 155 or above (0 with no clear).
+    pub crashes_per_1000_clears_past_155: f64,
+    /// Line clears made at level 155 or above, over all games.
+    pub clears_past_155: u64,
+    /// Lines at the rebirth, over the games that reached it (0 if none did).
+    pub mean_lines_at_rebirth: f64,
     pub mean_lines: f64,
     pub median_lines: f64,
     /// 10th and 90th percentiles of final lines (nearest rank).
@@ -213,6 +226,14 @@ impl Summary {
             .map(f64::from)
             .collect();
         let lines_all: u64 = results.iter().map(|r| r.stats.lines as u64).sum();
+        let clears_past_155: u64 = results
+            .iter()
+            .map(|r| u64::from(r.stats.clears_past_155))
+            .sum();
+        let crashes = results
+            .iter()
+            .filter(|r| r.stats.end == End::Crashed)
+            .count();
         let tetris_lines: u64 = results.iter().map(|r| 4 * r.stats.tetrises as u64).sum();
         Summary {
             games: n,
@@ -234,6 +255,22 @@ impl Summary {
             reached_49_rate: share(&|r| r.stats.reached(49)),
             reached_99_rate: share(&|r| r.stats.reached(99)),
             crash_level_rate: share(&|r| r.stats.reached(CRASH_LEVEL)),
+            reached_200_rate: share(&|r| r.stats.reached(200)),
+            reached_255_rate: share(&|r| r.stats.reached(255)),
+            rebirth_rate: share(&|r| r.stats.reborn()),
+            crash_rate: crashes as f64 / n as f64,
+            crashes_per_1000_clears_past_155: if clears_past_155 == 0 {
+                0.0
+            } else {
+                crashes as f64 * 1000.0 / clears_past_155 as f64
+            },
+            clears_past_155,
+            mean_lines_at_rebirth: mean(
+                results
+                    .iter()
+                    .filter_map(|r| r.stats.lines_at_rebirth)
+                    .map(f64::from),
+            ),
             mean_lines: mean(lines.iter().copied()),
             median_lines: median(lines.clone()),
             p10_lines: percentile(lines.clone(), 10.0),
@@ -253,8 +290,9 @@ impl Summary {
 }
 
 /// The survival curve: for each of `points` line counts from 0 to the most lines any game
-/// cleared, the share of games that had not topped out before clearing that many lines. A game
-/// stopped by a goal, the crash level or a cap did not die: it counts as alive throughout.
+/// cleared (past the rebirth when games got there), the share of games that had not topped out,
+/// crashed or hung before clearing that many lines. A game stopped by a goal or a cap did not
+/// die: it counts as alive throughout.
 pub fn survival(results: &[GameResult], points: usize) -> Vec<(u32, f64)> {
     let n = results.len();
     let most = results.iter().map(|r| r.stats.lines).max().unwrap_or(0);
@@ -264,7 +302,7 @@ pub fn survival(results: &[GameResult], points: usize) -> Vec<(u32, f64)> {
             let at = (u64::from(most) * i as u64 / (points as u64 - 1)) as u32;
             let alive = results
                 .iter()
-                .filter(|r| r.stats.end != End::TopOut || r.stats.lines >= at)
+                .filter(|r| !r.stats.end.is_death() || r.stats.lines >= at)
                 .count();
             (at, if n == 0 { 0.0 } else { alive as f64 / n as f64 })
         })

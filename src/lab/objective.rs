@@ -21,14 +21,18 @@ pub enum Objective {
     MaxOut,
     /// Lines cleared after the transition to level 29.
     LinesAfter29,
+    /// Line clears made at level 155 or above before the game crashed, hung or topped out
+    /// (before the rebirth): how far into the crash levels a game survives.
+    ClearsPast155,
 }
 
 impl Objective {
-    pub const ALL: [Objective; 4] = [
+    pub const ALL: [Objective; 5] = [
         Objective::Lines,
         Objective::ScoreAt29,
         Objective::MaxOut,
         Objective::LinesAfter29,
+        Objective::ClearsPast155,
     ];
 
     /// The name used on the command line and in files.
@@ -38,6 +42,7 @@ impl Objective {
             Objective::ScoreAt29 => "score-at-29",
             Objective::MaxOut => "max-out",
             Objective::LinesAfter29 => "lines-after-29",
+            Objective::ClearsPast155 => "clears-past-155",
         }
     }
 
@@ -48,6 +53,7 @@ impl Objective {
             Objective::ScoreAt29 => r.score_at_29_or_end() as f64,
             Objective::MaxOut => f64::from(u8::from(r.maxed_out())),
             Objective::LinesAfter29 => f64::from(r.stats.lines_after_29().unwrap_or(0)),
+            Objective::ClearsPast155 => f64::from(r.stats.clears_past_155),
         }
     }
 
@@ -56,7 +62,7 @@ impl Objective {
     pub fn until(self) -> Until {
         match self {
             Objective::ScoreAt29 | Objective::MaxOut => Until::Level(29),
-            Objective::Lines | Objective::LinesAfter29 => Until::TopOut,
+            Objective::Lines | Objective::LinesAfter29 | Objective::ClearsPast155 => Until::TopOut,
         }
     }
 }
@@ -80,7 +86,7 @@ impl fmt::Display for Objective {
 
 /// An objective name that is not one of [`Objective::ALL`].
 #[derive(Debug, thiserror::Error)]
-#[error("unknown objective `{0}` (expected one of: lines, score-at-29, max-out, lines-after-29)")]
+#[error("unknown objective `{0}` (expected one of: lines, score-at-29, max-out, lines-after-29, clears-past-155)")]
 pub struct UnknownObjective(String);
 
 impl FromStr for Objective {
@@ -119,6 +125,7 @@ mod tests {
                 score_at_29: Some(950_000),
                 lines_at_29: Some(230),
                 maxed_before_29: false,
+                clears_past_155: 7,
                 ..GameStats::default()
             },
         };
@@ -126,5 +133,7 @@ mod tests {
         assert_eq!(Objective::LinesAfter29.value(&r), 20.0);
         assert_eq!(Objective::ScoreAt29.value(&r), 950_000.0);
         assert_eq!(Objective::MaxOut.value(&r), 0.0);
+        assert_eq!(Objective::ClearsPast155.value(&r), 7.0);
+        assert_eq!(Objective::ClearsPast155.until(), Until::TopOut);
     }
 }

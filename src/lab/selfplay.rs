@@ -6,11 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::convert::Infallible;
 
 use crate::game::pad::PadState;
-use crate::game::score::CRASH_LEVEL;
 use crate::game::state::{Events, Game, PlayState};
 use crate::game::Pos;
 use crate::search::eval::Evaluator;
-use crate::search::follow::{Follower, Seen, Tally};
+use crate::search::follow::{line_count, Crash, Follower, Seen, Tally};
 use crate::search::plan::{Plan, Planner};
 
 pub use super::until::{End, Until};
@@ -41,6 +40,18 @@ pub struct GameStats {
     pub topped_out: bool,
     /// Why the game ended.
     pub end: End,
+    /// How the cartridge stopped playing, when the game ended in a crash or a hang.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crash: Option<Crash>,
+    /// The highest level reached before any roll-over.
+    #[serde(default)]
+    pub peak_level: u8,
+    /// Line clears (not lines) made at level 155 or above, before any roll-over.
+    #[serde(default)]
+    pub clears_past_155: u32,
+    /// Lines when the level rolled over from 255 to 0 (the rebirth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_at_rebirth: Option<u32>,
 }
 
 impl GameStats {
@@ -49,9 +60,15 @@ impl GameStats {
         self.lines_at_29.map(|at| self.lines - at)
     }
 
-    /// The game reached `level` (the crash level counts as reached when the game stopped there).
+    /// The game reached `level`, before or after a roll-over (a game stopped by `--until
+    /// level:N` counts as reaching N).
     pub fn reached(&self, level: u8) -> bool {
-        self.level >= level
+        self.lines_at_rebirth.is_some() || self.peak_level.max(self.level) >= level
+    }
+
+    /// The level rolled over from 255 to 0.
+    pub fn reborn(&self) -> bool {
+        self.lines_at_rebirth.is_some()
     }
 
     /// Takes the follower's counts of the game so far.
@@ -65,6 +82,9 @@ impl GameStats {
         self.pieces = t.pieces;
         self.tetrises = t.tetrises;
         self.desyncs = t.desyncs;
+        self.peak_level = t.peak_level;
+        self.clears_past_155 = t.clears_past_155;
+        self.lines_at_rebirth = t.lines_at_rebirth;
     }
 }
 
@@ -89,7 +109,7 @@ pub struct SelfPlay<'p, E: Evaluator> {
 
 impl<'p, E: Evaluator> SelfPlay<'p, E> {
     pub fn new(planner: &'p mut Planner<E>, game: &Game) -> Self {
-        let tally = Tally::start(game.score(), game.lines(), game.level);
+        let tally = Tally::start(game.score(), line_count(game.lines), game.level);
         let mut play = SelfPlay {
             planner,
             follower: Follower::default(),
@@ -148,7 +168,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             self.stats.locks.push((y, x));
         }
         self.tally
-            .frame(game.score(), game.lines(), game.level, &report);
+            .frame(game.score(), line_count(game.lines), game.level, &report);
         if ev.topped_out {
             self.stats.topped_out = true;
         }
@@ -187,13 +207,19 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
     }
 
     /// Why the game ends now, if it does.
-    fn end(&self, game: &Game, limits: Limits) -> Option<End> {
+    fn end(&mut self, game: &Game, limits: Limits) -> Option<End> {
+        if let Some(kind) = game.crashed {
+            self.stats.crash = Some(Crash {
+                kind,
+                frame: self.stats.frames,
+                level: game.level,
+                lines: line_count(game.lines),
+            });
+            return Some(End::Crashed);
+        }
         let s = &self.stats;
         if s.topped_out || game.play_state == PlayState::Curtain || game.is_over() {
             return Some(End::TopOut);
-        }
-        if game.level >= CRASH_LEVEL {
-            return Some(End::CrashLevel);
         }
         let until = match self.until {
             Until::TopOut => false,
@@ -215,3 +241,7 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         None
     }
 }
+
+#[cfg(test)]
+#[path = "selfplay_tests.rs"]
+mod tests;

@@ -63,8 +63,11 @@ pub enum End {
     /// The stack reached the spawn: the game is lost.
     #[default]
     TopOut,
-    /// The level reached `CRASH_LEVEL`, where the cartridge may crash: counted as reached.
+    /// Runs saved before games played past level 155: the game stopped at `CRASH_LEVEL`,
+    /// counted as reached (kept so their part files still merge).
     CrashLevel,
+    /// The cartridge crashed or hung (the rules model's `Game::crashed`).
+    Crashed,
     /// The `Until` goal was reached.
     Until,
     /// The line cap (`--max-lines`).
@@ -76,11 +79,17 @@ pub enum End {
 }
 
 impl End {
+    /// The game was lost (a top-out, a crash or a hang), not stopped by a goal or a cap.
+    pub fn is_death(self) -> bool {
+        matches!(self, End::TopOut | End::Crashed)
+    }
+
     /// The name used in CSV and JSON.
     pub fn name(self) -> &'static str {
         match self {
             End::TopOut => "top_out",
             End::CrashLevel => "crash_level",
+            End::Crashed => "crashed",
             End::Until => "until",
             End::MaxLines => "max_lines",
             End::MaxPieces => "max_pieces",

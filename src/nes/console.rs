@@ -14,6 +14,27 @@ pub trait Console {
 
     /// Frames run since power-on (0 before the first `frame` call).
     fn frame_number(&self) -> u64;
+
+    /// The console's whole state, to play ahead on and come back to with `restore` (the
+    /// driver's run-ahead check); `None` for a console that cannot keep one (the default: a
+    /// recorder, say, must not play frames nobody asked for).
+    fn save(&self) -> Result<Option<Saved>, ConsoleError> {
+        Ok(None)
+    }
+
+    /// Goes back to a state `save` gave (frame number included).
+    fn restore(&mut self, _saved: &Saved) -> Result<(), ConsoleError> {
+        Ok(())
+    }
+}
+
+/// A state `Console::save` kept, opaque to everyone but the console that made it.
+pub struct Saved(pub Box<dyn std::any::Any>);
+
+impl std::fmt::Debug for Saved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Saved(..)")
+    }
 }
 
 /// Why the console could not run a frame.

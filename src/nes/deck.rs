@@ -7,7 +7,7 @@ use tetanes_core::memory::RamState;
 use tetanes_core::prelude::NesRegion;
 use tetanes_core::video::VideoFilter;
 
-use super::console::{Console, ConsoleError};
+use super::console::{Console, ConsoleError, Saved};
 use super::rom::Rom;
 use crate::game::PadState;
 
@@ -187,6 +187,22 @@ impl Console for NesDeck {
     fn frame_number(&self) -> u64 {
         self.frames
     }
+
+    fn save(&self) -> Result<Option<Saved>, ConsoleError> {
+        Ok(Some(Saved(Box::new((
+            self.save_state()?,
+            self.frames,
+            self.pad,
+        )))))
+    }
+
+    fn restore(&mut self, saved: &Saved) -> Result<(), ConsoleError> {
+        if let Some((state, frames, pad)) = saved.0.downcast_ref::<(Vec<u8>, u64, PadState)>() {
+            self.load_state(state, *frames)?;
+            self.pad = *pad;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -196,6 +212,24 @@ mod tests {
 
     fn cart() -> NesDeck {
         NesDeck::from_image("testcart", &testcart::nrom_image(), Video::Headless).unwrap()
+    }
+
+    #[test]
+    fn a_saved_state_plays_ahead_and_comes_back() {
+        let mut deck = cart();
+        for _ in 0..5 {
+            deck.frame(PadState::A).unwrap();
+        }
+        let saved = deck.save().unwrap().expect("the deck keeps states");
+        let (ram, frame) = (deck.ram().to_vec(), deck.frame_number());
+        for _ in 0..20 {
+            deck.frame(PadState::LEFT).unwrap();
+        }
+        assert_ne!(deck.ram(), &ram[..], "the frames changed RAM");
+        deck.restore(&saved).unwrap();
+        assert_eq!((deck.ram(), deck.frame_number()), (&ram[..], frame));
+        deck.frame(PadState::B).unwrap();
+        assert_eq!(deck.frame_number(), frame + 1);
     }
 
     fn counter(ram: &[u8]) -> u16 {

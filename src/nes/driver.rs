@@ -15,7 +15,7 @@ use crate::game::state::PlayState;
 use crate::game::{PadState, Pos};
 use crate::search::eval::Evaluator;
 pub use crate::search::follow::LEVEL_29;
-use crate::search::follow::{Follower, Seen, Tally};
+use crate::search::follow::{line_count, Crash, Follower, Seen, Tally};
 use crate::search::plan::{Plan, Planner};
 use crate::search::profile::PieceProgress;
 
@@ -30,6 +30,8 @@ enum Mode {
     /// this many frames so far.
     Starting(u32),
     Playing,
+    /// The cartridge crashed or hung (what RAM showed): nothing more to play.
+    Crashed(String),
 }
 
 /// How the driver starts.
@@ -61,6 +63,8 @@ pub struct Driver<C: Console, E: Evaluator> {
     games_over: u32,
     /// Watches the play frames for a game that stopped.
     stuck_frames: FreezeWatch,
+    /// The run-ahead check: from which level, and what it found.
+    run_ahead: RunAhead,
 }
 
 impl<C: Console, E: Evaluator> Driver<C, E> {
@@ -94,6 +98,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             game_counted: false,
             games_over: 0,
             stuck_frames: FreezeWatch::default(),
+            run_ahead: RunAhead::default(),
         };
         d.start_counts();
         d.ensure_plan()?;
@@ -202,7 +207,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.game = if self.is_playing() {
             Tally::start(
                 bcd_value(&self.now.score_bcd),
-                bcd_value(&self.now.lines_bcd),
+                line_count(self.now.lines_bcd),
                 self.now.level,
             )
         } else {
@@ -226,26 +231,69 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         }
     }
 
-    /// Fails once the game has looked frozen for `FREEZE_FRAMES` frames.
-    fn check_frozen(&mut self, before: &RamSnapshot) -> Result<(), DriverError> {
-        let Some(what) = self.stuck_frames.see(before, &self.now) else {
-            return Ok(());
+    /// A crash (the frame counter stopped) or a hang (only the NMI's work moving for long)
+    /// ends the game as crashed; RAM no longer describing a game fails.
+    fn check_frozen(&mut self, before: &RamSnapshot) -> Result<Option<Step>, DriverError> {
+        let Some(freeze) = self.stuck_frames.watch(before, &self.now) else {
+            return Ok(None);
+        };
+        let Some(kind) = freeze.kind else {
+            let err = self.frozen(freeze.what, freeze.frames);
+            log::warn!("{err}");
+            return Err(err);
         };
         let now = &self.now;
-        let err = DriverError::Frozen {
+        // The last frame that moved: the signs have lasted `freeze.frames` frames since.
+        let frame = self.console.frame_number() - u64::from(freeze.frames);
+        let (level, lines, score) = (
+            now.level,
+            line_count(now.lines_bcd),
+            bcd_value(&now.score_bcd),
+        );
+        self.game.crash = Some(Crash {
+            kind,
+            frame,
+            level,
+            lines,
+        });
+        self.follower.reset();
+        self.mode = Mode::Crashed(freeze.what.clone());
+        log::warn!(
+            "the cartridge {kind}ed at frame {frame} ({}): level {level}, {lines} lines, score \
+             {score}",
+            freeze.what
+        );
+        Ok(Some(Step::Crashed {
+            kind,
+            frame,
+            level,
+            lines,
+            score,
+        }))
+    }
+
+    /// The error for a game that stopped and cannot go on.
+    fn frozen(&self, what: String, frames: u32) -> DriverError {
+        let now = &self.now;
+        DriverError::Frozen {
             frame: self.console.frame_number(),
             what,
-            frames: FREEZE_FRAMES,
+            frames,
             level: now.level,
-            lines: bcd_value(&now.lines_bcd),
+            lines: line_count(now.lines_bcd),
             score: bcd_value(&now.score_bcd),
-        };
-        log::warn!("{err}");
-        Err(err)
+        }
     }
 
     /// Runs one frame: chooses the pad, presses it for the frame, reads RAM and reports.
     pub fn step(&mut self) -> Result<Step, DriverError> {
+        if let Mode::Crashed(what) = &self.mode {
+            let what = match self.game.crash {
+                Some(c) => format!("{what} (the cartridge {}ed at frame {})", c.kind, c.frame),
+                None => what.clone(),
+            };
+            return Err(self.frozen(what, 0));
+        }
         let menu_pad = if matches!(self.mode, Mode::Menu(_)) {
             self.menu_pad_or_switch()?
         } else {
@@ -266,9 +314,13 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         );
         let before_state = before.play_state;
         if self.is_playing() {
-            self.check_frozen(&before)?;
+            if let Some(crashed) = self.check_frozen(&before)? {
+                return Ok(crashed);
+            }
         }
         match self.mode {
+            // Not reached: `step` returns before running a frame on a crashed console.
+            Mode::Crashed(ref what) => Err(self.frozen(what.clone(), 0)),
             Mode::Menu(_) => Ok(Step::Menu),
             Mode::Starting(ref mut frames) => {
                 *frames += 1;
@@ -346,18 +398,38 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.now.new_game_ready()
     }
 
-    /// Plans the piece under control when no plan is being followed.
+    /// Plans the piece under control when no plan is being followed, and checks a new plan
+    /// ahead on a copy of the console from the run-ahead level on.
     fn ensure_plan(&mut self) -> Result<(), DriverError> {
         if !self.is_playing() {
             return Ok(());
         }
         let frame = self.console.frame_number();
-        let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
-        self.follower
-            .ensure_plan(&mut self.planner, frame, in_control, || {
-                now.to_game()
-                    .map_err(|source| DriverError::Snapshot { frame, source })
-            })
+        let had_plan = self.follower.following().is_some();
+        let check = !had_plan && self.run_ahead.from.is_some_and(|l| self.now.level >= l);
+        let result = loop {
+            let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
+            self.follower
+                .ensure_plan(&mut self.planner, frame, in_control, || {
+                    now.to_game()
+                        .map_err(|source| DriverError::Snapshot { frame, source })
+                })?;
+            if !check {
+                break Ok(());
+            }
+            match self.look_ahead() {
+                Ok(Some(lock)) if self.planner.exclude.len() < RUN_AHEAD_TRIES => {
+                    // Plan again without the lock that crashed the copy.
+                    self.planner.exclude.push(lock);
+                    self.follower.drop_plan();
+                    self.run_ahead.replans += 1;
+                }
+                Ok(_) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        self.planner.exclude.clear();
+        result
     }
 
     /// Checks the frame against the plan and keeps the counts.
@@ -371,7 +443,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             in_control: state == PlayState::Control as u8,
             piece: Pos::new(s.x, s.y, s.orientation),
         };
-        let (score, lines, level) = (bcd_value(&s.score_bcd), bcd_value(&s.lines_bcd), s.level);
+        let (score, lines, level) = (bcd_value(&s.score_bcd), line_count(s.lines_bcd), s.level);
         let report = self.follower.seen(self.last_pad, seen);
         self.game.frame(score, lines, level, &report);
         self.sum_total();
@@ -423,9 +495,18 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     }
 }
 
+#[path = "driver_run_ahead.rs"]
+mod run_ahead;
+pub use run_ahead::RUN_AHEAD_LEVEL;
+use run_ahead::{RunAhead, RUN_AHEAD_TRIES};
+
 #[cfg(test)]
 #[path = "driver_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "driver_crash_tests.rs"]
+mod crash_tests;
 
 #[cfg(test)]
 #[path = "driver_profile_tests.rs"]

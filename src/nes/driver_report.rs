@@ -5,7 +5,7 @@ use super::console::ConsoleError;
 use super::menu::MenuError;
 use super::observe::SnapshotError;
 use crate::game::piece::Piece;
-use crate::game::Pos;
+use crate::game::{CrashKind, Pos};
 
 /// What one frame did. The pad pressed in it is `Driver::last_pad`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +30,16 @@ pub enum Step {
     /// The game topped out in this frame (the curtain starts). Score, lines and level as RAM
     /// shows them; the driver then heads back to the level menu.
     GameOver { score: u32, lines: u32, level: u8 },
+    /// The cartridge stopped playing: its frame counter stopped (a crash) or only the NMI's
+    /// work went on for long (a hang), from frame `frame` on; the game is over and the console
+    /// plays no more (the next `step` is an error).
+    Crashed {
+        kind: CrashKind,
+        frame: u64,
+        level: u8,
+        lines: u32,
+        score: u32,
+    },
 }
 
 /// Why the driver stopped.

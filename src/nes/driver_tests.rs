@@ -1,9 +1,8 @@
-//! Driver tests on the rules model (no ROM): clean play with no desync, agreement with the
-//! model-only self-play loop, and fault injection that every desync is caught and re-planned.
+//! Driver tests on the rules model (no ROM): clean play with no desync and fault injection that
+//! every desync is caught and re-planned (the agreement with self-play is in `lab::selfplay`).
 
 use super::*;
 use crate::game::Game;
-use crate::lab::selfplay::{Limits, SelfPlay};
 use crate::nes::console::ConsoleError;
 use crate::nes::faults::FaultyPad;
 use crate::nes::model_console::ModelConsole;
@@ -59,30 +58,6 @@ fn a_thousand_pieces_at_level_19_without_a_desync() {
         seed += 1;
     }
     assert!(frames > 10_000, "{frames}");
-}
-
-#[test]
-fn the_driver_plays_exactly_as_self_play() {
-    // The driver rebuilds the game from RAM; the self-play loop uses the model's own state.
-    // The plans, and so the games, must be identical frame for frame.
-    for seed in [3u64, 11] {
-        let mut planner = Planner::new(Standard::default());
-        let mut game = Game::seeded(19, seed);
-        let limits = Limits {
-            max_pieces: Some(120),
-            max_frames: None,
-        };
-        let stats = SelfPlay::new(&mut planner, &game).run(&mut game, limits);
-        let mut d = driver(model(seed));
-        let mut frames = 0;
-        while frames < stats.frames {
-            d.step().unwrap();
-            frames += 1;
-        }
-        assert_eq!(d.console().game(), &game, "seed {seed}");
-        assert_eq!(d.game().pieces, stats.pieces);
-        assert_eq!((d.game().score, d.game().lines), (stats.score, stats.lines));
-    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Faults on the way to the controller, for testing the driver's recovery: a `Console` wrapper
 //! that sometimes drops a press, delays one by a frame, or adds a button (seeded, repeatable).
 
-use super::console::{Console, ConsoleError};
+use super::console::{Console, ConsoleError, Saved};
 use crate::game::PadState;
 
 /// What a fault did to one frame's pad.
@@ -131,6 +131,35 @@ impl<C: Console> Console for FaultyPad<C> {
 
     fn frame_number(&self) -> u64 {
         self.inner.frame_number()
+    }
+
+    fn save(&self) -> Result<Option<Saved>, ConsoleError> {
+        let Some(inner) = self.inner.save()? else {
+            return Ok(None);
+        };
+        let own = (
+            self.rng,
+            self.delayed,
+            self.applied,
+            self.last_fault,
+            self.faults,
+        );
+        Ok(Some(Saved(Box::new((inner, own)))))
+    }
+
+    fn restore(&mut self, saved: &Saved) -> Result<(), ConsoleError> {
+        type Own = (u64, Option<PadState>, PadState, Option<Fault>, u64);
+        if let Some((inner, own)) = saved.0.downcast_ref::<(Saved, Own)>() {
+            self.inner.restore(inner)?;
+            (
+                self.rng,
+                self.delayed,
+                self.applied,
+                self.last_fault,
+                self.faults,
+            ) = *own;
+        }
+        Ok(())
     }
 }
 

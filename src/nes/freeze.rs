@@ -2,6 +2,7 @@
 //! counter moving, or RAM that no longer describes a game, for a second of emulated time.
 
 use super::observe::RamSnapshot;
+use crate::game::CrashKind;
 
 /// Play frames that RAM may look frozen before the driver calls it a crash: one second of
 /// emulated time. In a live game the NMI moves the frame counter and the RNG and reads the
@@ -9,6 +10,24 @@ use super::observe::RamSnapshot;
 /// timer alone counts every frame under control); a lag frame (level 145 and up) or the $07
 /// half-speed quirk hold the main loop's work back for one frame at a time only.
 pub const FREEZE_FRAMES: u32 = 60;
+
+/// From this level a line clear's logic can overrun the next NMI for long stretches (the
+/// traces past 155: `c157-mixed` lags 515 frames in a row and plays on), so only the NMI's work
+/// moving is not a hang until it has lasted [`HANG_FRAMES`].
+pub const LONG_LAG_LEVEL: u8 = 145;
+
+/// Play frames with only the NMI's work moving before the driver calls it a hang from
+/// [`LONG_LAG_LEVEL`] on: twice the longest lag seen in the traces, rounded up.
+pub const HANG_FRAMES: u32 = 1200;
+
+/// What a frozen game looks like: how the cartridge stopped, if it is one of the ways a
+/// cartridge stops (`None`: RAM no longer describes a game), and since how many frames.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Freeze {
+    pub kind: Option<CrashKind>,
+    pub what: String,
+    pub frames: u32,
+}
 
 /// Consecutive play frames with the frame counter unchanged, with nothing changed but what
 /// the NMI changes (the counter, the RNG, the controller bytes: the main loop is stuck), and
@@ -22,8 +41,15 @@ pub(crate) struct FreezeWatch {
 
 impl FreezeWatch {
     /// Takes one play frame (RAM before and after it); says what it saw once one of the
-    /// signs has lasted `FREEZE_FRAMES` frames.
+    /// signs has lasted `FREEZE_FRAMES` frames (`HANG_FRAMES` for a stuck loop from
+    /// `LONG_LAG_LEVEL`): the frame counter stopped is a crash, the loop stuck a hang.
+    #[cfg(test)]
     pub(crate) fn see(&mut self, before: &RamSnapshot, now: &RamSnapshot) -> Option<String> {
+        self.watch(before, now).map(|f| f.what)
+    }
+
+    /// [`FreezeWatch::see`], with the kind of stop.
+    pub(crate) fn watch(&mut self, before: &RamSnapshot, now: &RamSnapshot) -> Option<Freeze> {
         let mut same = before.clone();
         same.frame_counter = now.frame_counter;
         same.rng = now.rng;
@@ -34,13 +60,22 @@ impl FreezeWatch {
         self.state = bump(self.state, same == *now);
         let problems = now.problems();
         self.nonsense = bump(self.nonsense, !problems.is_empty());
+        let hang_frames = if before.level >= LONG_LAG_LEVEL {
+            HANG_FRAMES
+        } else {
+            FREEZE_FRAMES
+        };
+        let freeze = |kind, what: String, frames| Some(Freeze { kind, what, frames });
         if self.counter >= FREEZE_FRAMES {
-            Some("the frame counter stopped".into())
-        } else if self.state >= FREEZE_FRAMES {
-            Some("the game loop stopped (only the NMI's frame counter and RNG move)".into())
+            let what = "the frame counter stopped".into();
+            freeze(Some(CrashKind::Crash), what, self.counter)
+        } else if self.state >= hang_frames {
+            let what = "the game loop stopped (only the NMI's frame counter and RNG move)".into();
+            freeze(Some(CrashKind::Hang), what, self.state)
         } else if self.nonsense >= FREEZE_FRAMES {
             let p: Vec<String> = problems.iter().map(|b| b.to_string()).collect();
-            Some(format!("RAM no longer describes a game ({})", p.join("; ")))
+            let what = format!("RAM no longer describes a game ({})", p.join("; "));
+            freeze(None, what, self.nonsense)
         } else {
             None
         }
@@ -93,5 +128,38 @@ mod tests {
             seen = w.see(&a, &b);
         }
         assert!(seen.unwrap().contains("no longer describes a game"), "");
+    }
+
+    #[test]
+    fn a_stopped_counter_is_a_crash_and_a_long_stuck_loop_past_145_a_hang() {
+        let at = |level: u8, i: u16| {
+            let mut g = Game::seeded(19, 3);
+            g.level = level;
+            g.frame_counter = i;
+            g.picker.rng = i.wrapping_mul(7919);
+            RamSnapshot::from_game(&g)
+        };
+        let frozen = at(157, 5);
+        let mut w = FreezeWatch::default();
+        let seen = (0..FREEZE_FRAMES).find_map(|_| w.watch(&frozen, &frozen));
+        assert_eq!(
+            seen.map(|f| (f.kind, f.frames)),
+            Some((Some(CrashKind::Crash), 60))
+        );
+        // Only the NMI moving: a lag at 157 may last hundreds of frames; a hang is longer.
+        let mut w = FreezeWatch::default();
+        let mut first = None;
+        for i in 1..=HANG_FRAMES as u16 {
+            if let Some(f) = w.watch(&at(157, i - 1), &at(157, i)) {
+                first = Some((i, f));
+                break;
+            }
+        }
+        let (i, f) = first.expect("a hang is reported");
+        assert_eq!((i as u32, f.kind), (HANG_FRAMES, Some(CrashKind::Hang)));
+        // Below the long-lag levels a stuck loop is a hang after a second, as before.
+        let mut w = FreezeWatch::default();
+        let seen = (1..=FREEZE_FRAMES as u16).find_map(|i| w.watch(&at(60, i - 1), &at(60, i)));
+        assert_eq!(seen.map(|f| f.kind), Some(Some(CrashKind::Hang)));
     }
 }

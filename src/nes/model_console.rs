@@ -2,7 +2,7 @@
 //! state out in a 2 KiB RAM image at the `AddressMap` addresses, as the cartridge would.
 
 use super::addresses::{AddressMap, RAM_SIZE};
-use super::console::{Console, ConsoleError};
+use super::console::{Console, ConsoleError, Saved};
 use super::observe::RamSnapshot;
 use crate::game::{Events, Game, PadState};
 
@@ -69,6 +69,17 @@ impl Console for ModelConsole {
 
     fn frame_number(&self) -> u64 {
         self.frames
+    }
+
+    fn save(&self) -> Result<Option<Saved>, ConsoleError> {
+        Ok(Some(Saved(Box::new(self.clone()))))
+    }
+
+    fn restore(&mut self, saved: &Saved) -> Result<(), ConsoleError> {
+        if let Some(c) = saved.0.downcast_ref::<ModelConsole>() {
+            *self = c.clone();
+        }
+        Ok(())
     }
 }
 

@@ -10,6 +10,7 @@
 use std::borrow::Borrow;
 
 use crate::game::crash::CrashKind;
+pub use crate::game::score::line_count;
 use crate::game::score::CRASH_LEVEL;
 use crate::game::{Game, PadState, Pos};
 
@@ -94,6 +95,11 @@ impl Follower {
     /// Plans dropped and made again where they asked.
     pub fn replans(&self) -> u64 {
         self.replans
+    }
+
+    /// Drops the plan being followed (the piece goes on: the next plan counts from its spawn).
+    pub fn drop_plan(&mut self) {
+        self.following = None;
     }
 
     /// A new piece, a game over or a new game: nothing of the last piece carries on.
@@ -306,6 +312,9 @@ pub struct Tally {
     /// Line clears (not lines) made at level 155 or above, before any roll-over.
     #[serde(skip)]
     pub clears_past_155: u32,
+    /// The game ended in a crash or a hang, here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crash: Option<Crash>,
 }
 
 impl Tally {

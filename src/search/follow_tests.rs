@@ -24,7 +24,7 @@ fn play(game: &mut Game, planner: &mut Planner<Standard>, f: &mut Follower, t: &
         ev.locked.is_some(),
         "frame {frame}"
     );
-    t.frame(game.score(), game.lines(), game.level, &report);
+    t.frame(game.score(), line_count(game.lines), game.level, &report);
 }
 
 #[test]
@@ -97,4 +97,16 @@ fn clears_past_155_and_the_roll_over_are_counted() {
         t.clears_past_155, 3,
         "clears after the roll-over are not past 155"
     );
+}
+
+#[test]
+fn the_line_count_reads_the_hundreds_as_binary() {
+    assert_eq!(line_count([0x95, 4]), 495);
+    assert_eq!(line_count([0x00, 15]), 1500);
+    assert_eq!(
+        line_count([0x00, 16]),
+        1600,
+        "not 1,000 as BCD would read $10"
+    );
+    assert_eq!(line_count([0x00, 33]), 3300);
 }

@@ -92,6 +92,9 @@ pub struct Planner<E: Evaluator> {
     firsts: Vec<Lock>,
     /// The third-piece layer's settings (off by default).
     pub lookahead: Lookahead,
+    /// Locks of the current piece the plan must not choose (the driver's run-ahead saw them
+    /// crash the cartridge); empty but for such a re-plan.
+    pub exclude: Vec<Placement>,
     third: ThirdPiece,
     /// Every acceptable pair of the decision, for the third-piece layer.
     pairs: Vec<Pair>,
@@ -191,6 +194,7 @@ impl<E: Evaluator> Planner<E> {
             map2: CollisionMap::default(),
             seconds: LockSets::new(),
             lookahead: Lookahead::default(),
+            exclude: Vec::new(),
             third: ThirdPiece::default(),
             pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
@@ -331,6 +335,13 @@ impl<E: Evaluator> Planner<E> {
             Firsts::Found(inputs, expected) => (inputs, expected),
             Firsts::LockedEarly(plan) => return Some(plan),
         };
+        if !self.exclude.is_empty() {
+            let exclude = &self.exclude;
+            self.firsts.retain(|l| !exclude.contains(&placement(l)));
+            if self.firsts.is_empty() {
+                return None;
+            }
+        }
         let started = Instant::now();
         let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
         self.pairs.clear();

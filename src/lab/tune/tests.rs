@@ -1,3 +1,6 @@
+//! Tuning tests: the tunable keys and their round trip, the refit and its sampling, a saved run
+//! that resumes exactly, bad state files, and shards of a generation gathered as one machine's.
+
 use super::*;
 use crate::search::PhaseWeights;
 

@@ -1,0 +1,219 @@
+//! Driver tests past level 155 on the rules model (no ROM): a crash and a hang end the game as
+//! crashed, and the run-ahead check sees a crash on its copy and plans around it.
+
+use super::*;
+use crate::game::Game;
+use crate::nes::console::ConsoleError;
+use crate::nes::model_console::ModelConsole;
+use crate::search::eval::Standard;
+
+/// A model console on which the cartridge's way of stopping is forced from frame `at` on: a
+/// crash (RAM frozen, the frame counter stopped) or a hang (only the NMI's frame counter and
+/// RNG move), as the traces past 155 show them.
+struct Stopping {
+    inner: ModelConsole,
+    at: u64,
+    kind: crate::game::CrashKind,
+    ram: Vec<u8>,
+    frames: u64,
+}
+
+impl Console for Stopping {
+    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
+        if self.frames < self.at {
+            self.inner.frame(pad)?;
+            self.ram = self.inner.ram().to_vec();
+        } else if self.kind == crate::game::CrashKind::Hang {
+            let map = AddressMap::default();
+            let at = map.frame_counter as usize;
+            let n = u16::from_le_bytes([self.ram[at], self.ram[at + 1]]).wrapping_add(1);
+            self.ram[at..at + 2].copy_from_slice(&n.to_le_bytes());
+            self.ram[map.rng as usize] ^= 0x5A;
+        }
+        self.frames += 1;
+        Ok(())
+    }
+
+    fn ram(&self) -> &[u8] {
+        &self.ram
+    }
+
+    fn frame_number(&self) -> u64 {
+        self.frames
+    }
+}
+
+#[test]
+fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
+    use crate::game::CrashKind;
+    use crate::search::follow::{line_count, Crash};
+    for (kind, level, after) in [
+        (CrashKind::Crash, 157u8, FREEZE_FRAMES),
+        (CrashKind::Hang, 157, super::super::freeze::HANG_FRAMES),
+        (CrashKind::Hang, 60, FREEZE_FRAMES),
+    ] {
+        let mut game = Game::seeded(19, 12);
+        game.level = level;
+        game.lines = [0x15, 15];
+        let inner = ModelConsole::new(game, AddressMap::default());
+        let at = 900;
+        let console = Stopping {
+            ram: inner.ram().to_vec(),
+            inner,
+            at,
+            kind,
+            frames: 0,
+        };
+        let mut d = Driver::new(
+            console,
+            AddressMap::default(),
+            Planner::new(Standard::default()),
+            DriverConfig { level: 19 },
+        )
+        .unwrap();
+        let step = loop {
+            let step = d.step().unwrap();
+            assert!(!matches!(step, Step::Desync { .. } | Step::GameOver { .. }));
+            if matches!(step, Step::Crashed { .. }) || d.console().frames > at + 5000 {
+                break step;
+            }
+        };
+        assert_eq!(
+            d.console().frames,
+            at + u64::from(after),
+            "{kind} at {level}"
+        );
+        let g = d.console().inner.game();
+        let (lines, score) = (line_count(g.lines), g.score());
+        assert_eq!(
+            step,
+            Step::Crashed {
+                kind,
+                frame: at,
+                level: g.level,
+                lines,
+                score
+            }
+        );
+        let crash = Crash {
+            kind,
+            frame: at,
+            level: g.level,
+            lines,
+        };
+        assert_eq!(d.game().crash, Some(crash));
+        assert!(d.game().pieces > 10, "{:?}", d.game());
+        assert!(d.step().is_err(), "a crashed console plays no more");
+    }
+}
+
+/// A model console whose cartridge crashes on the first clear of two lines or more at `level`
+/// or above (the rules model's crash forced, as the traces past 155 show one): RAM freezes from
+/// that frame.
+#[derive(Clone)]
+struct CrashOnClear {
+    inner: ModelConsole,
+    level: u8,
+    frozen: Option<Vec<u8>>,
+    frames: u64,
+}
+
+impl Console for CrashOnClear {
+    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
+        self.frames += 1;
+        if self.frozen.is_some() {
+            return Ok(());
+        }
+        let level = self.inner.game().level;
+        self.inner.frame(pad)?;
+        if self.inner.events().cleared >= 2 && level >= self.level {
+            self.inner.game_mut().crashed = Some(crate::game::CrashKind::Crash);
+            self.frozen = Some(self.inner.ram().to_vec());
+        }
+        Ok(())
+    }
+
+    fn ram(&self) -> &[u8] {
+        self.frozen.as_deref().unwrap_or(self.inner.ram())
+    }
+
+    fn frame_number(&self) -> u64 {
+        self.frames
+    }
+
+    fn save(&self) -> Result<Option<crate::nes::console::Saved>, ConsoleError> {
+        Ok(Some(crate::nes::console::Saved(Box::new(self.clone()))))
+    }
+
+    fn restore(&mut self, saved: &crate::nes::console::Saved) -> Result<(), ConsoleError> {
+        if let Some(c) = saved.0.downcast_ref::<CrashOnClear>() {
+            *self = c.clone();
+        }
+        Ok(())
+    }
+}
+
+fn crash_driver(level: u8, run_ahead: Option<u8>) -> Driver<CrashOnClear, Standard> {
+    let mut game = Game::seeded(19, 21);
+    game.level = 157;
+    game.lines = [0x15, 15];
+    let console = CrashOnClear {
+        inner: ModelConsole::new(game, AddressMap::default()),
+        level,
+        frozen: None,
+        frames: 0,
+    };
+    let mut d = driver_on(console);
+    d.set_run_ahead(run_ahead);
+    d
+}
+
+fn driver_on<C: Console>(console: C) -> Driver<C, Standard> {
+    Driver::new(
+        console,
+        AddressMap::default(),
+        Planner::new(Standard::default()),
+        DriverConfig { level: 19 },
+    )
+    .expect("a model console in play needs no menus")
+}
+
+#[test]
+fn the_run_ahead_sees_the_crash_and_plans_around_it() {
+    // Without the check the bot makes a multi-line clear sooner or later, and it crashes.
+    let mut off = crash_driver(157, None);
+    let frames = (1..=40_000u64)
+        .find(|_| matches!(off.step().unwrap(), Step::Crashed { .. }))
+        .expect("the cartridge crashes without the run-ahead");
+    assert_eq!(off.run_ahead(), (0, 0));
+    // With it, every such clear is seen on the copy first and planned around.
+    let mut on = crash_driver(157, Some(150));
+    for _ in 0..frames + 3000 {
+        let step = on.step().unwrap();
+        assert!(
+            !matches!(step, Step::Crashed { .. } | Step::Desync { .. }),
+            "{step:?}"
+        );
+    }
+    let (checks, crashes) = on.run_ahead();
+    assert!(crashes >= 1 && checks > crashes, "{checks} {crashes}");
+    assert_eq!(on.run_ahead_replans(), crashes);
+    assert!(on.game().lines > off.game().lines, "{:?}", on.game());
+    assert_eq!(on.game().desyncs, 0);
+}
+
+#[test]
+fn the_run_ahead_leaves_the_game_alone() {
+    // The copy changes nothing: the same game with the check on and off.
+    let (mut on, mut off) = (crash_driver(200, Some(150)), crash_driver(200, None));
+    for _ in 0..6000 {
+        on.step().unwrap();
+        off.step().unwrap();
+    }
+    assert_eq!(on.console().inner.game(), off.console().inner.game());
+    assert_eq!(on.console().frame_number(), off.console().frame_number());
+    let (checks, crashes) = on.run_ahead();
+    assert!(checks >= 3 && crashes == 0, "{checks} {crashes}");
+    assert_eq!(off.run_ahead(), (0, 0));
+    assert!(on.game().lines > 1515 + 5, "{:?}", on.game());
+}
