@@ -6,15 +6,16 @@ use nestor::game::pad::PadState;
 use nestor::game::piece::{Orientation, Piece};
 use nestor::game::score::drop_speed;
 use nestor::game::state::{Game, PlayState};
+use nestor::game::Pos;
+use nestor::lab::selfplay::SelfPlay;
 use nestor::search::bfs::{Bfs, MoveSet};
 use nestor::search::collision::CollisionMap;
 use nestor::search::eval::Standard;
 use nestor::search::explain::explain_top;
-use nestor::search::locks::SpawnLocks;
+use nestor::search::locks::{LockQuery, LockSets};
 use nestor::search::plan::{Plan, Planner};
 use nestor::search::profile::Profile;
 use nestor::search::rank::Ranker;
-use nestor::lab::selfplay::SelfPlay;
 use nestor::search::weights::Weights;
 
 use super::*;
@@ -57,9 +58,9 @@ pub struct LockPath {
 pub struct Searcher {
     bfs: Bfs,
     map: CollisionMap,
-    spawn: SpawnLocks,
+    spawn: LockSets,
     inputs: Vec<PadState>,
-    expected: Vec<(u8, u8, u8)>,
+    expected: Vec<Pos>,
 }
 
 impl Default for Searcher {
@@ -67,7 +68,7 @@ impl Default for Searcher {
         Searcher {
             bfs: Bfs::new(),
             map: CollisionMap::default(),
-            spawn: SpawnLocks::new(),
+            spawn: LockSets::new(),
             inputs: Vec::new(),
             expected: Vec::new(),
         }
@@ -163,13 +164,13 @@ impl Searcher {
             }
         }
         self.spawn
-            .search(
+            .search(&LockQuery::spawn(
                 &board,
                 piece,
                 drop_speed(level),
                 profile,
                 MoveSet::default(),
-            )
+            ))
             .iter()
             .map(|l| (l.x, l.y, l.id))
             .collect()
