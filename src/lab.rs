@@ -10,3 +10,6 @@ pub mod tune;
 pub mod until;
 
 pub use until::{End, Until};
+
+#[cfg(test)]
+mod profile_play_tests;
