@@ -83,9 +83,9 @@ impl Explain {
 }
 
 /// Why a placement of worse value can be listed first.
-pub const PICK_NOTE: &str = "#1 is the bot's pick by its third-piece look-ahead (the expected \
-value over the piece after next), which can differ from the best two-piece value; the others \
-follow by two-piece value";
+pub const PICK_NOTE: &str = "note: #1 is the bot's pick by its third-piece look-ahead (the \
+expected value over the piece after next), which can differ from the best two-piece value; the \
+others follow by two-piece value";
 
 /// `--explain N`: at least one placement (`--explain 0` would explain nothing).
 pub fn parse_count(text: &str) -> Result<usize, String> {
