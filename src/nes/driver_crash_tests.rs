@@ -178,16 +178,6 @@ fn crash_driver(level: u8, run_ahead: Option<u8>) -> Driver<CrashOnClear, Standa
     d
 }
 
-fn driver_on<C: Console>(console: C) -> Driver<C, Standard> {
-    Driver::new(
-        console,
-        AddressMap::default(),
-        Planner::new(Standard::default()),
-        DriverConfig { level: 19 },
-    )
-    .expect("a model console in play needs no menus")
-}
-
 #[test]
 fn the_run_ahead_sees_the_crash_and_plans_around_it() {
     // Without the check the bot makes a multi-line clear sooner or later, and it crashes.
