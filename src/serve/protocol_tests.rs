@@ -1,3 +1,6 @@
+//! Tests of the bridge protocol: every message parses and formats back, bad lines say what is
+//! wrong, RAM hex has one length, the default map's ranges round-trip, a line read is bounded.
+
 use super::*;
 
 #[test]
