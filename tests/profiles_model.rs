@@ -110,6 +110,7 @@ macro_rules! presets {
 presets! {
     unlimited => "unlimited",
     hz30 => "30hz",
+    hz24 => "24hz",
     hz20 => "20hz",
     hz15 => "15hz",
     hz13_5 => "13.5hz",

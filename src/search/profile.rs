@@ -16,12 +16,13 @@ pub const MAX_PATTERN: usize = 60;
 pub const MAX_DELAY: u16 = 600;
 
 /// The built-in presets by name, each the text of its file under `config/profiles/`.
-pub const PRESETS: [(&str, &str); 9] = [
+pub const PRESETS: [(&str, &str); 10] = [
     (
         "unlimited",
         include_str!("../../config/profiles/unlimited.toml"),
     ),
     ("30hz", include_str!("../../config/profiles/30hz.toml")),
+    ("24hz", include_str!("../../config/profiles/24hz.toml")),
     ("20hz", include_str!("../../config/profiles/20hz.toml")),
     ("15hz", include_str!("../../config/profiles/15hz.toml")),
     ("13.5hz", include_str!("../../config/profiles/13.5hz.toml")),
@@ -31,9 +32,12 @@ pub const PRESETS: [(&str, &str); 9] = [
     ("das", include_str!("../../config/profiles/das.toml")),
 ];
 
-/// The Hz names a `timeline` may give, with their patterns (StackRabbit's for 13.5 Hz).
-const HZ: [(&str, &str); 6] = [
+/// The Hz names a `timeline` may give, with their patterns: BetaTetris's tap tables for 30, 24,
+/// 20, 15, 12 and 10 Hz (btpg `wasm/binding/board.h`, `kTapTables`: taps on frames 0, 2, 4…;
+/// 0, 3, 5, 8, 10…; 0, 3, 6…; 0, 4, 8…; 0, 5, 10…; 0, 6, 12…), StackRabbit's for 13.5 Hz.
+const HZ: [(&str, &str); 7] = [
     ("30hz", "X."),
+    ("24hz", "X..X."),
     ("20hz", "X.."),
     ("15hz", "X..."),
     ("13.5hz", "X....X...X..."),
@@ -357,12 +361,26 @@ mod tests {
 
     #[test]
     fn hz_presets_press_at_their_rate() {
-        for (hz, frames_per_press) in [("30hz", 2), ("20hz", 3), ("15hz", 4), ("12hz", 5)] {
+        for (hz, frames_per_press) in [
+            ("30hz", 2),
+            ("20hz", 3),
+            ("15hz", 4),
+            ("12hz", 5),
+            ("10hz", 6),
+        ] {
             let t = Timeline::parse(hz).unwrap();
             let presses: Vec<u32> = (0..12).filter(|&f| t.allows(f)).collect();
             let want: Vec<u32> = (0..12).step_by(frames_per_press).collect();
             assert_eq!(presses, want, "{hz}");
         }
+        // 24 Hz: BetaTetris's table, 3 frames then 2, repeating.
+        let t = Timeline::parse("24hz").unwrap();
+        let presses: Vec<u32> = (0..24).filter(|&f| t.allows(f)).collect();
+        assert_eq!(presses, [0, 3, 5, 8, 10, 13, 15, 18, 20, 23]);
+        assert_eq!(
+            Profile::preset("24hz").unwrap().describe(),
+            "24hz (timeline X..X., tap, reaction 0, start delay 0)"
+        );
         // 13.5 Hz: 3 presses in 13 frames, repeating.
         let t = Timeline::parse("13.5hz").unwrap();
         assert_eq!((0..26).filter(|&f| t.allows(f)).count(), 6);
