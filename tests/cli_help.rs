@@ -178,6 +178,24 @@ fn presets_and_objectives_come_from_their_lists() {
     for (name, _) in nestor::search::profile::PRESETS {
         assert!(sim.contains(name), "preset {name} missing:\n{sim}");
     }
+    // `--reaction` on every command with `--profile` (one definition), serve's included.
+    for path in [
+        &["sim"][..],
+        &["sim", "compare"],
+        &["play"],
+        &["demo"],
+        &["analyze"],
+        &["assist"],
+        &["tune"],
+        &["serve"],
+    ] {
+        let text = help(path);
+        assert!(
+            text.contains("--profile") && text.contains("--reaction <FRAMES>"),
+            "{path:?}:\n{text}"
+        );
+        assert!(text.contains("24hz"), "{path:?}:\n{text}");
+    }
     let compare = help(&["sim", "compare"]);
     for o in nestor::lab::objective::Objective::ALL {
         assert!(compare.contains(o.name()), "{}:\n{compare}", o.name());

@@ -1,6 +1,7 @@
 //! `--profile` on every command that plans, run as a program: a bad profile is a clear error
 //! naming it on each; `play --model-console --profile P --record` names P in the movie, the
-//! text and JSON summaries, and the movie check passes on what it recorded; tune keeps it.
+//! text and JSON summaries, and the movie check passes on what it recorded; tune keeps it;
+//! `--reaction FRAMES` replaces the profile's reaction everywhere, a bad one is a clear error.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -148,4 +149,148 @@ fn tune_keeps_the_profile_in_its_state_file() {
     assert_eq!(state.config.profile, Profile::preset("13.5hz").unwrap());
     let text = std::fs::read_to_string(dir.path().join("s.json")).unwrap();
     assert!(text.contains("X....X...X..."), "the timeline is kept whole");
+}
+
+#[test]
+fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "play",
+        "--model-console",
+        "6",
+        "--level",
+        "18",
+        "--pieces",
+        "60",
+        "--profile",
+        "30hz",
+        "--reaction",
+        "21",
+        "--record",
+        "r.fm2",
+        "--json",
+    ];
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout_of(&nestor(&args, dir.path()))).expect("JSON");
+    assert_eq!(v["settings"]["profile"]["name"], "30hz", "{v}");
+    assert_eq!(v["settings"]["profile"]["reaction"], 21, "{v}");
+    assert_eq!(v["totals"]["desyncs"], 0, "{v}");
+    let m = Movie::load(&dir.path().join("r.fm2")).unwrap();
+    let want = "profile 30hz (timeline X., tap, reaction 21, start delay 0)";
+    assert!(
+        m.header.comments.iter().any(|c| c == want),
+        "{:?}",
+        m.header.comments
+    );
+    // The movie is a 30 Hz player's who waits 21 frames for the next piece.
+    let mut profile = Profile::preset("30hz").unwrap();
+    profile.reaction = 21;
+    let mut planner = Planner::new(Standard::default());
+    planner.profile = profile;
+    let map = AddressMap::default();
+    let mut console = ModelConsole::new(Game::seeded(18, 6), map.clone());
+    let r = check_movie(&m, &mut console, &map, &mut planner, ReactionCheck::AsSeen).unwrap();
+    assert!(r.passed(), "{:?}", r.violations.first());
+
+    // sim's summary, demo's text and tune's state carry it too; a profile file's own
+    // reaction is replaced as a preset's is.
+    let sim = [
+        "sim",
+        "--games",
+        "1",
+        "--pieces",
+        "10",
+        "--profile",
+        "24hz",
+        "--reaction",
+        "18",
+        "--json",
+    ];
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout_of(&nestor(&sim, dir.path()))).expect("JSON");
+    assert_eq!(v["profile"]["name"], "24hz", "{v}");
+    assert_eq!(
+        v["profile"]["describe"], "24hz (timeline X..X., tap, reaction 18, start delay 0)",
+        "{v}"
+    );
+    let text = stdout_of(&nestor(
+        &[
+            "demo",
+            "--pieces",
+            "3",
+            "--seed",
+            "5",
+            "--profile",
+            "human",
+            "--reaction",
+            "0",
+        ],
+        dir.path(),
+    ));
+    assert!(
+        text.contains("profile      human (timeline X., tap, reaction 0, start delay 18)"),
+        "{text}"
+    );
+    std::fs::write(
+        dir.path().join("slow.toml"),
+        "timeline = \"X...\"\nshift = \"tap\"\nreaction = 30\nstart_delay = 0\n",
+    )
+    .unwrap();
+    let tune = [
+        "tune",
+        "init",
+        "--state",
+        "s.json",
+        "--population",
+        "4",
+        "--games",
+        "2",
+        "--generations",
+        "1",
+        "--profile",
+        "slow.toml",
+        "--reaction",
+        "24",
+    ];
+    stdout_of(&nestor(&tune, dir.path()));
+    let state = TuneState::load(&dir.path().join("s.json")).expect("the state loads");
+    assert_eq!(
+        (
+            state.config.profile.name.as_str(),
+            state.config.profile.reaction
+        ),
+        ("slow", 24)
+    );
+}
+
+#[test]
+fn a_bad_reaction_is_a_clear_error_on_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands: [&[&str]; 8] = [
+        &["play", "--model-console", "1", "--pieces", "1"],
+        &["demo", "--pieces", "1", "--seed", "1"],
+        &["analyze", "empty.fm2", "--model-console", "1"],
+        &["assist", "--model-console", "1", "--frames", "1"],
+        &["tune", "--state", "s.json", "--generations", "1"],
+        &["sim", "--games", "1", "--pieces", "1"],
+        &["sim", "compare", "a.toml", "b.toml", "--games", "2"],
+        &["serve", "--once"],
+    ];
+    for cmd in commands {
+        for (value, want) in [
+            ("601", "601 frames is over 600 (10 seconds)"),
+            ("-3", "-3 is negative"),
+            ("soon", "\"soon\" is not a number of frames"),
+        ] {
+            let mut args = cmd.to_vec();
+            args.extend(["--reaction", value]);
+            let out = nestor(&args, dir.path());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd:?} {value}: {err}");
+            assert!(
+                err.contains("--reaction") && err.contains(want),
+                "{cmd:?} {value}: {err}"
+            );
+        }
+    }
 }

@@ -86,7 +86,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         Some(p) => Weights::load(p).map_err(|e| anyhow!("--weights: {e}"))?,
         None => Weights::default_set(),
     };
-    let profile = super::profile::resolve(args.bot.profile.name())?;
+    let profile = args.bot.profile.resolve()?;
     let worst = settings.report.worst;
     let outputs = check_outputs(args, worst)?;
     let map = match &args.rom_options.addresses {

@@ -38,17 +38,46 @@ fn profile_help() -> String {
     )
 }
 
-/// `--profile`, for commands whose weights options differ (`sim compare`).
+/// `--reaction FRAMES`: the profile reader's bound and message.
+fn parse_reaction(s: &str) -> Result<u16, String> {
+    let n: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of frames"))?;
+    nestor::search::profile::delay_frames(n)
+}
+
+/// `--profile` and `--reaction`, for commands whose weights options differ (`sim compare`).
 #[derive(Args, Clone, Debug, Default)]
 pub struct ProfileArg {
     #[arg(long = "profile", value_name = "NAME|FILE", help = profile_help())]
     pub name: Option<String>,
+    /// Reaction time in frames (0-600), replacing the profile's `reaction`: frames after a
+    /// spawn before the plan may use the new next piece [default: the profile's].
+    #[arg(long, value_name = "FRAMES", value_parser = parse_reaction, allow_negative_numbers = true)]
+    pub reaction: Option<u16>,
 }
 
 impl ProfileArg {
     /// The profile asked for, `unlimited` when none was.
     pub fn name(&self) -> &str {
         self.name.as_deref().unwrap_or("unlimited")
+    }
+
+    /// The profile asked for, with `--reaction` applied.
+    pub fn resolve(&self) -> anyhow::Result<nestor::search::profile::Profile> {
+        Ok(self.apply(super::profile::resolve(self.name())?))
+    }
+
+    /// `--reaction` applied to a profile found elsewhere (`play`'s settings file).
+    pub fn apply(
+        &self,
+        mut profile: nestor::search::profile::Profile,
+    ) -> nestor::search::profile::Profile {
+        if let Some(r) = self.reaction {
+            profile.reaction = r;
+        }
+        profile
     }
 }
 

@@ -100,7 +100,7 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
         .as_deref()
         .map(|p| Output::check("--record", p, &inputs, args.output.overwrite))
         .transpose()?;
-    let profile = super::profile::resolve(args.bot.profile.name())?;
+    let profile = args.bot.profile.resolve()?;
     let map = AddressMap::default();
     let mut analyzer = Analyzer::new(Standard::new(weights), map.clone(), settings.classes);
     analyzer.set_profile(profile);

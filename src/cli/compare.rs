@@ -175,7 +175,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     }
     let a = load_weights(a_path)?;
     let b = load_weights(b_path)?;
-    let profile = super::profile::resolve(args.profile.name())?;
+    let profile = args.profile.resolve()?;
     let objective = args.judge.objective;
     let config = BatchConfig {
         games: args.games,

@@ -107,7 +107,7 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
         Some(path) => Weights::load(path).map_err(|e| anyhow!("--weights: {e}"))?,
         None => Weights::default_set(),
     };
-    let profile = super::profile::resolve(args.bot.profile.name())?;
+    let profile = args.bot.profile.resolve()?;
     let seed = args.seed.unwrap_or_else(time_seed);
     let console = ModelConsole::new(Game::seeded(args.level, seed), AddressMap::default());
     let standard = Standard::new(weights);

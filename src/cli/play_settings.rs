@@ -45,13 +45,15 @@ impl Settings {
             };
             bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
         }
-        let profile = match (&args.bot.profile.name, &file.profile) {
-            (Some(p), _) => super::profile::resolve(p)?,
-            (None, Some(p)) => {
-                super::profile::resolve(p).with_context(|| format!("{file_name}: `profile`"))?
-            }
-            (None, None) => Profile::default(),
-        };
+        let profile =
+            args.bot
+                .profile
+                .apply(match (&args.bot.profile.name, &file.profile) {
+                    (Some(p), _) => super::profile::resolve(p)?,
+                    (None, Some(p)) => super::profile::resolve(p)
+                        .with_context(|| format!("{file_name}: `profile`"))?,
+                    (None, None) => Profile::default(),
+                });
         let explain = args.explain.or(file.explain);
         if explain == Some(0) {
             bail!("{file_name}: `explain` = 0 would explain nothing: give 1 or more");

@@ -38,9 +38,8 @@ pub struct ServeArgs {
     /// Evaluation weights (TOML, as config/weights/default.toml).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
-    /// Player profile: a preset (unlimited 30hz 20hz 15hz 13.5hz 12hz 10hz human das) or a TOML file.
-    #[arg(long, value_name = "NAME|FILE", default_value = "unlimited")]
-    pub profile: String,
+    #[command(flatten)]
+    pub profile: super::args::ProfileArg,
     /// RAM map (TOML, as addresses.toml): decides which RAM the emulator is asked for.
     #[arg(long, value_name = "FILE")]
     pub addresses: Option<PathBuf>,
@@ -133,7 +132,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
     };
     let brain = Brain {
         weights,
-        profile: super::profile::resolve(&args.profile)?,
+        profile: args.profile.resolve()?,
         map,
         level: args.level,
     };

@@ -88,7 +88,7 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
     }
     let part = Output::check("--part", &path, &inputs, args.output.overwrite)?;
     let weights = load_weights(args.bot.weights.as_deref())?;
-    let profile = super::profile::resolve(args.bot.profile.name())?;
+    let profile = args.bot.profile.resolve()?;
     let whole = batch_config(args, 1);
     let share = shard.range(args.games);
     let config = BatchConfig {

@@ -239,7 +239,7 @@ pub fn batch_config(args: &SimArgs, threads: usize) -> BatchConfig {
 
 pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let weights = load_weights(args.bot.weights.as_deref())?;
-    let profile = super::profile::resolve(args.bot.profile.name())?;
+    let profile = args.bot.profile.resolve()?;
     if let Until::Level(n) = args.until {
         if n <= args.level {
             bail!(

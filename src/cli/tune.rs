@@ -275,7 +275,7 @@ fn new_state(setup: &TuneSetup) -> Result<(TuneState, Output)> {
         keys,
         start,
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        profile: super::profile::resolve(setup.bot.profile.name())?,
+        profile: setup.bot.profile.resolve()?,
     };
     Ok((TuneState::new(config)?, out))
 }

@@ -255,15 +255,7 @@ impl Profile {
         };
         let mut frames = |key: &str| -> Result<u16, ProfileError> {
             match take(key)? {
-                toml::Value::Integer(n) if n < 0 => Err(key_error(
-                    key,
-                    format!("{n} is negative: a delay is a number of frames, 0 or more"),
-                )),
-                toml::Value::Integer(n) if n > MAX_DELAY as i64 => Err(key_error(
-                    key,
-                    format!("{n} frames is over {MAX_DELAY} (10 seconds)"),
-                )),
-                toml::Value::Integer(n) => Ok(n as u16),
+                toml::Value::Integer(n) => delay_frames(n).map_err(|p| key_error(key, p)),
                 other => Err(key_error(key, expected("a number of frames", &other))),
             }
         };
@@ -305,6 +297,20 @@ impl Profile {
             "{} (timeline {}, {shift}, reaction {}, start delay {})",
             self.name, self.timeline, self.reaction, self.start_delay
         )
+    }
+}
+
+/// A reaction or start delay within 0..=[`MAX_DELAY`] frames (a file's key or `--reaction`;
+/// the error says what is wrong, without saying where).
+pub fn delay_frames(n: i64) -> Result<u16, String> {
+    if n < 0 {
+        Err(format!(
+            "{n} is negative: a delay is a number of frames, 0 or more"
+        ))
+    } else if n > MAX_DELAY as i64 {
+        Err(format!("{n} frames is over {MAX_DELAY} (10 seconds)"))
+    } else {
+        Ok(n as u16)
     }
 }
 
