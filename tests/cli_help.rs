@@ -203,3 +203,20 @@ fn presets_and_objectives_come_from_their_lists() {
     // `play --config` takes every option, `explain` included.
     assert!(help(&["play"]).contains("`explain`"));
 }
+
+#[test]
+fn play_documents_the_run_ahead_options() {
+    let play = help(&["play"]);
+    let list = entries(&play);
+    let find = |name: &str| {
+        list.iter()
+            .find(|(e, _)| e.split([',', ' ']).any(|w| w == name))
+            .map(|(_, d)| d.clone())
+            .unwrap_or_else(|| panic!("{name} missing:\n{play}"))
+    };
+    assert!(
+        find("--run-ahead-from").contains("[default: 150]"),
+        "{play}"
+    );
+    assert!(find("--no-run-ahead").contains("150"), "{play}");
+}

@@ -284,3 +284,47 @@ fn show_plan_headless_is_not_silently_ignored() {
         "{err}"
     );
 }
+
+/// `play`'s run-ahead options reach the driver: checks from level 0 on the model console,
+/// none with `--no-run-ahead` or the settings file's `no_run_ahead`, the level shown in the
+/// summary's settings, and the two options refused together.
+#[test]
+fn run_ahead_options_reach_the_driver() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["play", "--model-console", "3", "--level", "19"];
+        args.extend(["--pieces", "60", "--json"]);
+        args.extend(extra);
+        let out = nestor(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+        (
+            v["settings"]["run_ahead_from"].clone(),
+            v["totals"]["run_ahead_checks"].as_u64().expect("checks"),
+        )
+    };
+    let (from, checks) = run(&["--run-ahead-from", "0"]);
+    assert_eq!(from, 0);
+    assert!(checks > 0, "60 pieces from level 19 clear lines: {checks}");
+    // The default starts at 150: a game at level 19 is never checked.
+    assert_eq!(run(&[]), (serde_json::json!(150), 0));
+    assert_eq!(run(&["--no-run-ahead"]), (serde_json::Value::Null, 0));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("play.toml");
+    std::fs::write(&file, "no_run_ahead = true\n").unwrap();
+    assert_eq!(run(&["--config", s(&file)]), (serde_json::Value::Null, 0));
+    // An option wins over the file.
+    let (from, checks) = run(&["--config", s(&file), "--run-ahead-from", "0"]);
+    assert_eq!((from, checks > 0), (serde_json::json!(0), true));
+    std::fs::write(&file, "run_ahead_from = 0\n").unwrap();
+    assert_eq!(run(&["--config", s(&file)]).0, 0);
+    let out = nestor(&[
+        "play",
+        "--model-console",
+        "3",
+        "--no-run-ahead",
+        "--run-ahead-from",
+        "150",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "clap refuses the pair");
+}

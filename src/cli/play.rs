@@ -101,6 +101,14 @@ pub struct PlayArgs {
     /// (on stderr, a JSON line each with --json; in the window, a panel E hides) [default N: 3].
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3", value_parser = super::explain::parse_count)]
     pub explain: Option<usize>,
+    /// Before each new plan from this level on, play it on a copy of the console and plan
+    /// again without a lock whose clear crashes the copy (0-255) [default: 150].
+    #[arg(long, value_name = "LEVEL", conflicts_with = "no_run_ahead")]
+    pub run_ahead_from: Option<u8>,
+    /// Never check a plan ahead on a copy of the console (the run-ahead check is on from
+    /// level 150 without it).
+    #[arg(long)]
+    pub no_run_ahead: bool,
 }
 
 /// Seed of the fault injector (mixed with the model console's seed).
@@ -231,6 +239,7 @@ fn play_rom(
             level: settings.level,
         },
     )?;
+    driver.set_run_ahead(settings.run_ahead_from);
     let show_plan = settings.show_plan;
     let mut run = drive(
         &mut driver,
@@ -311,6 +320,7 @@ fn play_model(
         planner,
         DriverConfig { level },
     )?;
+    driver.set_run_ahead(settings.run_ahead_from);
     let mut next_seed = seed;
     let mut view = (!settings.headless)
         .then(|| super::open_board_view("nestor play: model console", explain.is_some()))

@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use nestor::movie::Header;
+use nestor::nes::driver::RUN_AHEAD_LEVEL;
 use nestor::nes::settings::PlaySettings;
 use nestor::search::profile::Profile;
 
@@ -30,6 +31,8 @@ pub struct Settings {
     pub profile: Profile,
     pub explain: Option<usize>,
     pub overwrite: bool,
+    /// The level from which the driver checks each plan ahead; `None`: never.
+    pub run_ahead_from: Option<u8>,
 }
 
 impl Settings {
@@ -62,6 +65,16 @@ impl Settings {
         if games == 0 {
             bail!("`games` must be at least 1");
         }
+        if file.no_run_ahead == Some(true) && file.run_ahead_from.is_some() {
+            bail!("{file_name}: `no_run_ahead` = true and `run_ahead_from`: give one of them");
+        }
+        // An option wins over the file; the file's `no_run_ahead` wins over the default.
+        let run_ahead_from = match (args.run_ahead_from, args.no_run_ahead) {
+            (Some(l), _) => Some(l),
+            (None, true) => None,
+            (None, false) if file.no_run_ahead == Some(true) => None,
+            (None, false) => Some(file.run_ahead_from.unwrap_or(RUN_AHEAD_LEVEL)),
+        };
         Ok(Settings {
             level,
             games,
@@ -78,6 +91,7 @@ impl Settings {
             profile,
             explain,
             overwrite: args.output.overwrite || file.overwrite.unwrap_or(false),
+            run_ahead_from,
         })
     }
 

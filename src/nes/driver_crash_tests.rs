@@ -73,7 +73,15 @@ fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
         .unwrap();
         let step = loop {
             let step = d.step().unwrap();
-            assert!(!matches!(step, Step::Desync { .. } | Step::GameOver { .. }));
+            // Once the console has stopped, a piece the plan expects to move does not: a
+            // desync then is the stop seen from the plan, not a fault.
+            let desync = matches!(step, Step::Desync { .. }) && d.console().frames <= at;
+            assert!(
+                !desync && !matches!(step, Step::GameOver { .. }),
+                "{step:?} {:?} frame {}",
+                d.game(),
+                d.console().frames
+            );
             if matches!(step, Step::Crashed { .. }) || d.console().frames > at + 5000 {
                 break step;
             }

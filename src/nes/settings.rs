@@ -29,6 +29,10 @@ pub struct PlaySettings {
     pub explain: Option<usize>,
     /// `--overwrite`: replace a `record` file that exists.
     pub overwrite: Option<bool>,
+    /// `--run-ahead-from LEVEL`: the level from which plans are checked ahead.
+    pub run_ahead_from: Option<u8>,
+    /// `--no-run-ahead`: no check ahead at any level.
+    pub no_run_ahead: Option<bool>,
 }
 
 /// Why a settings file was refused; every message names the file.

@@ -8,11 +8,18 @@
 
 use crate::game::board::Board;
 use crate::game::crash::{clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk};
+use crate::search::pairs::level_and_lines_after;
 
 /// Below this level no lock's frame comes within the safety margin of the danger band (the
 /// test `nothing_below_level_140_comes_near_the_band` in `game::crash` checks every level,
 /// clear and soft drop), so the guard costs nothing there.
 pub const GUARD_FROM_LEVEL: u8 = 140;
+
+/// What the pair value adds when the next piece's lock (look-ahead, never refused) may crash:
+/// larger than any difference between two boards' values, so that a pair whose two clears are
+/// safe always ranks first, yet finite, so that the pairs still rank among themselves when
+/// every one is risky.
+pub const SECOND_LOCK_PENALTY: f64 = 1.0e6;
 
 /// The score the guard assumes (see the module doc).
 const SCORE_CAP: [u8; 3] = [0x99; 3];
@@ -52,6 +59,10 @@ pub struct CrashGuard {
     /// Risk class per [`risk_key`] within the current decision (most decisions need 2-5).
     memo: [[Option<u8>; 11]; 5],
     best: u8,
+    /// Whether the last [`CrashGuard::screen`] screened (level and `off`).
+    active: bool,
+    /// Risk class per (first lock's lines, second lock's [`risk_key`]) within the decision.
+    memo2: [[[Option<u8>; 11]; 5]; 5],
     /// Candidates refused by the last [`CrashGuard::screen`].
     pub refused: usize,
     /// Decisions that refused at least one candidate, since the planner was made.
@@ -73,10 +84,12 @@ impl CrashGuard {
         self.class.clear();
         self.refused = 0;
         self.best = 2;
-        if self.off || level < GUARD_FROM_LEVEL {
+        self.active = !self.off && level >= GUARD_FROM_LEVEL;
+        if !self.active {
             return;
         }
         self.memo = [[None; 11]; 5];
+        self.memo2 = [[[None; 11]; 5]; 5];
         for i in 0..n {
             let k = key(i);
             let memo = &mut self.memo[k.0.min(4)][k.1.min(10)];
@@ -92,6 +105,35 @@ impl CrashGuard {
         if self.refused > 0 {
             self.decisions_with_refusals += 1;
         }
+    }
+
+    /// The penalty of a pair whose second lock (on the board after the first, which cleared
+    /// `first_cleared` lines) leaves `board2` and clears `cleared` lines, for the decision at
+    /// `level` with BCD `lines`: [`SECOND_LOCK_PENALTY`] if its clear may crash, twice that if
+    /// it crashes, 0 if it is safe or the last [`CrashGuard::screen`] did not screen.
+    #[inline]
+    pub fn second_penalty(
+        &mut self,
+        (level, lines): (u8, [u8; 2]),
+        first_cleared: u32,
+        board2: &Board,
+        cleared: u32,
+    ) -> f64 {
+        if !self.active {
+            return 0.0;
+        }
+        let first = first_cleared.min(4) as usize;
+        let k = risk_key(board2, cleared);
+        let memo = &mut self.memo2[first][k.0][k.1];
+        let class = *memo.get_or_insert_with(|| {
+            let (level2, lines2) = level_and_lines_after(level, lines, first_cleared);
+            match key_risk(k, level2, lines2) {
+                ClearRisk::Safe { .. } => 2,
+                ClearRisk::MayCrash => 1,
+                ClearRisk::Crashes => 0,
+            }
+        });
+        f64::from(2 - class) * SECOND_LOCK_PENALTY
     }
 
     /// May the planner choose candidate `i`?
@@ -167,6 +209,41 @@ mod tests {
         assert_eq!(planner.crash_guard.refused, 0);
     }
 
+    /// Level 157, 1,571 lines: a single may crash there, a double is safe. The current O
+    /// clears nothing anywhere; the next I can take the single in column 9 (rows 18-19 lack
+    /// only column 9 on row 19). Unguarded, the pair's second lock is that single; guarded,
+    /// the pair value counts its risk and the plan goes for a second lock whose clear is safe.
+    fn second_lock_situation(rows: &[&str]) -> Situation {
+        let mut board = Board::EMPTY;
+        let top = 20 - rows.len() as i8;
+        for (r, row) in rows.iter().enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                if ch == '#' {
+                    board.set(top + r as i8, c as u8);
+                }
+            }
+        }
+        Situation {
+            board,
+            active: Active::spawn(Piece::O.spawn().id(), 0, 0),
+            prev: PadState::NONE,
+            level: 157,
+            lines: [0x71, 0x0F],
+            next: Some(Piece::I),
+            progress: Default::default(),
+        }
+    }
+
+    /// The risk of the plan's second lock after its first.
+    fn second_risk(s: &Situation, p: &crate::search::plan::Plan) -> ClearRisk {
+        let mut b = s.board;
+        let n1 = b.lock(p.lock.x, p.lock.y, p.lock.orientation);
+        let second = p.next_lock.expect("a pair");
+        let n2 = b.lock(second.x, second.y, second.orientation);
+        let (level, lines) = crate::search::pairs::level_and_lines_after(s.level, s.lines, n1);
+        lock_risk(&b, level, lines, n2)
+    }
+
     #[test]
     fn only_the_best_class_present_is_allowed() {
         let mut g = CrashGuard::default();
@@ -178,5 +255,34 @@ mod tests {
         g.screen(200, 2, |i| (0, i), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1)), (false, true));
         assert_eq!(g.decisions_with_refusals, 2);
+    }
+
+    #[test]
+    fn a_pair_whose_second_single_may_crash_loses_to_a_safe_plan() {
+        let s = second_lock_situation(&["#########."]);
+        let mut greedy = Planner::new(Standard::default());
+        greedy.crash_guard.off = true;
+        let g = greedy.plan(&s).expect("a plan");
+        // The board is built so that the unguarded pair ends on the I's single in column 9.
+        assert_eq!(second_risk(&s, &g), ClearRisk::MayCrash, "{g:?}");
+        let mut guarded = Planner::new(Standard::default());
+        let p = guarded.plan(&s).expect("a plan");
+        // No O lock clears a line: the first-lock screen refuses nothing, the pair value does.
+        assert_eq!(guarded.crash_guard.refused, 0);
+        assert!(second_risk(&s, &p).is_safe(), "{p:?}");
+        assert!(p.value.expect("valued") < SECOND_LOCK_PENALTY, "{p:?}");
+        assert_ne!((p.lock, p.next_lock), (g.lock, g.next_lock));
+        // Below the guard's level the same board plans as unguarded.
+        let low = Situation {
+            level: GUARD_FROM_LEVEL - 1,
+            ..s
+        };
+        let mut unguarded = Planner::new(Standard::default());
+        unguarded.crash_guard.off = true;
+        let (a, b) = (guarded.plan(&low).unwrap(), unguarded.plan(&low).unwrap());
+        assert_eq!(
+            (a.lock, a.next_lock, a.value),
+            (b.lock, b.next_lock, b.value)
+        );
     }
 }

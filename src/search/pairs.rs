@@ -10,11 +10,16 @@ use super::reach::ReachLock;
 
 /// The level after `cleared` more lines, by the cartridge's own rule.
 pub fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
+    level_and_lines_after(level, lines, cleared).0
+}
+
+/// The level and the BCD line count after `cleared` more lines, by the cartridge's own rule.
+pub fn level_and_lines_after(level: u8, lines: [u8; 2], cleared: u32) -> (u8, [u8; 2]) {
     let (mut level, mut lines) = (level, lines);
     for _ in 0..cleared {
         add_line(&mut lines, &mut level);
     }
-    level
+    (level, lines)
 }
 
 impl From<&Lock> for Placement {

@@ -282,10 +282,12 @@ impl<E: Evaluator> Planner<E> {
         let q = LockQuery::spawn(&after.board, next, after.speed, &self.profile, self.moves);
         let seconds = q.search_ordered(&mut self.second, &mut self.map2);
         let mut found = None;
+        let guard = &mut self.crash_guard;
         after.each_pair(
             &self.evaluator,
             seconds.iter().map(Placement::from),
-            |v, second, _, _| {
+            |v, second, lines2, board2| {
+                let v = v + guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
                 if found.is_none() && v == value {
                     found = Some(second);
                 }
@@ -389,10 +391,15 @@ impl<E: Evaluator> Planner<E> {
                 self.moves,
             ));
             let pairs = &mut self.pairs;
+            let guard = &mut self.crash_guard;
             after.each_pair(
                 &self.evaluator,
                 seconds.iter().map(Placement::from),
                 |v, second, lines2, board2| {
+                    // The next lock's clear counts too (0 below the guard's level).
+                    let penalty =
+                        guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
+                    let v = v + penalty;
                     consider(v, Some(second));
                     if lookahead {
                         pairs.push(Pair {
@@ -403,6 +410,7 @@ impl<E: Evaluator> Planner<E> {
                             board: *board2,
                             speed: drop_speed(level_after(s.level, s.lines, after.lines + lines2)),
                             level: s.level,
+                            penalty,
                         });
                     }
                 },

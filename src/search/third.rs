@@ -82,6 +82,8 @@ pub(crate) struct Pair {
     /// The decision's level: it picks the weights phase, so that the third piece is scored
     /// on the same scale as the pairs it re-ranks.
     pub level: u8,
+    /// The crash guard's penalty on the second lock (in `value`): the re-ranking keeps it.
+    pub penalty: f64,
 }
 
 /// Reusable state of the layer: the third piece's lock search.
@@ -142,6 +144,7 @@ impl ThirdPiece {
                 return None;
             }
             if let Some(e) = self.expectation(evaluator, pair, &odds, profile) {
+                let e = e + pair.penalty;
                 if best.is_none_or(|(b, _)| e < b) {
                     best = Some((e, k));
                 }
