@@ -9,6 +9,7 @@ pub mod demo;
 pub mod explain;
 pub mod interrupt;
 pub mod play;
+mod play_finish;
 mod play_settings;
 mod play_summary;
 pub mod plots;
