@@ -20,6 +20,7 @@ pub mod replay;
 pub mod serve;
 pub mod shard;
 pub mod sim;
+pub mod sim_command;
 pub mod trace;
 pub mod tune;
 

@@ -24,7 +24,7 @@ enum Command {
     /// The bot plays one game in the built-in rules model, drawn in the terminal (no ROM needed).
     Demo(cli::demo::DemoArgs),
     /// Plays many games in the rules model on all cores and prints statistics.
-    Sim(cli::sim::SimArgs),
+    Sim(cli::sim_command::SimCommandArgs),
     /// Tunes evaluation weights by noisy cross-entropy over simulated games (resumable).
     Tune(cli::tune::TuneArgs),
     /// Plays the real cartridge (your own ROM file) in tetanes-core, in a window or headless.
@@ -75,7 +75,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(args) => cli::demo::run(&args),
-        Command::Sim(args) => cli::sim::dispatch(&args),
+        Command::Sim(args) => cli::sim_command::dispatch(&args),
         Command::Tune(args) => cli::tune::run(&args),
         Command::Play(args) => cli::play::run(&args),
         Command::Replay(args) => cli::replay::run(&args),

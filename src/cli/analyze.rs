@@ -99,13 +99,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
     let stop = Interrupt::install();
     let outcome = match (rom, args.model.model_console) {
         (Some(rom), _) => {
-            let loaded = super::replay::load(
-                rom,
-                movie,
-                args.rom_options.allow_unknown_rom,
-                args.rom_options.addresses.as_deref(),
-                args.force,
-            )?;
+            let loaded = super::replay::load(rom, movie, &args.rom_options, args.force)?;
             let mut deck = NesDeck::new(&loaded.rom, Video::Headless)?;
             analyse(&mut analyzer, &mut deck, &loaded.replay, &stop)
         }

@@ -111,3 +111,32 @@ pub struct OverwriteArg {
     #[arg(long)]
     pub overwrite: bool,
 }
+
+/// The summary and files of a batch of games (`sim`, `sim merge`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct ReportArgs {
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per game.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Write PNG plots into this folder (created if missing): scores.png, locks.png, rows.png,
+    /// survival.png.
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
+}
+
+impl BotArgs {
+    /// The files these options read (weights, a profile file), which no output may be.
+    pub fn inputs(&self) -> Vec<nestor::io::Input<'_>> {
+        let mut inputs = Vec::new();
+        if let Some(w) = &self.weights {
+            inputs.push(("weights file", w.as_path()));
+        }
+        if let Some(p) = &self.profile.name {
+            inputs.push(("profile file", std::path::Path::new(p.as_str())));
+        }
+        inputs
+    }
+}

@@ -50,15 +50,9 @@ pub struct Loaded {
 }
 
 /// Loads and cross-checks everything a replay needs; every failure says which file.
-pub fn load(
-    rom: &Path,
-    movie: &Path,
-    allow_unknown_rom: bool,
-    addresses: Option<&Path>,
-    force: bool,
-) -> Result<Loaded> {
-    let rom = super::load_rom(rom, allow_unknown_rom)?;
-    let map = match addresses {
+pub fn load(rom: &Path, movie: &Path, options: &RomOptions, force: bool) -> Result<Loaded> {
+    let rom = super::load_rom(rom, options.allow_unknown_rom)?;
+    let map = match options.addresses.as_deref() {
         Some(p) => AddressMap::load(p)?,
         None => AddressMap::default(),
     };
@@ -105,13 +99,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
     // Ctrl-C stops the replay; the result so far is printed as usual, and the exit code says
     // it was interrupted.
     let stop = super::interrupt::Interrupt::install();
-    let loaded = load(
-        &args.rom,
-        &args.movie,
-        args.rom_options.allow_unknown_rom,
-        args.rom_options.addresses.as_deref(),
-        args.force,
-    )?;
+    let loaded = load(&args.rom, &args.movie, &args.rom_options, args.force)?;
     let (mut view, video) = super::open_view(
         args.headless,
         &format!("nestor replay: {}", args.movie.display()),

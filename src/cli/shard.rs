@@ -14,7 +14,7 @@ use nestor::lab::shard::{self, PartFile, RunIdentity};
 use nestor::search::profile::Profile;
 use nestor::search::Standard;
 
-use super::args::OverwriteArg;
+use super::args::{OverwriteArg, ReportArgs};
 use super::interrupt::Interrupt;
 use super::sim::{batch_config, load_weights, report, threads, Outputs, ProfileLabel, SimArgs};
 
@@ -23,16 +23,8 @@ pub struct MergeArgs {
     /// The parts written by `nestor sim --shard K/N`, all N of them.
     #[arg(required = true)]
     pub parts: Vec<PathBuf>,
-    /// Print the summary as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Write one CSV row per game.
-    #[arg(long, value_name = "FILE.csv")]
-    pub out: Option<PathBuf>,
-    /// Write PNG plots into this folder (created if missing): scores.png, locks.png, rows.png,
-    /// survival.png.
-    #[arg(long, value_name = "DIR")]
-    pub plots: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     #[command(flatten)]
     pub output: OverwriteArg,
 }
@@ -131,12 +123,7 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
 
 pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
     let inputs: Vec<Input<'_>> = args.parts.iter().map(|p| ("part", p.as_path())).collect();
-    let outputs = Outputs::check(
-        args.out.as_deref(),
-        args.plots.as_deref(),
-        &inputs,
-        args.output.overwrite,
-    )?;
+    let outputs = Outputs::check(&args.report, &inputs, args.output.overwrite)?;
     let (identity, results) = shard::merge(&args.parts)?;
     let option = |key: &str| -> Result<&str> {
         identity
@@ -162,9 +149,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             "" => None,
             p => Some(p.parse().with_context(|| bad(PIECES))?),
         },
-        json: args.json,
-        out: args.out.clone(),
-        plots: args.plots.clone(),
+        report: args.report.clone(),
         ..SimArgs::default()
     };
     // Shards from before profiles record none: they played `unlimited`.

@@ -14,21 +14,17 @@ use nestor::lab::Until;
 use nestor::search::profile::Profile;
 use nestor::search::{Standard, Weights};
 
-use clap::{Args, Subcommand};
+use clap::Args;
 use nestor::io::{check_folder, Input, Output};
 use nestor::lab::batch::DEFAULT_MAX_LINES;
 use nestor::lab::shard::ShardSpec;
 
-use super::args::{BotArgs, OverwriteArg};
-use super::compare::CompareArgs;
+use super::args::{BotArgs, OverwriteArg, ReportArgs};
 use super::interrupt::Interrupt;
-use super::shard::MergeArgs;
 
+/// `nestor sim`'s own options (its subcommands are in `cli/sim_command.rs`).
 #[derive(Args, Debug, Default)]
-#[command(args_conflicts_with_subcommands = true)]
 pub struct SimArgs {
-    #[command(subcommand)]
-    pub command: Option<SimCommand>,
     /// Play only shard K of N of the games (1 ≤ K ≤ N) and write them to --part, for a batch
     /// system; `nestor sim merge` joins the parts into the whole run's summary.
     #[arg(long, value_name = "K/N")]
@@ -60,38 +56,12 @@ pub struct SimArgs {
     /// Stop each game after this many pieces (at least 1) [default: no limit].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub pieces: Option<u32>,
-    /// Print the summary as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Write one CSV row per game.
-    #[arg(long, value_name = "FILE.csv")]
-    pub out: Option<PathBuf>,
-    /// Write PNG plots into this folder (created if missing): scores.png, locks.png, rows.png,
-    /// survival.png.
-    #[arg(long, value_name = "DIR")]
-    pub plots: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     #[command(flatten)]
     pub bot: BotArgs,
     #[command(flatten)]
     pub output: OverwriteArg,
-}
-
-/// `nestor sim`, `sim compare`, `sim merge` and `sim --shard`.
-pub fn dispatch(args: &SimArgs) -> Result<ExitCode> {
-    match &args.command {
-        Some(SimCommand::Compare(c)) => super::compare::run(c),
-        Some(SimCommand::Merge(m)) => super::shard::merge(m),
-        None if args.shard.is_some() => super::shard::run_part(args),
-        None => run(args),
-    }
-}
-
-#[derive(Subcommand, Debug)]
-pub enum SimCommand {
-    /// Plays two sets of weights on the same seeds and says whether one is really better.
-    Compare(CompareArgs),
-    /// Joins `sim --shard` parts into the summary one run on one machine gives.
-    Merge(MergeArgs),
 }
 
 /// Loads `--weights FILE`, or the default set.
@@ -183,33 +153,20 @@ pub struct Outputs {
 
 impl Outputs {
     /// Checks `--out` and `--plots` under the overwrite rule; `inputs` are never outputs.
-    pub fn check(
-        out: Option<&Path>,
-        plots: Option<&Path>,
-        inputs: &[Input<'_>],
-        overwrite: bool,
-    ) -> Result<Outputs> {
+    pub fn check(report: &ReportArgs, inputs: &[Input<'_>], overwrite: bool) -> Result<Outputs> {
         Ok(Outputs {
-            csv: out
+            csv: report
+                .out
+                .as_deref()
                 .map(|p| Output::check("--out", p, inputs, overwrite))
                 .transpose()?,
-            plots: plots
+            plots: report
+                .plots
+                .as_deref()
                 .map(|d| check_folder("--plots", d, &super::plots::NAMES, inputs, overwrite))
                 .transpose()?,
         })
     }
-}
-
-/// The files `args` reads, which no output may be.
-fn inputs(args: &SimArgs) -> Vec<Input<'_>> {
-    let mut inputs = Vec::new();
-    if let Some(w) = &args.bot.weights {
-        inputs.push(("weights file", w.as_path()));
-    }
-    if let Some(p) = &args.bot.profile.name {
-        inputs.push(("profile file", Path::new(p.as_str())));
-    }
-    inputs
 }
 
 /// `--threads`, or every core; never more than there are games.
@@ -258,12 +215,7 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
         }
     }
     let threads = threads(args.threads, args.games);
-    let outputs = Outputs::check(
-        args.out.as_deref(),
-        args.plots.as_deref(),
-        &inputs(args),
-        args.output.overwrite,
-    )?;
+    let outputs = Outputs::check(&args.report, &args.bot.inputs(), args.output.overwrite)?;
     let config = batch_config(args, threads);
     let interrupt = Interrupt::install();
     let bar = super::progress::bar(args.games as u64, "games");
@@ -314,7 +266,7 @@ pub fn report(
     if let Some(plots) = &outputs.plots {
         super::plots::write(plots, results)?;
     }
-    if args.json {
+    if args.report.json {
         let mut value = serde_json::json!({
             "profile": profile,
             "summary": summary,

@@ -197,13 +197,7 @@ pub fn capture(args: &TraceCaptureArgs) -> Result<ExitCode> {
     }
     // Kept to the end: a FIFO output stays open for its reader.
     let _out = Output::check("--out", out, &inputs, args.output.overwrite)?;
-    let loaded = super::replay::load(
-        rom,
-        movie,
-        args.rom_options.allow_unknown_rom,
-        args.rom_options.addresses.as_deref(),
-        args.force,
-    )?;
+    let loaded = super::replay::load(rom, movie, &args.rom_options, args.force)?;
     let capture = TraceCapture::new(
         loaded.map.clone(),
         if args.whole_movie {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 
 use clap::{Args, Subcommand};
-use nestor::io::{Input, Output, OutputError};
+use nestor::io::{Output, OutputError};
 use nestor::lab::objective::Objective;
 use nestor::lab::shard::ShardSpec;
 use nestor::lab::tune::{
@@ -228,25 +228,13 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
     }
 }
 
-/// The files a new run reads, which its outputs may not be.
-fn setup_inputs(setup: &TuneSetup) -> Vec<Input<'_>> {
-    let mut inputs = Vec::new();
-    if let Some(w) = &setup.bot.weights {
-        inputs.push(("weights file", w.as_path()));
-    }
-    if let Some(p) = &setup.bot.profile.name {
-        inputs.push(("profile file", Path::new(p.as_str())));
-    }
-    inputs
-}
-
 /// A run set up from the command line, with generation 0 not yet drawn.
 /// The state and its checked output, kept by the caller while it saves (a FIFO's reader).
 fn new_state(setup: &TuneSetup) -> Result<(TuneState, Output)> {
     let out = match Output::check(
         "--state",
         &setup.state,
-        &setup_inputs(setup),
+        &setup.bot.inputs(),
         setup.output.overwrite,
     ) {
         Err(OutputError::Exists { .. }) => bail!(
@@ -303,7 +291,7 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
             (state, args.setup.state.clone(), Some(out))
         }
     };
-    let mut inputs = setup_inputs(&args.setup);
+    let mut inputs = args.setup.bot.inputs();
     inputs.push(("state file", path.as_path()));
     let out = Output::check("--out", &args.out, &inputs, args.setup.output.overwrite)?;
     state.save(&path)?;
