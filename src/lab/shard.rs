@@ -203,30 +203,16 @@ pub enum ShardError {
     Empty,
 }
 
-// The one atomic writer (links followed, umask and kept modes) lives in `io`.
-pub use crate::io::write_atomically;
+crate::file_error!(ShardError);
 
 /// Writes a shard file; an existing file is never overwritten.
 pub fn write_part(path: &Path, part: &PartFile) -> Result<(), ShardError> {
-    let text = serde_json::to_vec_pretty(part).expect("a shard serializes");
-    write_atomically(path, &text, false).map_err(|source| ShardError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    crate::io::write_json(path, part, false)
 }
 
 /// Reads and checks one shard file.
 pub fn read_part(path: &Path) -> Result<PartFile, ShardError> {
-    let text = crate::io::read_at_most(path, crate::io::MAX_DATA_BYTES).map_err(|source| {
-        ShardError::Read {
-            path: path.to_path_buf(),
-            source,
-        }
-    })?;
-    let mut part: PartFile = serde_json::from_slice(&text).map_err(|source| ShardError::Parse {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let mut part: PartFile = crate::io::read_json(path)?;
     if part.format != PART_FORMAT {
         return Err(ShardError::Format {
             path: path.to_path_buf(),

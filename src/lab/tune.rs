@@ -14,7 +14,6 @@ use serde_json::Value;
 use super::batch::{run_batch_profiled, BatchConfig, GameResult};
 use super::objective::Objective;
 use super::selfplay::Limits;
-use super::shard::write_atomically;
 use crate::search::profile::Profile;
 use crate::search::weights::{Phase, Weights};
 use crate::search::Standard;
@@ -323,6 +322,8 @@ pub enum TuneError {
     },
 }
 
+crate::file_error!(TuneError);
+
 impl TuneState {
     /// A new run at generation 0, centred on the starting weights.
     pub fn new(config: TuneConfig) -> Result<TuneState, TuneError> {
@@ -426,26 +427,13 @@ impl TuneState {
     /// Writes the state through a temporary file and a rename: the old state stays whole
     /// until the new one is complete.
     pub fn save(&self, path: &Path) -> Result<(), TuneError> {
-        let text = serde_json::to_vec_pretty(self).expect("state serializes");
-        write_atomically(path, &text, true).map_err(|source| TuneError::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+        crate::io::write_json(path, self, true)
     }
 
     /// Reads a state file and checks it is whole, of this version, and consistent.
     pub fn load(path: &Path) -> Result<TuneState, TuneError> {
-        let text = crate::io::read_at_most(path, crate::io::MAX_DATA_BYTES).map_err(|source| {
-            TuneError::Read {
-                path: path.to_path_buf(),
-                source,
-            }
-        })?;
         // The version first, so a file of another version says so even if its shape changed.
-        let raw: Value = serde_json::from_slice(&text).map_err(|source| TuneError::Parse {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let raw: Value = crate::io::read_json(path)?;
         let inconsistent = |reason: String| TuneError::Inconsistent {
             path: path.to_path_buf(),
             reason,

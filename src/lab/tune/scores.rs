@@ -9,7 +9,7 @@ use sha1::{Digest, Sha1};
 
 use super::{fitness, play_generation, TuneError, TuneState};
 use crate::lab::batch::GameResult;
-use crate::lab::shard::{write_atomically, ShardSpec};
+use crate::lab::shard::ShardSpec;
 
 /// The `format` field of a scores file.
 const SCORES_FORMAT: &str = "nestor-tune-scores";
@@ -78,24 +78,11 @@ pub fn score_shard(
 
 /// Writes a scores file; an existing file is never overwritten.
 pub fn write(path: &Path, file: &ScoresFile) -> Result<(), TuneError> {
-    let text = serde_json::to_vec_pretty(file).expect("scores serialize");
-    write_atomically(path, &text, false).map_err(|source| TuneError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    crate::io::write_json(path, file, false)
 }
 
 fn read(path: &Path) -> Result<ScoresFile, TuneError> {
-    let text = crate::io::read_at_most(path, crate::io::MAX_DATA_BYTES).map_err(|source| {
-        TuneError::Read {
-            path: path.to_path_buf(),
-            source,
-        }
-    })?;
-    let file: ScoresFile = serde_json::from_slice(&text).map_err(|source| TuneError::Parse {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let file: ScoresFile = crate::io::read_json(path)?;
     if file.format != SCORES_FORMAT {
         return Err(TuneError::Scores {
             path: path.to_path_buf(),
