@@ -14,28 +14,14 @@ use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 
 use super::collision::CollisionMap;
-use super::locks::Kernel;
+use super::kernel::Kernel;
+pub use super::kernel::MoveSet;
 use super::profile::{PieceProgress, Profile};
 
 #[cfg(test)]
 mod completeness;
 mod profiled;
 mod rows;
-
-/// What the search may press.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveSet {
-    /// Allow holding Down (soft drop).
-    pub soft_drop: bool,
-}
-
-impl Default for MoveSet {
-    /// Without soft drop: holding Down only ever shortens the frames spent on a row, so it
-    /// never reaches a lock that gravity alone cannot (the completeness test checks this).
-    fn default() -> Self {
-        MoveSet { soft_drop: false }
-    }
-}
 
 /// A reachable lock: the piece locks at (x, y, id) on frame `frames` (1 = the first searched frame).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,79 +1,16 @@
-//! "The locks this piece can reach": the one place that picks among the six lock-set kernels
-//! ([`Kernel::choose`]) and the path-free entry point the pair enumerator uses ([`LockSets`]).
+//! "The locks this piece can reach": the path-free entry point the pair enumerator uses
+//! ([`LockSets`]), running the kernel [`Kernel::choose`] (in `kernel.rs`) picks.
 
 use crate::game::active::Active;
-use crate::game::board::{Board, BOARD_ROWS};
+use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
-use super::profile::{PieceProgress, Profile, Shift, Timeline};
+pub use super::kernel::Kernel;
+use super::profile::{PieceProgress, Profile};
 use super::reach::{Reach, ReachLock};
-
-/// The searches that find a lock set. Each is exact for the starts it accepts (their tests
-/// compare them with `General`); they differ in speed and in what they keep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
-    /// `Bfs` over full keys with paths: any start, soft drop, the first-piece delay.
-    General,
-    /// `Bfs` by rows with paths: unlimited taps from a settled start (the first piece).
-    Rows,
-    /// The profiled `Bfs` with depth-stamped dense keys: a profile without soft drop.
-    Dense,
-    /// The profiled `Bfs` with hashed keys: a profile with soft drop or an odd start.
-    Keyed,
-    /// `Reach`'s bit sets, no paths: unlimited taps (the next piece of every pair).
-    ReachBits,
-    /// `Reach`'s bit sets on a tap timeline, no paths.
-    ReachTimeline,
-}
-
-impl Kernel {
-    /// The kernel for a search from `start` (`speed` frames a row) under `profile` and
-    /// `moves`, `progress` being what the piece already did; `paths` when the caller needs
-    /// the buttons to each lock and the order locks are first reached in (only `Bfs` keeps
-    /// them). Every search in the crate asks here.
-    pub fn choose(
-        start: &Active,
-        speed: u8,
-        moves: MoveSet,
-        profile: &Profile,
-        progress: PieceProgress,
-        paths: bool,
-    ) -> Kernel {
-        let speed = speed.max(1);
-        let taps = profile.shift == Shift::Tap;
-        let settled = start.ary == 0
-            && start.fall_timer < speed
-            && start.x < 10
-            && Orientation::new(start.id).is_some();
-        if !paths
-            && taps
-            && !moves.soft_drop
-            && settled
-            && (start.y as usize) < BOARD_ROWS
-            && progress == PieceProgress::default()
-        {
-            return match profile.timeline {
-                Timeline::Unlimited => Kernel::ReachBits,
-                _ => Kernel::ReachTimeline,
-            };
-        }
-        if taps && profile.timeline == Timeline::Unlimited {
-            return if !moves.soft_drop && settled && start.y < 20 {
-                Kernel::Rows
-            } else {
-                Kernel::General
-            };
-        }
-        if !moves.soft_drop && settled && start.das <= 16 {
-            Kernel::Dense
-        } else {
-            Kernel::Keyed
-        }
-    }
-}
 
 /// Where a lock search starts and under which rules: a piece (its state at the end of the
 /// last frame), the board, the gravity and the player's profile.

@@ -17,7 +17,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::game::active::{Active, Control};
 use crate::game::pad::PadState;
 use crate::search::collision::CollisionMap;
-use crate::search::locks::Kernel;
+use crate::search::kernel::Kernel;
 use crate::search::profile::{PieceProgress, Profile, Shift, Timeline};
 
 use super::{tapped_bits, Bfs, Lock, MoveSet, Node, CANDIDATES, SLOT};

@@ -211,7 +211,7 @@ mod tests {
     use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
     use crate::search::bfs::MoveSet;
-    use crate::search::locks::Kernel;
+    use crate::search::kernel::Kernel;
     use crate::search::profile::{PieceProgress, Profile};
 
     const BOARDS: [&str; 2] = [

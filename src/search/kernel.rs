@@ -1,0 +1,87 @@
+//! Which of the six lock-set searches answers a start ([`Kernel::choose`], the one place it is
+//! decided) and what a search may press ([`MoveSet`]); below `bfs`, `locks` and `reach`.
+
+use crate::game::active::Active;
+use crate::game::board::BOARD_ROWS;
+use crate::game::piece::Orientation;
+
+use super::profile::{PieceProgress, Profile, Shift, Timeline};
+
+/// What the search may press.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveSet {
+    /// Allow holding Down (soft drop).
+    pub soft_drop: bool,
+}
+
+impl Default for MoveSet {
+    /// Without soft drop: holding Down only ever shortens the frames spent on a row, so it
+    /// never reaches a lock that gravity alone cannot (the completeness test checks this).
+    fn default() -> Self {
+        MoveSet { soft_drop: false }
+    }
+}
+
+/// The searches that find a lock set. Each is exact for the starts it accepts (their tests
+/// compare them with `General`); they differ in speed and in what they keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `Bfs` over full keys with paths: any start, soft drop, the first-piece delay.
+    General,
+    /// `Bfs` by rows with paths: unlimited taps from a settled start (the first piece).
+    Rows,
+    /// The profiled `Bfs` with depth-stamped dense keys: a profile without soft drop.
+    Dense,
+    /// The profiled `Bfs` with hashed keys: a profile with soft drop or an odd start.
+    Keyed,
+    /// `Reach`'s bit sets, no paths: unlimited taps (the next piece of every pair).
+    ReachBits,
+    /// `Reach`'s bit sets on a tap timeline, no paths.
+    ReachTimeline,
+}
+
+impl Kernel {
+    /// The kernel for a search from `start` (`speed` frames a row) under `profile` and
+    /// `moves`, `progress` being what the piece already did; `paths` when the caller needs
+    /// the buttons to each lock and the order locks are first reached in (only `Bfs` keeps
+    /// them). Every search in the crate asks here.
+    pub fn choose(
+        start: &Active,
+        speed: u8,
+        moves: MoveSet,
+        profile: &Profile,
+        progress: PieceProgress,
+        paths: bool,
+    ) -> Kernel {
+        let speed = speed.max(1);
+        let taps = profile.shift == Shift::Tap;
+        let settled = start.ary == 0
+            && start.fall_timer < speed
+            && start.x < 10
+            && Orientation::new(start.id).is_some();
+        if !paths
+            && taps
+            && !moves.soft_drop
+            && settled
+            && (start.y as usize) < BOARD_ROWS
+            && progress == PieceProgress::default()
+        {
+            return match profile.timeline {
+                Timeline::Unlimited => Kernel::ReachBits,
+                _ => Kernel::ReachTimeline,
+            };
+        }
+        if taps && profile.timeline == Timeline::Unlimited {
+            return if !moves.soft_drop && settled && start.y < 20 {
+                Kernel::Rows
+            } else {
+                Kernel::General
+            };
+        }
+        if !moves.soft_drop && settled && start.das <= 16 {
+            Kernel::Dense
+        } else {
+            Kernel::Keyed
+        }
+    }
+}
