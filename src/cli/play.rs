@@ -9,12 +9,14 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use nestor::game::Game;
 use nestor::movie::Movie;
+use nestor::nes::driver::RUN_AHEAD_LEVEL;
 use nestor::nes::settings::PlaySettings;
 use nestor::nes::{
     AddressMap, Console, Driver, DriverConfig, DriverError, FaultyPad, MenuError, ModelConsole,
     NesDeck, Step,
 };
 use nestor::search::explain::Explanation;
+use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard, Weights};
 use nestor::ui::ViewEvent;
 
@@ -111,6 +113,70 @@ pub struct PlayArgs {
     pub no_run_ahead: bool,
 }
 
+impl PlayArgs {
+    /// The options merged with the settings file `file` (named `file_name` in errors): an
+    /// option given wins over the file, the file over the defaults.
+    pub fn settings(&self, file: PlaySettings, file_name: &str) -> Result<Settings> {
+        let args = self;
+        let level = args.level.or(file.level).unwrap_or(19);
+        // The menus offer 0-19; the model console (tests) starts any level up to 29.
+        let top = if args.model_console.is_some() { 29 } else { 19 };
+        if level > top {
+            let from = if args.level.is_some() {
+                "--level"
+            } else {
+                file_name
+            };
+            bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
+        }
+        let profile =
+            args.bot
+                .profile
+                .apply(match (&args.bot.profile.name, &file.profile) {
+                    (Some(p), _) => super::profile::resolve(p)?,
+                    (None, Some(p)) => super::profile::resolve(p)
+                        .with_context(|| format!("{file_name}: `profile`"))?,
+                    (None, None) => Profile::default(),
+                });
+        let explain = args.explain.or(file.explain);
+        if explain == Some(0) {
+            bail!("{file_name}: `explain` = 0 would explain nothing: give 1 or more");
+        }
+        let games = args.games.or(file.games).unwrap_or(1);
+        if games == 0 {
+            bail!("`games` must be at least 1");
+        }
+        if file.no_run_ahead == Some(true) && file.run_ahead_from.is_some() {
+            bail!("{file_name}: `no_run_ahead` = true and `run_ahead_from`: give one of them");
+        }
+        // An option wins over the file; the file's `no_run_ahead` wins over the default.
+        let run_ahead_from = match (args.run_ahead_from, args.no_run_ahead) {
+            (Some(l), _) => Some(l),
+            (None, true) => None,
+            (None, false) if file.no_run_ahead == Some(true) => None,
+            (None, false) => Some(file.run_ahead_from.unwrap_or(RUN_AHEAD_LEVEL)),
+        };
+        Ok(Settings {
+            level,
+            games,
+            pieces: args.pieces.or(file.pieces),
+            frames: args.frames.or(file.frames),
+            headless: args.headless || file.headless.unwrap_or(false),
+            show_plan: args.show_plan || file.show_plan.unwrap_or(false),
+            weights: args.bot.weights.clone().or(file.weights),
+            record: args.record.clone().or(file.record),
+            json: args.json || file.json.unwrap_or(false),
+            allow_unknown_rom: args.rom_options.allow_unknown_rom
+                || file.allow_unknown_rom.unwrap_or(false),
+            addresses: args.rom_options.addresses.clone().or(file.addresses),
+            profile,
+            explain,
+            overwrite: args.output.overwrite || file.overwrite.unwrap_or(false),
+            run_ahead_from,
+        })
+    }
+}
+
 /// Seed of the fault injector (mixed with the model console's seed).
 const FAULT_SEED: u64 = 0x5EED_FA17;
 
@@ -129,7 +195,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         .clone()
         .or(file.profile.clone())
         .map(PathBuf::from);
-    let mut settings = Settings::merge(args, file, &file_name)?;
+    let mut settings = args.settings(file, &file_name)?;
     // The recording must never replace an input, and an unwritable path fails now, before
     // anything runs.
     let mut record = None;
