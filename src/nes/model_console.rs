@@ -86,7 +86,6 @@ impl Console for ModelConsole {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::FrameRecord;
 
     /// Random play that still reaches line clears, top-outs and the $07 quirk: mostly short
     /// taps, sometimes held buttons, sometimes soft drop.
@@ -134,8 +133,8 @@ mod tests {
                 }
                 c.frame(pad).unwrap();
                 let (f, g) = (c.frame_number(), c.game());
-                let from_ram = FrameRecord::from_ram(c.ram(), &map, f, f, pad);
-                assert_eq!(from_ram, FrameRecord::from_game(g, f, f, pad), "frame {f}");
+                let from_ram = RamSnapshot::read(c.ram(), &map);
+                assert_eq!(from_ram, RamSnapshot::shown(g), "frame {f}");
                 let back = RamSnapshot::read(c.ram(), &map).to_game();
                 assert_eq!(back.as_ref(), Ok(g), "frame {f}");
                 clears += u32::from(c.events().cleared);

@@ -97,6 +97,24 @@ impl RamSnapshot {
         }
     }
 
+    /// What RAM shows of the game at the end of its frame: [`RamSnapshot::from_game`], but on
+    /// a frame the NMI interrupted before `savePlayer1State` the player block still holds the
+    /// frame's start ([`Game::shown_block`]).
+    pub fn shown(game: &Game) -> RamSnapshot {
+        let mut snap = RamSnapshot::from_game(game);
+        if let Some(b) = game.shown_block() {
+            snap.play_state = b.play_state as u8;
+            snap.level = b.level;
+            snap.lines_bcd = b.lines;
+            snap.score_bcd = b.score;
+            snap.completed_lines = b.completed_lines;
+            snap.hold_down_points = b.hold_down_points;
+            // The working copy at $40 already holds this frame's work.
+            snap.active_matches_p1 = false;
+        }
+        snap
+    }
+
     /// What the cartridge's RAM holds for this model state (an A-type game in play).
     pub fn from_game(g: &Game) -> RamSnapshot {
         let a = g.active;

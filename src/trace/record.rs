@@ -73,18 +73,7 @@ impl FrameRecord {
     /// shows it (on a frame the NMI interrupted before `savePlayer1State`, the player block
     /// still holds the frame's start: [`Game::shown_block`]).
     pub fn from_game(game: &Game, frame: u64, t: u64, input: PadState) -> FrameRecord {
-        let mut snap = RamSnapshot::from_game(game);
-        if let Some(b) = game.shown_block() {
-            snap.play_state = b.play_state as u8;
-            snap.level = b.level;
-            snap.lines_bcd = b.lines;
-            snap.score_bcd = b.score;
-            snap.completed_lines = b.completed_lines;
-            snap.hold_down_points = b.hold_down_points;
-            // The working copy at $40 already holds this frame's work.
-            snap.active_matches_p1 = false;
-        }
-        FrameRecord::from_snapshot(&snap, frame, t, input)
+        FrameRecord::from_snapshot(&RamSnapshot::shown(game), frame, t, input)
     }
 
     /// The console's view of a frame: every field read from 2 KiB of CPU RAM through `map`
