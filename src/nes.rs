@@ -14,6 +14,8 @@ pub mod modes;
 pub mod observe;
 pub mod rom;
 pub mod settings;
+#[cfg(test)]
+pub(crate) mod test_consoles;
 pub mod testcart;
 
 pub use addresses::AddressMap;

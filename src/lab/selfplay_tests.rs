@@ -5,7 +5,8 @@
 use super::*;
 use crate::game::crash::CrashKind;
 use crate::game::score::bcd_bytes;
-use crate::nes::{AddressMap, Driver, DriverConfig, ModelConsole};
+use crate::nes::test_consoles::driver;
+use crate::nes::{AddressMap, ModelConsole};
 use crate::search::eval::Standard;
 
 /// A level-19 game poked to `level` and `lines`, as a long game would have it: the cartridge
@@ -103,16 +104,6 @@ fn the_roll_over_from_255_to_0_is_a_rebirth_and_play_goes_on() {
     assert!(stats.reborn() && stats.reached(255) && stats.reached(200));
     assert!(stats.level < 5, "{stats:?}");
     assert_eq!(stats.peak_level, 255);
-}
-
-fn driver(console: ModelConsole) -> Driver<ModelConsole, Standard> {
-    Driver::new(
-        console,
-        AddressMap::default(),
-        Planner::new(Standard::default()),
-        DriverConfig { level: 19 },
-    )
-    .expect("a model console in play needs no menus")
 }
 
 #[test]

@@ -5,43 +5,8 @@ use super::*;
 use crate::game::Game;
 use crate::nes::console::ConsoleError;
 use crate::nes::model_console::ModelConsole;
+use crate::nes::test_consoles::{driver, Stopping};
 use crate::search::eval::Standard;
-
-/// A model console on which the cartridge's way of stopping is forced from frame `at` on: a
-/// crash (RAM frozen, the frame counter stopped) or a hang (only the NMI's frame counter and
-/// RNG move), as the traces past 155 show them.
-struct Stopping {
-    inner: ModelConsole,
-    at: u64,
-    kind: crate::game::CrashKind,
-    ram: Vec<u8>,
-    frames: u64,
-}
-
-impl Console for Stopping {
-    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
-        if self.frames < self.at {
-            self.inner.frame(pad)?;
-            self.ram = self.inner.ram().to_vec();
-        } else if self.kind == crate::game::CrashKind::Hang {
-            let map = AddressMap::default();
-            let at = map.frame_counter as usize;
-            let n = u16::from_le_bytes([self.ram[at], self.ram[at + 1]]).wrapping_add(1);
-            self.ram[at..at + 2].copy_from_slice(&n.to_le_bytes());
-            self.ram[map.rng as usize] ^= 0x5A;
-        }
-        self.frames += 1;
-        Ok(())
-    }
-
-    fn ram(&self) -> &[u8] {
-        &self.ram
-    }
-
-    fn frame_number(&self) -> u64 {
-        self.frames
-    }
-}
 
 #[test]
 fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
@@ -57,20 +22,8 @@ fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
         game.lines = [0x15, 15];
         let inner = ModelConsole::new(game, AddressMap::default());
         let at = 900;
-        let console = Stopping {
-            ram: inner.ram().to_vec(),
-            inner,
-            at,
-            kind,
-            frames: 0,
-        };
-        let mut d = Driver::new(
-            console,
-            AddressMap::default(),
-            Planner::new(Standard::default()),
-            DriverConfig { level: 19 },
-        )
-        .unwrap();
+        let console = Stopping::new(inner, at, kind.into());
+        let mut d = driver(console);
         let step = loop {
             let step = d.step().unwrap();
             // Once the console has stopped, a piece the plan expects to move does not: a

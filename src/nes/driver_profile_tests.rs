@@ -2,15 +2,10 @@
 //! again (`replan_after`) is dropped there, and every re-plan counts the piece from its spawn.
 
 use super::*;
-use crate::game::Game;
 use crate::nes::faults::FaultyPad;
-use crate::nes::model_console::ModelConsole;
+use crate::nes::test_consoles::{driver, model};
 use crate::search::eval::Standard;
 use crate::search::profile::PieceProgress;
-
-fn model(seed: u64) -> ModelConsole {
-    ModelConsole::new(Game::seeded(19, seed), AddressMap::default())
-}
 
 /// What the test sees of the piece under control, counted apart from the driver: the pads
 /// of the frames that began with the piece under control, since the last spawn.
@@ -66,13 +61,7 @@ fn play<C: Console>(
 #[test]
 fn a_plan_asking_to_be_made_again_is_dropped_there_and_the_piece_goes_on() {
     for (seed, k) in [(7u64, 1usize), (8, 4), (9, 11)] {
-        let mut d = Driver::new(
-            model(seed),
-            AddressMap::default(),
-            Planner::new(Standard::default()),
-            DriverConfig { level: 19 },
-        )
-        .unwrap();
+        let mut d = driver(model(seed));
         d.override_replan(Some(k));
         let (mut long_plans, mut replans) = (0u64, 0u64);
         play(&mut d, 150, |d, step, watch, changed| {
@@ -107,13 +96,7 @@ fn a_plan_asking_to_be_made_again_is_dropped_there_and_the_piece_goes_on() {
 fn a_desync_re_plan_counts_the_piece_from_its_spawn() {
     let (mut desyncs, mut late, mut replans) = (0, 0, 0);
     for seed in 31..39u64 {
-        let mut d = Driver::new(
-            FaultyPad::new(model(seed), 0.03, 0xFA ^ seed),
-            AddressMap::default(),
-            Planner::new(Standard::default()),
-            DriverConfig { level: 19 },
-        )
-        .unwrap();
+        let mut d = driver(FaultyPad::new(model(seed), 0.03, 0xFA ^ seed));
         d.override_replan(Some(6));
         play(&mut d, 100, |d, step, watch, _| {
             if matches!(step, Step::Desync { .. }) && d.plan().is_some() {

@@ -6,21 +6,8 @@ use crate::game::Game;
 use crate::nes::console::ConsoleError;
 use crate::nes::faults::FaultyPad;
 use crate::nes::model_console::ModelConsole;
+use crate::nes::test_consoles::{driver, driver_at, model, Stop, Stopping};
 use crate::search::eval::Standard;
-
-fn driver(console: ModelConsole) -> Driver<ModelConsole, Standard> {
-    Driver::new(
-        console,
-        AddressMap::default(),
-        Planner::new(Standard::default()),
-        DriverConfig { level: 19 },
-    )
-    .expect("a model console in play needs no menus")
-}
-
-fn model(seed: u64) -> ModelConsole {
-    ModelConsole::new(Game::seeded(19, seed), AddressMap::default())
-}
 
 #[test]
 fn a_thousand_pieces_at_level_19_without_a_desync() {
@@ -144,13 +131,7 @@ fn injected_faults_are_caught_on_the_frame_and_re_planned() {
     let mut seed = 40u64;
     while pieces < 400 {
         let console = Faulty::new(model(seed), seed.wrapping_mul(0x9E37_79B9), 23);
-        let mut d = Driver::new(
-            console,
-            AddressMap::default(),
-            Planner::new(Standard::default()),
-            DriverConfig { level: 19 },
-        )
-        .unwrap();
+        let mut d = driver(console);
         // Frames (as numbered after they ran) whose pad was corrupted.
         let mut fault_frames: Vec<u64> = Vec::new();
         let mut frames_since_lock = 0u32;
@@ -270,13 +251,7 @@ fn a_game_that_never_becomes_playable_is_an_error() {
     ram[0xC0] = 3; // level menu
     ram[0x67] = 9; // cursor on 9: A held, then Start gives 19
     let console = NeverReady(ram, 0);
-    let mut d = Driver::new(
-        console,
-        AddressMap::default(),
-        Planner::new(Standard::default()),
-        DriverConfig { level: 9 },
-    )
-    .unwrap();
+    let mut d = driver_at(console, 9).unwrap();
     let err = (0..1000)
         .find_map(|_| d.step().err())
         .expect("the driver gives up");
@@ -284,55 +259,17 @@ fn a_game_that_never_becomes_playable_is_an_error() {
     assert!(err.to_string().contains("did not become playable"), "{err}");
 }
 
-/// A model console that freezes at frame `at`: RAM stops changing altogether, or only the
-/// frame counter goes on (the NMI runs, the main loop hangs).
-struct Freezing {
-    inner: ModelConsole,
-    at: u64,
-    counter_runs: bool,
-    frames: u64,
-    ram: Vec<u8>,
-}
-
-impl Console for Freezing {
-    fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
-        self.frames += 1;
-        if self.frames < self.at {
-            self.inner.frame(pad)?;
-            self.ram = self.inner.ram().to_vec();
-        } else if self.counter_runs {
-            let a = usize::from(AddressMap::default().frame_counter);
-            self.ram[a] = self.ram[a].wrapping_add(1);
-        }
-        Ok(())
-    }
-    fn ram(&self) -> &[u8] {
-        &self.ram
-    }
-    fn frame_number(&self) -> u64 {
-        self.frames
-    }
-}
-
 #[test]
 fn a_frozen_game_is_reported_within_a_second_with_what_it_showed() {
     for counter_runs in [false, true] {
-        let inner = model(9);
-        let ram = inner.ram().to_vec();
-        let console = Freezing {
-            inner,
-            at: 1500,
-            counter_runs,
-            frames: 0,
-            ram,
+        // Frames 1-1499 played, the freeze on frame 1500.
+        let how = if counter_runs {
+            Stop::Counter
+        } else {
+            Stop::Frozen
         };
-        let mut d = Driver::new(
-            console,
-            AddressMap::default(),
-            Planner::new(Standard::default()),
-            DriverConfig { level: 19 },
-        )
-        .unwrap();
+        let console = Stopping::new(model(9), 1499, how);
+        let mut d = driver(console);
         let err = (0..5000)
             .find_map(|_| d.step().err())
             .expect("the freeze is detected");
