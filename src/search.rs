@@ -9,6 +9,7 @@ pub mod eval;
 pub mod explain;
 pub mod features;
 pub mod follow;
+pub mod kernel;
 pub mod locks;
 pub mod pairs;
 pub mod piece_log;

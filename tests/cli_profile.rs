@@ -14,6 +14,8 @@ use nestor::nes::{AddressMap, ModelConsole};
 use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard};
 
+mod common;
+
 fn nestor(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nestor"))
         .args(args)
@@ -131,19 +133,10 @@ fn play_records_the_profile_and_its_movie_obeys_it() {
 fn tune_keeps_the_profile_in_its_state_file() {
     let dir = tempfile::tempdir().unwrap();
     let args = [
-        "tune",
-        "init",
-        "--state",
-        "s.json",
-        "--population",
-        "4",
-        "--games",
-        "2",
-        "--generations",
-        "1",
-        "--profile",
-        "13.5hz",
-    ];
+        &common::SMALL_TUNE_INIT[..],
+        &["--generations", "1", "--profile", "13.5hz"],
+    ]
+    .concat();
     stdout_of(&nestor(&args, dir.path()));
     let state = TuneState::load(&dir.path().join("s.json")).expect("the state loads");
     assert_eq!(state.config.profile, Profile::preset("13.5hz").unwrap());
@@ -237,21 +230,17 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
     )
     .unwrap();
     let tune = [
-        "tune",
-        "init",
-        "--state",
-        "s.json",
-        "--population",
-        "4",
-        "--games",
-        "2",
-        "--generations",
-        "1",
-        "--profile",
-        "slow.toml",
-        "--reaction",
-        "24",
-    ];
+        &common::SMALL_TUNE_INIT[..],
+        &[
+            "--generations",
+            "1",
+            "--profile",
+            "slow.toml",
+            "--reaction",
+            "24",
+        ],
+    ]
+    .concat();
     stdout_of(&nestor(&tune, dir.path()));
     let state = TuneState::load(&dir.path().join("s.json")).expect("the state loads");
     assert_eq!(

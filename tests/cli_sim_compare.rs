@@ -2,17 +2,11 @@
 //! no difference, a bad set loses, shards merge into exactly the single run, bad shards fail.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod common;
 
-fn nestor(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nestor"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run the nestor binary")
-}
+use common::nestor_in as nestor;
 
 fn json_of(out: &Output) -> serde_json::Value {
     assert!(

@@ -22,13 +22,7 @@ const RUN: &[&str] = &[
     "5",
 ];
 
-fn nestor(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nestor"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run the nestor binary")
-}
+use common::nestor_in as nestor;
 
 fn ok(out: &Output) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
@@ -218,19 +212,7 @@ fn batch_steps_give_the_weights_of_a_run_on_one_machine() {
 fn bad_state_files_and_existing_outputs_are_clear_errors() {
     let tmp = common::temp_dir("tune-bad");
     let dir = tmp.path().to_path_buf();
-    ok(&nestor(
-        &[
-            "tune",
-            "init",
-            "--state",
-            "s.json",
-            "--population",
-            "4",
-            "--games",
-            "2",
-        ],
-        &dir,
-    ));
+    ok(&nestor(&common::SMALL_TUNE_INIT, &dir));
     let text = std::fs::read_to_string(dir.join("s.json")).expect("state");
     let fail = |args: &[&str]| -> String {
         let out = nestor(args, &dir);

@@ -42,6 +42,27 @@ pub fn nestor(args: &[std::ffi::OsString]) -> Output {
         .expect("run the nestor binary")
 }
 
+/// Runs the `nestor` binary in `dir`.
+pub fn nestor_in(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run the nestor binary")
+}
+
+/// `tune init` of a small run (4 candidates of 2 games a generation) into `s.json`.
+pub const SMALL_TUNE_INIT: [&str; 8] = [
+    "tune",
+    "init",
+    "--state",
+    "s.json",
+    "--population",
+    "4",
+    "--games",
+    "2",
+];
+
 /// Deterministic pseudo-random pads (xorshift), any byte including opposite directions.
 pub fn random_pads(seed: u32, n: usize) -> Vec<PadState> {
     let mut x = seed.max(1);
