@@ -44,6 +44,15 @@ fn signal(child: &Child, sig: libc::c_int) {
     unsafe { libc::kill(child.id() as libc::pid_t, sig) };
 }
 
+/// Runs nestor with `args`, sends `sig` after `wait_ms`, and waits for it to end (a minute
+/// at most).
+fn interrupted(args: &[&str], wait_ms: u64, sig: libc::c_int) -> Output {
+    let child = spawn(args);
+    std::thread::sleep(Duration::from_millis(wait_ms));
+    signal(&child, sig);
+    finish(child, Duration::from_secs(60))
+}
+
 /// Waits for `child`, killing it (and failing) after `limit`.
 fn finish(child: Child, limit: Duration) -> Output {
     let pid = child.id() as libc::pid_t;
@@ -223,21 +232,22 @@ fn long_cart_movie(dir: &Path) -> std::path::PathBuf {
 fn an_interrupted_movie_says_how_it_ended_and_what_was_kept() {
     let dir = tempfile::tempdir().unwrap();
     let movie = dir.path().join("run.fm2");
-    let child = spawn(&[
-        "play",
-        "--model-console",
-        "1",
-        "--headless",
-        "--pieces",
-        "500",
-        "--model-frame-delay-us",
-        "2000",
-        "--record",
-        s(&movie),
-    ]);
-    std::thread::sleep(Duration::from_millis(2000));
-    signal(&child, libc::SIGINT);
-    let out = finish(child, Duration::from_secs(60));
+    let out = interrupted(
+        &[
+            "play",
+            "--model-console",
+            "1",
+            "--headless",
+            "--pieces",
+            "500",
+            "--model-frame-delay-us",
+            "2000",
+            "--record",
+            s(&movie),
+        ],
+        2000,
+        libc::SIGINT,
+    );
     let (_, err) = text(&out);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("kept the") && err.contains("run.fm2"), "{err}");
@@ -273,17 +283,18 @@ fn ctrl_c_in_the_menus_says_what_was_kept() {
     let cart = dir.path().join("cart.nes");
     fs::write(&cart, testcart::mmc1_image()).unwrap();
     let movie = dir.path().join("menus.fm2");
-    let child = spawn(&[
-        "play",
-        s(&cart),
-        "--headless",
-        "--allow-unknown-rom",
-        "--record",
-        s(&movie),
-    ]);
-    std::thread::sleep(Duration::from_millis(300));
-    signal(&child, libc::SIGINT);
-    let out = finish(child, Duration::from_secs(60));
+    let out = interrupted(
+        &[
+            "play",
+            s(&cart),
+            "--headless",
+            "--allow-unknown-rom",
+            "--record",
+            s(&movie),
+        ],
+        300,
+        libc::SIGINT,
+    );
     let (_, err) = text(&out);
     if out.status.code() == Some(1) && err.contains("does not look like Tetris") {
         // The machine was too fast: the navigator gave up before the signal came.
@@ -294,10 +305,11 @@ fn ctrl_c_in_the_menus_says_what_was_kept() {
     assert!(err.contains("still in the menus"), "{err}");
     assert!(movie.exists());
     // Without --record it says that nothing was recorded.
-    let child = spawn(&["play", s(&cart), "--headless", "--allow-unknown-rom"]);
-    std::thread::sleep(Duration::from_millis(300));
-    signal(&child, libc::SIGINT);
-    let out = finish(child, Duration::from_secs(60));
+    let out = interrupted(
+        &["play", s(&cart), "--headless", "--allow-unknown-rom"],
+        300,
+        libc::SIGINT,
+    );
     let (_, err) = text(&out);
     if out.status.code() == Some(130) {
         assert!(

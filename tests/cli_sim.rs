@@ -11,6 +11,11 @@ fn nestor(args: &[&str]) -> Output {
         .expect("run the nestor binary")
 }
 
+/// A one-piece `sim` of one game with `extra` options.
+fn one_piece(extra: &[&str]) -> Output {
+    nestor(&[&["sim", "--games", "1", "--pieces", "1"][..], extra].concat())
+}
+
 fn text(out: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -31,15 +36,7 @@ fn plots_into_a_file_says_not_a_directory() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("plots");
     std::fs::write(&file, "mine").unwrap();
-    let out = nestor(&[
-        "sim",
-        "--games",
-        "1",
-        "--pieces",
-        "1",
-        "--plots",
-        file.to_str().unwrap(),
-    ]);
+    let out = one_piece(&["--plots", file.to_str().unwrap()]);
     let (_, err) = text(&out);
     assert!(!out.status.success());
     assert!(err.contains("not a directory"), "{err}");
@@ -77,15 +74,7 @@ fn a_weights_file_missing_a_key_names_the_file_and_the_key() {
         .collect();
     for body in [text_without.as_str(), ""] {
         std::fs::write(&path, body).unwrap();
-        let out = nestor(&[
-            "sim",
-            "--games",
-            "1",
-            "--pieces",
-            "1",
-            "--weights",
-            path.to_str().unwrap(),
-        ]);
+        let out = one_piece(&["--weights", path.to_str().unwrap()]);
         let (_, err) = text(&out);
         assert!(!out.status.success(), "{err}");
         assert!(err.contains("w.toml"), "{err}");
@@ -115,15 +104,7 @@ fn an_existing_csv_is_refused_before_the_run_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.csv");
     std::fs::write(&path, "mine").unwrap();
-    let out = nestor(&[
-        "sim",
-        "--games",
-        "1",
-        "--pieces",
-        "1",
-        "--out",
-        path.to_str().unwrap(),
-    ]);
+    let out = one_piece(&["--out", path.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(text(&out).1.contains("already exists"));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
