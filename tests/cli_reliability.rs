@@ -44,6 +44,16 @@ fn signal(child: &Child, sig: libc::c_int) {
     unsafe { libc::kill(child.id() as libc::pid_t, sig) };
 }
 
+/// A five-piece game of `play` on the model console.
+const FIVE_MODEL_PIECES: [&str; 6] = [
+    "play",
+    "--model-console",
+    "1",
+    "--headless",
+    "--pieces",
+    "5",
+];
+
 /// Runs nestor with `args`, sends `sig` after `wait_ms`, and waits for it to end (a minute
 /// at most).
 fn interrupted(args: &[&str], wait_ms: u64, sig: libc::c_int) -> Output {
@@ -257,16 +267,7 @@ fn an_interrupted_movie_says_how_it_ended_and_what_was_kept() {
     assert!(header.contains("comment ended: interrupted"), "{header}");
     // A run that reaches its limit says so.
     let done = dir.path().join("done.fm2");
-    let out = nestor(&[
-        "play",
-        "--model-console",
-        "1",
-        "--headless",
-        "--pieces",
-        "5",
-        "--record",
-        s(&done),
-    ]);
+    let out = nestor(&[&FIVE_MODEL_PIECES[..], &["--record", s(&done)]].concat());
     assert!(out.status.success(), "{}", text(&out).1);
     let header = fs::read_to_string(&done).unwrap();
     assert!(
@@ -330,17 +331,13 @@ fn an_immutable_record_file_is_refused_before_the_run() {
         eprintln!("skipped: `chattr +i` is not available here");
         return;
     }
-    let out = nestor(&[
-        "play",
-        "--model-console",
-        "1",
-        "--headless",
-        "--pieces",
-        "5",
-        "--overwrite",
-        "--record",
-        s(&movie),
-    ]);
+    let out = nestor(
+        &[
+            &FIVE_MODEL_PIECES[..],
+            &["--overwrite", "--record", s(&movie)],
+        ]
+        .concat(),
+    );
     let _ = Command::new("chattr").arg("-i").arg(&movie).status();
     let (stdout, err) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
