@@ -139,10 +139,16 @@ pub const DANGER_WINDOWS: [(u32, u32); 10] = [
 /// was ever seen. Only the windows inside it are dangerous; the gaps between them are safe.
 pub const DANGER_BAND: (u32, u32) = (DANGER_WINDOWS[0].0, DANGER_WINDOWS[9].1);
 
-/// Where all three traced hangs fell (`c170-well` 31,765, `p168-0` 31,492, `p183-1` 31,631)
-/// and nothing else was seen; widened to the last harmless lag below (31,221) and the top
-/// of the traced hangs. Three observations: "crashes" here means "every time so far".
-pub const HANG_BAND: (u32, u32) = (31_480, 31_770);
+/// The part of [`HANG_WINDOW`] where the NMI lands in it for every value of the varying terms
+/// (TetrisGYM's band shifted by both ends of [`GYM_OFFSET`], 7 cycles narrower): the model
+/// ends the game there as a hang. All three traced hangs fall inside (`p168-0` 31,492,
+/// `p183-1` 31,631, `c170-well` 31,765) and no other traced frame does (31,221 and 31,853
+/// lag one frame). No button was held in the three hangs: whether one ends it, as it ends
+/// the confetti lag, is not traced.
+pub const HANG_BAND: (u32, u32) = (
+    30_765 + GYM_OFFSET.1,
+    31_193 + GYM_OFFSET.0 - VARYING_CYCLES,
+);
 
 /// Cycles a placement must keep from every window to count as safe: the difference between
 /// emulators (and consoles) in where the NMI lands, which the windows do not hold. Measured:
