@@ -97,7 +97,7 @@ trace_tests! {
 const PAST_155: &[(&str, Option<(u64, &str)>)] = &[
     ("c156-well.jsonl.gz", Some((412, "game_mode_state"))),
     ("c157-mixed.jsonl.gz", Some((323, "game_mode_state"))),
-    ("c160-center.jsonl.gz", Some((134, "game_mode_state"))),
+    ("c160-center.jsonl.gz", None),
     ("c255-rebirth-b.jsonl.gz", Some((79, "game_mode_state"))),
     ("past-155/p150-0-center-gaps.jsonl.gz", None),
     ("past-155/p150-1-well-left.jsonl.gz", None),
@@ -110,14 +110,8 @@ const PAST_155: &[(&str, Option<(u64, &str)>)] = &[
     ),
     ("past-155/p159-0-mixed-gaps.jsonl.gz", None),
     ("past-155/p159-1-jagged.jsonl.gz", None),
-    (
-        "past-155/p162-0-center-gaps.jsonl.gz",
-        Some((193, "game_mode_state")),
-    ),
-    (
-        "past-155/p162-1-well-left.jsonl.gz",
-        Some((320, "game_mode_state")),
-    ),
+    ("past-155/p162-0-center-gaps.jsonl.gz", None),
+    ("past-155/p162-1-well-left.jsonl.gz", None),
     ("past-155/p165-0-mixed-gaps.jsonl.gz", None),
     ("past-155/p165-1-jagged.jsonl.gz", None),
     ("past-155/p168-0-center-gaps.jsonl.gz", None),

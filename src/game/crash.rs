@@ -37,10 +37,11 @@ use super::timing::{self, NmiWork};
 /// that vary between emulators and consoles (see [`clear_risk`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClearRisk {
-    /// No value of the varying terms brings the NMI into the danger band; `margin_cycles` is
-    /// the distance to it (≥ [`SAFETY_MARGIN`]).
+    /// No value of the varying terms brings the NMI within [`SAFETY_MARGIN`] of a window
+    /// ([`DANGER_WINDOWS`]); `margin_cycles` is the distance to the nearest one
+    /// (≥ [`SAFETY_MARGIN`]).
     Safe { margin_cycles: u32 },
-    /// The NMI can land in the band where the traces show crashes, hangs and long lags
+    /// The NMI can land in a window where the traces show crashes, long lags or hangs
     /// (which of those, or none, depends on what RAM does not hold).
     MayCrash,
     /// Every traced frame with these counted cycles hung the game.
@@ -63,39 +64,136 @@ impl ClearRisk {
     }
 }
 
-/// The danger band, in counted logic cycles (audio excluded): from the first landing inside
-/// the main loop's dispatch passes ($A7 = 8, after `savePlayer1State`) to the middle of the
-/// gap between the last traced hang (31,765) and the first harmless lag above it (31,853).
-/// Every crash (29,872-30,371), hang (31,492-31,765) and long lag (30,229-30,812) of the
-/// traces lies inside; no frame outside it did anything but fit or lag one frame.
-pub const DANGER_BAND: (u32, u32) = (timing::LANDING_EDGES[0] + 1, 31_809);
+/// Where the eight `switch_s_plus_2a` dispatches of the main loop's passes through
+/// `gameModeState` 5-8 lie relative to each other, in cycles (TetrisGYM `src/modes/crash.asm`,
+/// `switchTable` read in reverse: 60, 102, 60, 101, 60, 119, 60). The first entry is the
+/// dispatch the NMI reaches with the largest overrun; each one later in the frame is reached
+/// with that many fewer counted cycles.
+pub const SWITCH_OFFSETS: [u32; 8] = [0, 60, 162, 222, 323, 383, 502, 562];
 
-/// Where all three traced hangs fell (`c170-well` 31,765, `p168-0` 31,492, `p183-1` 31,631)
-/// and nothing else was seen; widened to the last harmless lag below (31,221) and the band's
-/// top. Three observations: "crashes" here means "every time so far".
-pub const HANG_BAND: (u32, u32) = (31_480, 31_770);
+/// The cycles (TetrisGYM's count) at which an NMI landing in the first dispatch corrupts the
+/// jump: 29,739-29,744 and 29,750-29,768 (between them the NMI leaves the pointer alone).
+/// The window's two parts are merged here: the gap is narrower than the varying terms.
+pub const GYM_WINDOW: (u32, u32) = (29_739, 29_768);
 
-/// Cycles a placement must keep from the danger band to count as safe. The band's edges are
-/// the middles of measured gaps 45-88 cycles wide, so the real edge can lie ±44 from ours; on
-/// top of that the terms RAM does not fix: the frame length parity (29,780 or 29,781 cycles),
-/// the OAM DMA alignment (513 or 514), where the spin loop `lda`/`beq` was when the NMI came
-/// (0-6) and the NMI placement difference between emulators ("an instruction or two", ≤ 14).
-/// 44 + 1 + 1 + 6 + 14 = 66, rounded up.
-pub const SAFETY_MARGIN: u32 = 72;
+/// Counted logic cycles *L* (`timing::logic_cycles`) minus TetrisGYM's count for the same
+/// frame, before the varying terms: fitted on the traces, the only values for which every
+/// traced crash lands in a window for some value of the varying terms and no frame that
+/// played on lands in one for every value (save `c157-mixed` t=322, which lagged 514 frames:
+/// the corrupted jump came back). See docs/crash.md.
+pub const GYM_OFFSET: (u32, u32) = (637, 638);
 
-/// Outcome of a play-state-5 frame whose logic counts `lo..=hi` cycles (audio excluded).
+/// The terms that vary from frame to frame and that RAM does not fix, summed (TetrisGYM's
+/// "random factors"): which cycle of the spin loop's last instruction the NMI returned to
+/// (0-2), the frame length parity (0-1), which of the loop's two instructions it returned to
+/// (0 or 3), the OAM DMA alignment (0-1). The RNG bit is counted in *L*.
+pub const VARYING_CYCLES: u32 = 7;
+
+/// A dispatch window in *L*: every *L* for which some value of the varying terms puts the NMI
+/// in it.
+const fn switch_window(offset: u32) -> (u32, u32) {
+    (
+        GYM_WINDOW.0 + GYM_OFFSET.0 - VARYING_CYCLES - offset,
+        GYM_WINDOW.1 + GYM_OFFSET.1 - offset,
+    )
+}
+
+/// The NMI lands in `stageSpriteForNextPiece`'s sprite data ("confetti", next box shown):
+/// the main loop spins with the graphics corrupted until the frame counter's low byte is 255
+/// or a button is held, then plays on (`c160`: lags of 66, 230, 6 frames; `p162`: 2, 10, 126,
+/// 130, 214, 106; one frame when Left or A was held). TetrisGYM's band (29,845-30,184 in its
+/// count) mapped to *L* with [`GYM_OFFSET`] and [`VARYING_CYCLES`], and widened to the
+/// model's measured band ([`CONFETTI_MODEL`]).
+pub const CONFETTI_BAND: (u32, u32) = (29_845 + GYM_OFFSET.0 - VARYING_CYCLES, 30_846);
+
+/// Where the model plays the confetti lag (measured on tetanes-core: middles of the gaps
+/// between the last one-frame lag without a button held, 30,469, and the first confetti,
+/// 30,540; the last confetti, 30,812, and the next one-frame lag, 30,880).
+pub const CONFETTI_MODEL: (u32, u32) = (30_505, 30_846);
+
+/// The NMI lands in the confetti code's other entry ("infinite confetti"): the logic never
+/// finishes, the NMI runs on (a hang). TetrisGYM's band (30,765-31,193) mapped to *L*.
+pub const HANG_WINDOW: (u32, u32) = (
+    30_765 + GYM_OFFSET.0 - VARYING_CYCLES,
+    31_193 + GYM_OFFSET.1,
+);
+
+/// Every window, ascending: the eight dispatches, the confetti band, the hang window. Outside
+/// them the NMI lands where it does no harm: in the last state's wait, between dispatches, in
+/// the sprite staging, before `savePlayer1State` (the lines or level shown a frame late) or
+/// in the points loop.
+pub const DANGER_WINDOWS: [(u32, u32); 10] = [
+    switch_window(SWITCH_OFFSETS[7]),
+    switch_window(SWITCH_OFFSETS[6]),
+    switch_window(SWITCH_OFFSETS[5]),
+    switch_window(SWITCH_OFFSETS[4]),
+    switch_window(SWITCH_OFFSETS[3]),
+    switch_window(SWITCH_OFFSETS[2]),
+    switch_window(SWITCH_OFFSETS[1]),
+    switch_window(SWITCH_OFFSETS[0]),
+    CONFETTI_BAND,
+    HANG_WINDOW,
+];
+
+/// The hull of [`DANGER_WINDOWS`]: below and above it nothing but a fit or a one-frame lag
+/// was ever seen. Only the windows inside it are dangerous; the gaps between them are safe.
+pub const DANGER_BAND: (u32, u32) = (DANGER_WINDOWS[0].0, DANGER_WINDOWS[9].1);
+
+/// The part of [`HANG_WINDOW`] where the NMI lands in it for every value of the varying terms
+/// (TetrisGYM's band shifted by both ends of [`GYM_OFFSET`], 7 cycles narrower): the model
+/// ends the game there as a hang. All three traced hangs fall inside (`p168-0` 31,492,
+/// `p183-1` 31,631, `c170-well` 31,765) and no other traced frame does (31,221 and 31,853
+/// lag one frame). No button was held in the three hangs: whether one ends it, as it ends
+/// the confetti lag, is not traced.
+pub const HANG_BAND: (u32, u32) = (
+    30_765 + GYM_OFFSET.1,
+    31_193 + GYM_OFFSET.0 - VARYING_CYCLES,
+);
+
+/// Cycles a placement must keep from every window to count as safe: the difference between
+/// emulators (and consoles) in where the NMI lands, which the windows do not hold. Measured:
+/// FCEUX crashed nestor's game at *L* = 29,860 (frame 140,534), 7 cycles below the lowest *L*
+/// of its window on tetanes-core, where 15 traced frames played on; two 7-cycle instructions.
+pub const SAFETY_MARGIN: u32 = 14;
+
+/// Which window an *L* falls in, if any (without the safety margin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Window {
+    /// The `k`-th dispatch (0 = the one reached with the largest overrun).
+    Switch(u8),
+    Confetti,
+    Hang,
+}
+
+/// The window `logic` (counted cycles *L*) falls in.
+pub fn window(logic: u32) -> Option<Window> {
+    let i = DANGER_WINDOWS
+        .iter()
+        .position(|&(a, b)| (a..=b).contains(&logic))?;
+    Some(match i {
+        0..=7 => Window::Switch(7 - i as u8),
+        8 => Window::Confetti,
+        _ => Window::Hang,
+    })
+}
+
+/// Distance in cycles from `lo..=hi` to the nearest window (0 when they overlap).
+pub fn window_distance(lo: u32, hi: u32) -> u32 {
+    DANGER_WINDOWS
+        .iter()
+        .map(|&(a, b)| if hi < a { a - hi } else { lo.saturating_sub(b) })
+        .min()
+        .unwrap_or(u32::MAX)
+}
+
+/// Outcome of a play-state-5 frame whose logic counts `lo..=hi` cycles (audio excluded):
+/// safe when the whole range keeps [`SAFETY_MARGIN`] from every window, so a range that
+/// falls in a gap between windows is safe.
 pub fn clear_risk(lo: u32, hi: u32) -> ClearRisk {
-    let (a, b) = DANGER_BAND;
     if lo >= HANG_BAND.0 && hi <= HANG_BAND.1 {
         return ClearRisk::Crashes;
     }
-    let margin = if hi < a {
-        a - hi
-    } else if lo > b {
-        lo - b
-    } else {
-        return ClearRisk::MayCrash;
-    };
+    let margin = window_distance(lo, hi);
     if margin >= SAFETY_MARGIN {
         ClearRisk::Safe {
             margin_cycles: margin,

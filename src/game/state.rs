@@ -90,8 +90,8 @@ pub struct Events {
     pub cycles: u32,
     /// The cartridge stopped playing on this frame ([`CrashKind`]); the game is over.
     pub crashed: Option<CrashKind>,
-    /// This frame's logic ran into the NMI inside the danger band ([`crash::DANGER_BAND`]) or
-    /// within [`crash::SAFETY_MARGIN`] of it:
+    /// This frame's logic ran into the NMI inside a window ([`crash::DANGER_WINDOWS`]) or
+    /// within [`crash::SAFETY_MARGIN`] of one:
     /// a console may crash, hang or lag for long here, depending on what RAM does not hold
     /// (the model plays on: most such frames only lag). A strict count of crashes counts these.
     pub may_crash: bool,
@@ -153,6 +153,9 @@ pub enum Wait {
     /// game logic again. `Some` when the NMI came before `savePlayer1State`: RAM's player
     /// block then still shows the frame's start ([`ShownBlock`]).
     Lag(Option<ShownBlock>),
+    /// The last frame's NMI landed in the next-piece sprite staging ([`crash::CONFETTI_MODEL`]):
+    /// only the NMI runs until the frame counter's low byte reaches 255 or a button is held.
+    Confetti,
 }
 
 /// The player-block bytes play state 5 changes, as RAM shows them at the end of a frame whose
@@ -319,6 +322,15 @@ impl Game {
                 // The late logic reached its wait after this NMI set the flag it then cleared.
                 self.wait = Wait::None;
                 self.game_mode_state = 2;
+                return ev;
+            }
+            Wait::Confetti => {
+                if self.frame_counter & 0xFF == 0xFF || self.held != PadState::NONE {
+                    self.wait = Wait::None;
+                    self.game_mode_state = 2;
+                } else {
+                    ev.lag = true;
+                }
                 return ev;
             }
             Wait::Ending => return ev,
@@ -536,6 +548,9 @@ impl Game {
                 shown.completed_lines = self.completed_lines;
             }
             self.wait = Wait::Lag(before_save.then_some(shown));
+            if (crash::CONFETTI_MODEL.0..=crash::CONFETTI_MODEL.1).contains(&logic) {
+                self.wait = Wait::Confetti;
+            }
             let risk = crash::clear_risk(logic, logic);
             ev.may_crash = !risk.is_safe();
             if risk == crash::ClearRisk::Crashes {

@@ -214,3 +214,121 @@ fn locks_without_a_clear_do_not_lag_below_the_crash_level() {
     assert_eq!(ev.cleared, 0);
     assert!(!ev.lag && next.logic, "{} cycles", ev.cycles);
 }
+
+/// Counted logic cycles (audio allowance out) of a play-state-5 frame's events.
+fn logic_of(ev: &Events) -> u32 {
+    let allowance = if ev.cleared == 0 {
+        timing::AUDIO_ALLOWANCE_NO_LINE
+    } else {
+        timing::AUDIO_ALLOWANCE
+    };
+    ev.cycles - allowance
+}
+
+/// Hand-built capped games at every level 140-255, with no line, a single and a double, and
+/// every first column of row 5 (`updateMusicSpeed`): their state-5 frames cover the windows
+/// with a step of a few cycles.
+fn hand_built_state5_frames() -> Vec<(u32, Events, Events)> {
+    let mut out = Vec::new();
+    for level in 140..=255u8 {
+        for clear in 0..=2u8 {
+            for row5 in [None, Some(0u8), Some(3), Some(6), Some(9)] {
+                let mut g = capped_clear(level, clear);
+                if let Some(c) = row5 {
+                    g.field.set(5, c as i16, 0x7B);
+                }
+                let (ev, next) = score_frame(g);
+                out.push((logic_of(&ev), ev, next));
+            }
+        }
+    }
+    out.sort_by_key(|f| f.0);
+    out
+}
+
+#[test]
+fn hand_built_states_on_both_sides_of_each_window() {
+    let frames = hand_built_state5_frames();
+    let m = crash::SAFETY_MARGIN;
+    for (i, &(a, b)) in crash::DANGER_WINDOWS.iter().enumerate() {
+        let below = frames.iter().rev().find(|f| f.0 + m <= a).expect("below");
+        let above = frames.iter().find(|f| f.0 >= b + m).expect("above");
+        let inside: Vec<_> = frames.iter().filter(|f| (a..=b).contains(&f.0)).collect();
+        assert!(!inside.is_empty(), "window {i} ({a}-{b}): no state inside");
+        for (l, ev, next) in &inside {
+            assert!(ev.lag && ev.may_crash, "window {i}: L={l} {ev:?}");
+            assert!(
+                !next.logic,
+                "window {i}: L={l}: the next frame runs only the NMI"
+            );
+            if (crash::HANG_BAND.0..=crash::HANG_BAND.1).contains(l) {
+                assert_eq!(ev.crashed, Some(CrashKind::Hang), "L={l}");
+            } else {
+                assert_eq!(ev.crashed, None, "L={l}");
+            }
+        }
+        // Just outside, a margin away: flagged only when the next window is that near too.
+        for (l, ev, _) in [below, above] {
+            let safe = crash::clear_risk(*l, *l).is_safe();
+            assert_eq!(ev.may_crash, !safe, "window {i}: L={l}");
+            assert_eq!(ev.crashed, None, "L={l}");
+        }
+        if i == 0 {
+            assert!(!below.1.may_crash, "below the first window: L={}", below.0);
+        }
+        if i == 9 {
+            assert!(!above.1.may_crash, "above the last window: L={}", above.0);
+        }
+    }
+    // Inside a gap between windows the frame lags one frame and is not flagged.
+    let gap = frames
+        .iter()
+        .find(|f| (30_097..=30_133).contains(&f.0))
+        .expect("a state in the gap 30,097-30,133");
+    assert!(gap.1.lag && !gap.1.may_crash && gap.2.crashed.is_none() && !gap.2.logic);
+}
+
+#[test]
+fn confetti_lags_until_the_counter_reaches_255_or_a_button_is_held() {
+    let frames = hand_built_state5_frames();
+    let &(l, ..) = frames
+        .iter()
+        .find(|f| (crash::CONFETTI_MODEL.0..=crash::CONFETTI_MODEL.1).contains(&f.0))
+        .expect("a state in the confetti band");
+    // Find that state again and run it to its state-5 frame, keeping the game.
+    for level in 140..=255u8 {
+        for clear in 0..=2u8 {
+            for row5 in [None, Some(0u8), Some(3), Some(6), Some(9)] {
+                let mut g = capped_clear(level, clear);
+                if let Some(c) = row5 {
+                    g.field.set(5, c as i16, 0x7B);
+                }
+                let mut held = g.clone();
+                let ev = loop {
+                    let ev = g.step(PadState::NONE);
+                    held.step(PadState::NONE);
+                    if ev.cycles > 0 {
+                        break ev;
+                    }
+                };
+                if logic_of(&ev) != l {
+                    continue;
+                }
+                assert_eq!(g.game_mode_state, 4);
+                // Counted from the counter after the state-5 frame: 255 itself waits a whole turn.
+                let want = 256 - ((g.frame_counter as usize + 1) & 0xFF);
+                let mut n = 0;
+                while !g.step(PadState::NONE).logic {
+                    n += 1;
+                    assert!(n <= 256);
+                }
+                assert_eq!(n, want, "L={l}");
+                // Holding a button ends it on the next frame.
+                assert!(!held.step(PadState::LEFT).logic);
+                assert!(held.step(PadState::LEFT).logic);
+                return;
+            }
+        }
+    }
+    unreachable!();
+}
