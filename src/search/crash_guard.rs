@@ -7,7 +7,7 @@
 //! either: every soft drop is covered ([`clear_cycles_any_hold`]).
 
 use crate::game::board::Board;
-use crate::game::crash::{clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk};
+use crate::game::crash::{clear_cycles, clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk};
 use crate::search::pairs::level_and_lines_after;
 
 /// Below this level no lock's frame comes within the safety margin of the danger band (the
@@ -21,43 +21,89 @@ pub const GUARD_FROM_LEVEL: u8 = 140;
 /// every one is risky.
 pub const SECOND_LOCK_PENALTY: f64 = 1.0e6;
 
+/// Stack height (rows) from which, when no safe lock clears a line, the guard lets a tetris
+/// whose clear may crash through: without it the stack only grows through a stretch of lines
+/// where every clear may crash (levels 166-170 in the broad band: 40 lines) and the game tops
+/// out. A tetris burns four lines for one risky frame.
+pub const PRESSURE_TETRIS: u8 = 6;
+
+/// Stack height from which any risky clear (the most lines the candidates offer) is let
+/// through when no safe lock clears a line: above it the level-29 gravity starts cutting
+/// off columns, and a top-out is sure where a "may crash" is only possible.
+pub const PRESSURE_ANY: u8 = 10;
+
 /// The score the guard assumes (see the module doc).
 const SCORE_CAP: [u8; 3] = [0x99; 3];
 
+/// [`RiskKey`]'s soft drop when the path is not fixed yet (the next piece's lock): every soft
+/// drop is covered ([`clear_cycles_any_hold`]).
+pub const HOLD_ANY: usize = crate::game::crash::MAX_HOLD_DOWN_POINTS as usize + 1;
+
 /// What a lock's risk depends on once the decision's level and lines are fixed: the lines it
-/// clears (0-4) and row 5's first block after the clear (column, or 10 for none).
-pub fn risk_key(board_after: &Board, cleared: u32) -> (usize, usize) {
+/// clears (0-4), row 5's first block after the clear (column, or 10 for none) and the
+/// soft-drop points its path brings ([`HOLD_ANY`] when the path is not fixed).
+pub type RiskKey = (usize, usize, usize);
+
+/// The [`RiskKey`] of a lock leaving `board_after` and clearing `cleared` lines, its path
+/// bringing `hold_down_points` (`None`: any path).
+pub fn risk_key(board_after: &Board, cleared: u32, hold_down_points: Option<u8>) -> RiskKey {
     let first = (0..10u8).find(|&c| board_after.filled(5, c)).unwrap_or(10);
-    (cleared.min(4) as usize, first as usize)
+    let hold = hold_down_points
+        .map(usize::from)
+        .filter(|&h| h < HOLD_ANY)
+        .unwrap_or(HOLD_ANY);
+    (cleared.min(4) as usize, first as usize, hold)
 }
 
-/// The risk of a [`risk_key`] from `level` and BCD `lines`.
-pub fn key_risk(key: (usize, usize), level: u8, lines: [u8; 2]) -> ClearRisk {
-    let (lo, hi) = clear_cycles_any_hold(&ClearInput {
+/// The risk of a [`RiskKey`] from `level` and BCD `lines`.
+pub fn key_risk(key: RiskKey, level: u8, lines: [u8; 2]) -> ClearRisk {
+    let input = ClearInput {
         level,
         lines,
         score: SCORE_CAP,
         cleared: key.0 as u8,
-        hold_down_points: 0,
+        hold_down_points: key.2.min(HOLD_ANY - 1) as u8,
         row5_first_block: (key.1 < 10).then_some(key.1 as u8),
-    });
+    };
+    let (lo, hi) = if key.2 >= HOLD_ANY {
+        clear_cycles_any_hold(&input)
+    } else {
+        clear_cycles(&input)
+    };
     clear_risk(lo, hi)
 }
 
 /// The risk of locking to `board_after` (the board with the piece placed and its `cleared`
-/// rows removed) from `level` and BCD `lines`.
-pub fn lock_risk(board_after: &Board, level: u8, lines: [u8; 2], cleared: u32) -> ClearRisk {
-    key_risk(risk_key(board_after, cleared), level, lines)
+/// rows removed) from `level` and BCD `lines`, by a path bringing `hold_down_points` soft-drop
+/// points (`None`: any path).
+pub fn lock_risk(
+    board_after: &Board,
+    level: u8,
+    lines: [u8; 2],
+    cleared: u32,
+    hold_down_points: Option<u8>,
+) -> ClearRisk {
+    key_risk(
+        risk_key(board_after, cleared, hold_down_points),
+        level,
+        lines,
+    )
 }
 
 /// Which candidate locks the planner may choose: those of the best risk class present
-/// (safe, else "may crash", else "crashes"); the rest are refused.
+/// (safe, else "may crash", else "crashes"); the rest are refused. One exception keeps the
+/// game alive through stretches where no clear is safe: when every safe candidate is a lock
+/// without a line and the stack is high ([`PRESSURE_TETRIS`], [`PRESSURE_ANY`]), the "may
+/// crash" candidates that clear the most lines are let through too (never a "crashes" one),
+/// and counted in [`CrashGuard::risky_allowed`].
 #[derive(Clone, Debug, Default)]
 pub struct CrashGuard {
     /// Risk class per candidate: 2 safe, 1 may crash, 0 crashes.
     class: Vec<u8>,
-    /// Risk class per [`risk_key`] within the current decision (most decisions need 2-5).
-    memo: [[Option<u8>; 11]; 5],
+    /// Lines each candidate clears.
+    lines: Vec<u8>,
+    /// Risk class per [`RiskKey`] within the current decision (most decisions need 2-5).
+    memo: Box<[[[Option<u8>; HOLD_ANY + 1]; 11]; 5]>,
     best: u8,
     /// Whether the last [`CrashGuard::screen`] screened (level and `off`).
     active: bool,
@@ -69,39 +115,63 @@ pub struct CrashGuard {
     pub decisions_with_refusals: u64,
     /// Lets every candidate through (for comparisons: what the planner would do unguarded).
     pub off: bool,
+    /// Turns the pressure exception off (for measuring what it buys: strict refusal).
+    pub strict: bool,
+    /// Lines of the "may crash" candidates the last screen let through under pressure (0:
+    /// none).
+    pub pressure_lines: usize,
+    /// Decisions whose screen let "may crash" candidates through under pressure.
+    pub risky_allowed: u64,
 }
 
 impl CrashGuard {
-    /// Screens `n` candidates (not below [`GUARD_FROM_LEVEL`]): `key(i)` is candidate `i`'s
-    /// [`risk_key`], `risk(key)` the risk of that key (called once per distinct key).
+    /// Screens `n` candidates (not below [`GUARD_FROM_LEVEL`]) on a board whose stack is
+    /// `height` rows: `key(i)` is candidate `i`'s [`risk_key`], `risk(key)` the risk of that
+    /// key (called once per distinct key).
     pub fn screen(
         &mut self,
         level: u8,
+        height: u8,
         n: usize,
-        mut key: impl FnMut(usize) -> (usize, usize),
-        mut risk: impl FnMut((usize, usize)) -> ClearRisk,
+        mut key: impl FnMut(usize) -> RiskKey,
+        mut risk: impl FnMut(RiskKey) -> ClearRisk,
     ) {
         self.class.clear();
+        self.lines.clear();
         self.refused = 0;
         self.best = 2;
+        self.pressure_lines = 0;
         self.active = !self.off && level >= GUARD_FROM_LEVEL;
         if !self.active {
             return;
         }
-        self.memo = [[None; 11]; 5];
+        *self.memo = [[[None; HOLD_ANY + 1]; 11]; 5];
         self.memo2 = [[[None; 11]; 5]; 5];
         for i in 0..n {
             let k = key(i);
-            let memo = &mut self.memo[k.0.min(4)][k.1.min(10)];
+            let memo = &mut self.memo[k.0.min(4)][k.1.min(10)][k.2.min(HOLD_ANY)];
             let c = *memo.get_or_insert_with(|| match risk(k) {
                 ClearRisk::Safe { .. } => 2,
                 ClearRisk::MayCrash => 1,
                 ClearRisk::Crashes => 0,
             });
             self.class.push(c);
+            self.lines.push(k.0.min(4) as u8);
         }
         self.best = self.class.iter().copied().max().unwrap_or(2);
-        self.refused = self.class.iter().filter(|&&c| c != self.best).count();
+        if self.best == 2 && !self.strict && height >= PRESSURE_TETRIS {
+            let safe_clear = (0..n).any(|i| self.class[i] == 2 && self.lines[i] > 0);
+            let risky_most = (0..n)
+                .filter(|&i| self.class[i] == 1)
+                .map(|i| self.lines[i])
+                .max()
+                .unwrap_or(0);
+            if !safe_clear && (risky_most == 4 || (risky_most > 0 && height >= PRESSURE_ANY)) {
+                self.pressure_lines = risky_most as usize;
+                self.risky_allowed += 1;
+            }
+        }
+        self.refused = (0..n).filter(|&i| !self.allows(i)).count();
         if self.refused > 0 {
             self.decisions_with_refusals += 1;
         }
@@ -123,7 +193,7 @@ impl CrashGuard {
             return 0.0;
         }
         let first = first_cleared.min(4) as usize;
-        let k = risk_key(board2, cleared);
+        let k = risk_key(board2, cleared, None);
         let memo = &mut self.memo2[first][k.0][k.1];
         let class = *memo.get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, first_cleared);
@@ -139,7 +209,18 @@ impl CrashGuard {
     /// May the planner choose candidate `i`?
     #[inline]
     pub fn allows(&self, i: usize) -> bool {
-        self.class.get(i).is_none_or(|&c| c == self.best)
+        self.class.get(i).is_none_or(|&c| {
+            c == self.best
+                || (c == 1
+                    && self.pressure_lines > 0
+                    && usize::from(self.lines[i]) == self.pressure_lines)
+        })
+    }
+
+    /// Was candidate `i` let through by the pressure exception (its clear may crash)?
+    #[inline]
+    pub fn risky(&self, i: usize) -> bool {
+        self.class.get(i).is_some_and(|&c| c < 2)
     }
 }
 
@@ -179,7 +260,7 @@ mod tests {
     fn risk_of(s: &Situation, x: u8, y: u8, o: Orientation) -> ClearRisk {
         let mut b = s.board;
         let n = b.lock(x, y, o);
-        lock_risk(&b, s.level, s.lines, n)
+        lock_risk(&b, s.level, s.lines, n, None)
     }
 
     #[test]
@@ -241,18 +322,18 @@ mod tests {
         let second = p.next_lock.expect("a pair");
         let n2 = b.lock(second.x, second.y, second.orientation);
         let (level, lines) = crate::search::pairs::level_and_lines_after(s.level, s.lines, n1);
-        lock_risk(&b, level, lines, n2)
+        lock_risk(&b, level, lines, n2, None)
     }
 
     #[test]
     fn only_the_best_class_present_is_allowed() {
         let mut g = CrashGuard::default();
         let risks = [ClearRisk::MayCrash, ClearRisk::Crashes, ClearRisk::MayCrash];
-        g.screen(200, 3, |i| (0, i), |k| risks[k.1]);
+        g.screen(200, 0, 3, |i| (0, i, 0), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
         assert_eq!(g.refused, 1);
         let risks = [ClearRisk::MayCrash, ClearRisk::Safe { margin_cycles: 80 }];
-        g.screen(200, 2, |i| (0, i), |k| risks[k.1]);
+        g.screen(200, 0, 2, |i| (0, i, 0), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1)), (false, true));
         assert_eq!(g.decisions_with_refusals, 2);
     }

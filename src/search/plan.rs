@@ -352,12 +352,14 @@ impl<E: Evaluator> Planner<E> {
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
         let firsts = &self.firsts;
+        let height = s.board.column_heights().into_iter().max().unwrap_or(0);
         self.crash_guard.screen(
             s.level,
+            height,
             firsts.len(),
             |i| {
                 let a = AfterFirst::new(&s.board, s.level, s.lines, placement(&firsts[i]));
-                crash_guard::risk_key(&a.board, a.lines)
+                crash_guard::risk_key(&a.board, a.lines, Some(firsts[i].hold_down_points))
             },
             |k| crash_guard::key_risk(k, s.level, s.lines),
         );
