@@ -7,7 +7,9 @@
 //! either: every soft drop is covered ([`clear_cycles_any_hold`]).
 
 use crate::game::board::Board;
-use crate::game::crash::{clear_cycles, clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk};
+use crate::game::crash::{
+    clear_cycles, clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk, HANG_BAND,
+};
 use crate::search::pairs::level_and_lines_after;
 
 /// Below this level no lock's frame comes within the safety margin of the danger band (the
@@ -31,6 +33,13 @@ pub const PRESSURE_TETRIS: u8 = 6;
 /// through when no safe lock clears a line: above it the level-29 gravity starts cutting
 /// off columns, and a top-out is sure where a "may crash" is only possible.
 pub const PRESSURE_ANY: u8 = 10;
+
+/// How much cheaper a tetris's frame can be than `clear_cycles`'s lowest count: that count
+/// always includes the tetris flash (16 cycles) in the NMI before the frame, while the model
+/// (`Game::nmi_work`) runs the flash only when the frame counter is a multiple of 4. Seen in
+/// sim: a tetris at level 182 counted 31,750 by the model (the hang band) against
+/// `clear_cycles` 31,765-31,771; the guard called it "may crash" and the game hung.
+const TETRIS_FLASH_SLACK: u32 = 16;
 
 /// The score the guard assumes (see the module doc).
 const SCORE_CAP: [u8; 3] = [0x99; 3];
@@ -70,6 +79,16 @@ pub fn key_risk(key: RiskKey, level: u8, lines: [u8; 2]) -> ClearRisk {
     } else {
         clear_cycles(&input)
     };
+    let lo = if key.0 == 4 {
+        lo.saturating_sub(TETRIS_FLASH_SLACK)
+    } else {
+        lo
+    };
+    // A range reaching into the hang band can hang for sure (all traced frames there hung):
+    // the guard ranks it with the hangs, below every other "may crash".
+    if lo <= HANG_BAND.1 && hi >= HANG_BAND.0 {
+        return ClearRisk::Crashes;
+    }
     clear_risk(lo, hi)
 }
 
@@ -122,6 +141,30 @@ pub struct CrashGuard {
     pub pressure_lines: usize,
     /// Decisions whose screen let "may crash" candidates through under pressure.
     pub risky_allowed: u64,
+    /// The last screen's level and lines have no safe clear of 1-4 lines on an open board:
+    /// every clear there is a risk, so the pair value weighs them as a cost per line rather
+    /// than shunning them (which leaves holes and tops out).
+    pub stretch: bool,
+    /// The last screen let every "may crash" candidate through (a stretch).
+    stretch_allowed: bool,
+}
+
+/// What a "may crash" clear costs per line in a stretch (evaluation units, about one hole of
+/// the killscreen weights): 20 games from 19 reach rebirth 15 of 16 times with 20, 2 of 8 with
+/// 80 (the bot waits for tetrises it cannot build) and 1 of 8 with 5 (risky singles pile up).
+pub const STRETCH_PENALTY: f64 = 20.0;
+
+fn stretch_penalty() -> f64 {
+    STRETCH_PENALTY
+}
+
+/// Whether `level` and BCD `lines` are in a stretch where a kind of lock has no safe form
+/// (row 5 empty, no soft drop): no clear of 1-4 lines is safe (levels 166-170 in the broad
+/// band), or a lock without a line is not (from level 246): the game cannot go on without
+/// risky frames there, so they are weighed, not refused.
+pub fn in_stretch(level: u8, lines: [u8; 2]) -> bool {
+    let unsafe_lock = |n: usize| !key_risk((n, 10, 0), level, lines).is_safe();
+    (1..=4).all(unsafe_lock) || unsafe_lock(0)
 }
 
 impl CrashGuard {
@@ -130,7 +173,7 @@ impl CrashGuard {
     /// key (called once per distinct key).
     pub fn screen(
         &mut self,
-        level: u8,
+        (level, lines): (u8, [u8; 2]),
         height: u8,
         n: usize,
         mut key: impl FnMut(usize) -> RiskKey,
@@ -142,9 +185,12 @@ impl CrashGuard {
         self.best = 2;
         self.pressure_lines = 0;
         self.active = !self.off && level >= GUARD_FROM_LEVEL;
+        self.stretch = false;
+        self.stretch_allowed = false;
         if !self.active {
             return;
         }
+        self.stretch = !self.strict && in_stretch(level, lines);
         *self.memo = [[[None; HOLD_ANY + 1]; 11]; 5];
         self.memo2 = [[[None; 11]; 5]; 5];
         for i in 0..n {
@@ -159,7 +205,12 @@ impl CrashGuard {
             self.lines.push(k.0.min(4) as u8);
         }
         self.best = self.class.iter().copied().max().unwrap_or(2);
-        if self.best == 2 && !self.strict && height >= PRESSURE_TETRIS {
+        if self.stretch && self.best == 2 {
+            // Every clear here is a risk: the "may crash" ones compete by value, with a
+            // cost per line ([`CrashGuard::first_penalty`]).
+            self.best = 1;
+            self.stretch_allowed = true;
+        } else if self.best == 2 && !self.strict && height >= PRESSURE_TETRIS {
             let safe_clear = (0..n).any(|i| self.class[i] == 2 && self.lines[i] > 0);
             let risky_most = (0..n)
                 .filter(|&i| self.class[i] == 1)
@@ -203,14 +254,32 @@ impl CrashGuard {
                 ClearRisk::Crashes => 0,
             }
         });
-        f64::from(2 - class) * SECOND_LOCK_PENALTY
+        let per_lock = if self.stretch {
+            stretch_penalty() / f64::from(cleared.max(1))
+        } else {
+            SECOND_LOCK_PENALTY
+        };
+        f64::from(2 - class) * per_lock
+    }
+
+    /// What the pair value adds for candidate `i` itself: in a stretch with no safe clear,
+    /// a "may crash" clear costs the stretch penalty per line (so four lines in one risky
+    /// frame beat four risky singles); elsewhere 0 (the refusal does the work).
+    #[inline]
+    pub fn first_penalty(&self, i: usize) -> f64 {
+        match self.class.get(i) {
+            Some(&c) if self.stretch_allowed && c < 2 => {
+                stretch_penalty() / f64::from(self.lines[i].max(1))
+            }
+            _ => 0.0,
+        }
     }
 
     /// May the planner choose candidate `i`?
     #[inline]
     pub fn allows(&self, i: usize) -> bool {
         self.class.get(i).is_none_or(|&c| {
-            c == self.best
+            c >= self.best
                 || (c == 1
                     && self.pressure_lines > 0
                     && usize::from(self.lines[i]) == self.pressure_lines)
@@ -329,11 +398,11 @@ mod tests {
     fn only_the_best_class_present_is_allowed() {
         let mut g = CrashGuard::default();
         let risks = [ClearRisk::MayCrash, ClearRisk::Crashes, ClearRisk::MayCrash];
-        g.screen(200, 0, 3, |i| (0, i, 0), |k| risks[k.1]);
+        g.screen((200, [0, 0x19]), 0, 3, |i| (0, i, 0), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
         assert_eq!(g.refused, 1);
         let risks = [ClearRisk::MayCrash, ClearRisk::Safe { margin_cycles: 80 }];
-        g.screen(200, 0, 2, |i| (0, i, 0), |k| risks[k.1]);
+        g.screen((200, [0, 0x19]), 0, 2, |i| (0, i, 0), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1)), (false, true));
         assert_eq!(g.decisions_with_refusals, 2);
     }
