@@ -407,6 +407,78 @@ mod tests {
         assert_eq!(g.decisions_with_refusals, 2);
     }
 
+    /// Level 168, 1,620 lines: no clear of 1-4 lines is safe there (the broad band), so a
+    /// "may crash" clear is weighed (a cost per line), never one reaching the hang band.
+    #[test]
+    fn in_a_stretch_risky_clears_compete_at_a_cost_per_line() {
+        let (level, lines) = (168, [0x20, 0x10]);
+        assert!(in_stretch(level, lines));
+        let mut g = CrashGuard::default();
+        let risks = [
+            ClearRisk::Safe { margin_cycles: 500 },
+            ClearRisk::MayCrash,
+            ClearRisk::Crashes,
+            ClearRisk::MayCrash,
+        ];
+        let cleared = [0, 2, 1, 4];
+        g.screen((level, lines), 3, 4, |i| (cleared[i], i, 0), |k| risks[k.1]);
+        assert!(g.stretch);
+        let allowed: Vec<bool> = (0..4).map(|i| g.allows(i)).collect();
+        assert_eq!(allowed, [true, true, false, true]);
+        assert_eq!(g.first_penalty(0), 0.0);
+        assert_eq!(g.first_penalty(1), STRETCH_PENALTY / 2.0);
+        assert_eq!(g.first_penalty(3), STRETCH_PENALTY / 4.0);
+        // Strict: only the safe lock, as before the stretch rule.
+        g.strict = true;
+        g.screen((level, lines), 3, 4, |i| (cleared[i], i, 0), |k| risks[k.1]);
+        let allowed: Vec<bool> = (0..4).map(|i| g.allows(i)).collect();
+        assert_eq!(allowed, [true, false, false, false]);
+    }
+
+    /// Outside a stretch a high stack lets the "may crash" clear of the most lines through
+    /// when no safe lock clears a line; a low one does not (unless it is a tetris).
+    #[test]
+    fn under_pressure_the_risky_clear_of_the_most_lines_is_let_through() {
+        let (level, lines) = (157, [0x71, 0x0F]);
+        assert!(!in_stretch(level, lines));
+        let risks = [
+            ClearRisk::Safe { margin_cycles: 500 },
+            ClearRisk::MayCrash,
+            ClearRisk::MayCrash,
+        ];
+        let cleared = [0, 1, 2];
+        let mut g = CrashGuard::default();
+        g.screen(
+            (level, lines),
+            PRESSURE_ANY - 1,
+            3,
+            |i| (cleared[i], i, 0),
+            |k| risks[k.1],
+        );
+        assert_eq!(
+            (g.allows(0), g.allows(1), g.allows(2)),
+            (true, false, false)
+        );
+        g.screen(
+            (level, lines),
+            PRESSURE_ANY,
+            3,
+            |i| (cleared[i], i, 0),
+            |k| risks[k.1],
+        );
+        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
+        assert_eq!(g.risky_allowed, 1);
+        let cleared = [0, 1, 4];
+        g.screen(
+            (level, lines),
+            PRESSURE_TETRIS,
+            3,
+            |i| (cleared[i], i, 0),
+            |k| risks[k.1],
+        );
+        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
+    }
+
     #[test]
     fn a_pair_whose_second_single_may_crash_loses_to_a_safe_plan() {
         let s = second_lock_situation(&["#########."]);
