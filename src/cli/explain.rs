@@ -114,6 +114,7 @@ mod tests {
             value: Some(value),
             phase: "score".into(),
             terms: Vec::new(),
+            crash_risk: None,
         }
     }
 

@@ -357,7 +357,8 @@ fn print_summary(
     );
     println!(
         "past 155: reached 200: {:.1}%, 255: {:.1}%, the rebirth (255 -> 0): {:.1}% (mean lines \
-         there {:.0}); crashed or hung: {:.1}%, {:.2} per 1,000 line clears past 155 ({} clears)",
+         there {:.0}); crashed or hung: {:.1}%, {:.2} per 1,000 line clears past 155 ({} clears); \
+         \"may crash\" frames {:.2} per 1,000 clears past 155",
         100.0 * s.reached_200_rate,
         100.0 * s.reached_255_rate,
         100.0 * s.rebirth_rate,
@@ -365,6 +366,7 @@ fn print_summary(
         100.0 * s.crash_rate,
         s.crashes_per_1000_clears_past_155,
         s.clears_past_155,
+        s.may_crash_per_1000_clears_past_155,
     );
     println!(
         "pieces: mean {:.1}; Tetris rate {:.1}%; desyncs {}",

@@ -156,6 +156,9 @@ pub struct Summary {
     pub crashes_per_1000_clears_past_155: f64,
     /// Line clears made at level 155 or above, over all games.
     pub clears_past_155: u64,
+    /// Frames the model flagged "may crash" per 1,000 line clears past 155.
+    #[serde(default)]
+    pub may_crash_per_1000_clears_past_155: f64,
     /// Lines at the rebirth, over the games that reached it (0 if none did).
     pub mean_lines_at_rebirth: f64,
     pub mean_lines: f64,
@@ -265,6 +268,16 @@ impl Summary {
                 crashes as f64 * 1000.0 / clears_past_155 as f64
             },
             clears_past_155,
+            may_crash_per_1000_clears_past_155: if clears_past_155 == 0 {
+                0.0
+            } else {
+                results
+                    .iter()
+                    .map(|r| f64::from(r.stats.may_crash_frames))
+                    .sum::<f64>()
+                    * 1000.0
+                    / clears_past_155 as f64
+            },
             mean_lines_at_rebirth: mean(
                 results
                     .iter()

@@ -52,6 +52,10 @@ pub struct GameStats {
     /// Lines when the level rolled over from 255 to 0 (the rebirth).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines_at_rebirth: Option<u32>,
+    /// Play-state-5 frames the model flagged "may crash" (`Events::may_crash`: the NMI can
+    /// land in the danger band, the model plays on): the risk the guard had to take.
+    #[serde(default)]
+    pub may_crash_frames: u32,
 }
 
 impl GameStats {
@@ -171,6 +175,9 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             .frame(game.score(), line_count(game.lines), game.level, &report);
         if ev.topped_out {
             self.stats.topped_out = true;
+        }
+        if ev.may_crash {
+            self.stats.may_crash_frames += 1;
         }
         self.stats.count(&self.tally);
         ev

@@ -7,7 +7,9 @@
 //! either: every soft drop is covered ([`clear_cycles_any_hold`]).
 
 use crate::game::board::Board;
-use crate::game::crash::{clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk};
+use crate::game::crash::{
+    clear_cycles, clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk, HANG_BAND,
+};
 use crate::search::pairs::level_and_lines_after;
 
 /// Below this level no lock's frame comes within the safety margin of the danger band (the
@@ -21,43 +23,106 @@ pub const GUARD_FROM_LEVEL: u8 = 140;
 /// every one is risky.
 pub const SECOND_LOCK_PENALTY: f64 = 1.0e6;
 
+/// Stack height (rows) from which, when no safe lock clears a line, the guard lets a tetris
+/// whose clear may crash through: without it the stack only grows through a stretch of lines
+/// where every clear may crash (levels 166-170 in the broad band: 40 lines) and the game tops
+/// out. A tetris burns four lines for one risky frame.
+pub const PRESSURE_TETRIS: u8 = 6;
+
+/// Stack height from which any risky clear (the most lines the candidates offer) is let
+/// through when no safe lock clears a line: above it the level-29 gravity starts cutting
+/// off columns, and a top-out is sure where a "may crash" is only possible.
+pub const PRESSURE_ANY: u8 = 10;
+
+/// How much cheaper a tetris's frame can be than `clear_cycles`'s lowest count: that count
+/// always includes the tetris flash (16 cycles) in the NMI before the frame, while the model
+/// (`Game::nmi_work`) runs the flash only when the frame counter is a multiple of 4. Seen in
+/// sim: a tetris at level 182 counted 31,750 by the model (the hang band) against
+/// `clear_cycles` 31,765-31,771; the guard called it "may crash" and the game hung.
+const TETRIS_FLASH_SLACK: u32 = 16;
+
 /// The score the guard assumes (see the module doc).
 const SCORE_CAP: [u8; 3] = [0x99; 3];
 
+/// [`RiskKey`]'s soft drop when the path is not fixed yet (the next piece's lock): every soft
+/// drop is covered ([`clear_cycles_any_hold`]).
+pub const HOLD_ANY: usize = crate::game::crash::MAX_HOLD_DOWN_POINTS as usize + 1;
+
 /// What a lock's risk depends on once the decision's level and lines are fixed: the lines it
-/// clears (0-4) and row 5's first block after the clear (column, or 10 for none).
-pub fn risk_key(board_after: &Board, cleared: u32) -> (usize, usize) {
+/// clears (0-4), row 5's first block after the clear (column, or 10 for none) and the
+/// soft-drop points its path brings ([`HOLD_ANY`] when the path is not fixed).
+pub type RiskKey = (usize, usize, usize);
+
+/// The [`RiskKey`] of a lock leaving `board_after` and clearing `cleared` lines, its path
+/// bringing `hold_down_points` (`None`: any path).
+pub fn risk_key(board_after: &Board, cleared: u32, hold_down_points: Option<u8>) -> RiskKey {
     let first = (0..10u8).find(|&c| board_after.filled(5, c)).unwrap_or(10);
-    (cleared.min(4) as usize, first as usize)
+    let hold = hold_down_points
+        .map(usize::from)
+        .filter(|&h| h < HOLD_ANY)
+        .unwrap_or(HOLD_ANY);
+    (cleared.min(4) as usize, first as usize, hold)
 }
 
-/// The risk of a [`risk_key`] from `level` and BCD `lines`.
-pub fn key_risk(key: (usize, usize), level: u8, lines: [u8; 2]) -> ClearRisk {
-    let (lo, hi) = clear_cycles_any_hold(&ClearInput {
+/// The risk of a [`RiskKey`] from `level` and BCD `lines`.
+pub fn key_risk(key: RiskKey, level: u8, lines: [u8; 2]) -> ClearRisk {
+    let input = ClearInput {
         level,
         lines,
         score: SCORE_CAP,
         cleared: key.0 as u8,
-        hold_down_points: 0,
+        hold_down_points: key.2.min(HOLD_ANY - 1) as u8,
         row5_first_block: (key.1 < 10).then_some(key.1 as u8),
-    });
+    };
+    let (lo, hi) = if key.2 >= HOLD_ANY {
+        clear_cycles_any_hold(&input)
+    } else {
+        clear_cycles(&input)
+    };
+    let lo = if key.0 == 4 {
+        lo.saturating_sub(TETRIS_FLASH_SLACK)
+    } else {
+        lo
+    };
+    // A range reaching into the hang band can hang for sure (all traced frames there hung):
+    // the guard ranks it with the hangs, below every other "may crash".
+    if lo <= HANG_BAND.1 && hi >= HANG_BAND.0 {
+        return ClearRisk::Crashes;
+    }
     clear_risk(lo, hi)
 }
 
 /// The risk of locking to `board_after` (the board with the piece placed and its `cleared`
-/// rows removed) from `level` and BCD `lines`.
-pub fn lock_risk(board_after: &Board, level: u8, lines: [u8; 2], cleared: u32) -> ClearRisk {
-    key_risk(risk_key(board_after, cleared), level, lines)
+/// rows removed) from `level` and BCD `lines`, by a path bringing `hold_down_points` soft-drop
+/// points (`None`: any path).
+pub fn lock_risk(
+    board_after: &Board,
+    level: u8,
+    lines: [u8; 2],
+    cleared: u32,
+    hold_down_points: Option<u8>,
+) -> ClearRisk {
+    key_risk(
+        risk_key(board_after, cleared, hold_down_points),
+        level,
+        lines,
+    )
 }
 
 /// Which candidate locks the planner may choose: those of the best risk class present
-/// (safe, else "may crash", else "crashes"); the rest are refused.
+/// (safe, else "may crash", else "crashes"); the rest are refused. One exception keeps the
+/// game alive through stretches where no clear is safe: when every safe candidate is a lock
+/// without a line and the stack is high ([`PRESSURE_TETRIS`], [`PRESSURE_ANY`]), the "may
+/// crash" candidates that clear the most lines are let through too (never a "crashes" one),
+/// and counted in [`CrashGuard::risky_allowed`].
 #[derive(Clone, Debug, Default)]
 pub struct CrashGuard {
     /// Risk class per candidate: 2 safe, 1 may crash, 0 crashes.
     class: Vec<u8>,
-    /// Risk class per [`risk_key`] within the current decision (most decisions need 2-5).
-    memo: [[Option<u8>; 11]; 5],
+    /// Lines each candidate clears.
+    lines: Vec<u8>,
+    /// Risk class per [`RiskKey`] within the current decision (most decisions need 2-5).
+    memo: Box<[[[Option<u8>; HOLD_ANY + 1]; 11]; 5]>,
     best: u8,
     /// Whether the last [`CrashGuard::screen`] screened (level and `off`).
     active: bool,
@@ -69,39 +134,95 @@ pub struct CrashGuard {
     pub decisions_with_refusals: u64,
     /// Lets every candidate through (for comparisons: what the planner would do unguarded).
     pub off: bool,
+    /// Turns the pressure exception off (for measuring what it buys: strict refusal).
+    pub strict: bool,
+    /// Lines of the "may crash" candidates the last screen let through under pressure (0:
+    /// none).
+    pub pressure_lines: usize,
+    /// Decisions whose screen let "may crash" candidates through under pressure.
+    pub risky_allowed: u64,
+    /// The last screen's level and lines have no safe clear of 1-4 lines on an open board:
+    /// every clear there is a risk, so the pair value weighs them as a cost per line rather
+    /// than shunning them (which leaves holes and tops out).
+    pub stretch: bool,
+    /// The last screen let every "may crash" candidate through (a stretch).
+    stretch_allowed: bool,
+}
+
+/// What a "may crash" clear costs per line in a stretch (evaluation units, about one hole of
+/// the killscreen weights): 20 games from 19 reach rebirth 15 of 16 times with 20, 2 of 8 with
+/// 80 (the bot waits for tetrises it cannot build) and 1 of 8 with 5 (risky singles pile up).
+pub const STRETCH_PENALTY: f64 = 20.0;
+
+fn stretch_penalty() -> f64 {
+    STRETCH_PENALTY
+}
+
+/// Whether `level` and BCD `lines` are in a stretch where a kind of lock has no safe form
+/// (row 5 empty, no soft drop): no clear of 1-4 lines is safe (levels 166-170 in the broad
+/// band), or a lock without a line is not (from level 246): the game cannot go on without
+/// risky frames there, so they are weighed, not refused.
+pub fn in_stretch(level: u8, lines: [u8; 2]) -> bool {
+    let unsafe_lock = |n: usize| !key_risk((n, 10, 0), level, lines).is_safe();
+    (1..=4).all(unsafe_lock) || unsafe_lock(0)
 }
 
 impl CrashGuard {
-    /// Screens `n` candidates (not below [`GUARD_FROM_LEVEL`]): `key(i)` is candidate `i`'s
-    /// [`risk_key`], `risk(key)` the risk of that key (called once per distinct key).
+    /// Screens `n` candidates (not below [`GUARD_FROM_LEVEL`]) on a board whose stack is
+    /// `height` rows: `key(i)` is candidate `i`'s [`risk_key`], `risk(key)` the risk of that
+    /// key (called once per distinct key).
     pub fn screen(
         &mut self,
-        level: u8,
+        (level, lines): (u8, [u8; 2]),
+        height: u8,
         n: usize,
-        mut key: impl FnMut(usize) -> (usize, usize),
-        mut risk: impl FnMut((usize, usize)) -> ClearRisk,
+        mut key: impl FnMut(usize) -> RiskKey,
+        mut risk: impl FnMut(RiskKey) -> ClearRisk,
     ) {
         self.class.clear();
+        self.lines.clear();
         self.refused = 0;
         self.best = 2;
+        self.pressure_lines = 0;
         self.active = !self.off && level >= GUARD_FROM_LEVEL;
+        self.stretch = false;
+        self.stretch_allowed = false;
         if !self.active {
             return;
         }
-        self.memo = [[None; 11]; 5];
+        self.stretch = !self.strict && in_stretch(level, lines);
+        *self.memo = [[[None; HOLD_ANY + 1]; 11]; 5];
         self.memo2 = [[[None; 11]; 5]; 5];
         for i in 0..n {
             let k = key(i);
-            let memo = &mut self.memo[k.0.min(4)][k.1.min(10)];
+            let memo = &mut self.memo[k.0.min(4)][k.1.min(10)][k.2.min(HOLD_ANY)];
             let c = *memo.get_or_insert_with(|| match risk(k) {
                 ClearRisk::Safe { .. } => 2,
                 ClearRisk::MayCrash => 1,
                 ClearRisk::Crashes => 0,
             });
             self.class.push(c);
+            self.lines.push(k.0.min(4) as u8);
         }
         self.best = self.class.iter().copied().max().unwrap_or(2);
-        self.refused = self.class.iter().filter(|&&c| c != self.best).count();
+        if self.stretch && self.best == 2 {
+            // Every clear here is a risk: the "may crash" ones compete by value, with a
+            // cost per line ([`CrashGuard::first_penalty`]).
+            self.best = 1;
+            self.stretch_allowed = true;
+        } else if self.best == 2 && !self.strict && height >= PRESSURE_TETRIS {
+            let safe_clear = (0..n).any(|i| self.class[i] == 2 && self.lines[i] > 0);
+            let risky_most = (0..n)
+                .filter(|&i| self.class[i] == 1)
+                .map(|i| self.lines[i])
+                .max()
+                .unwrap_or(0);
+            if !safe_clear && (risky_most == 4 || (risky_most > 0 && height >= PRESSURE_ANY)) {
+                self.pressure_lines = risky_most as usize;
+                self.risky_allowed += 1;
+            }
+        }
+        self.refused = (0..n).filter(|&i| !self.allows(i)).count();
         if self.refused > 0 {
             self.decisions_with_refusals += 1;
         }
@@ -123,7 +244,7 @@ impl CrashGuard {
             return 0.0;
         }
         let first = first_cleared.min(4) as usize;
-        let k = risk_key(board2, cleared);
+        let k = risk_key(board2, cleared, None);
         let memo = &mut self.memo2[first][k.0][k.1];
         let class = *memo.get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, first_cleared);
@@ -133,13 +254,42 @@ impl CrashGuard {
                 ClearRisk::Crashes => 0,
             }
         });
-        f64::from(2 - class) * SECOND_LOCK_PENALTY
+        let per_lock = if self.stretch {
+            stretch_penalty() / f64::from(cleared.max(1))
+        } else {
+            SECOND_LOCK_PENALTY
+        };
+        f64::from(2 - class) * per_lock
+    }
+
+    /// What the pair value adds for candidate `i` itself: in a stretch with no safe clear,
+    /// a "may crash" clear costs the stretch penalty per line (so four lines in one risky
+    /// frame beat four risky singles); elsewhere 0 (the refusal does the work).
+    #[inline]
+    pub fn first_penalty(&self, i: usize) -> f64 {
+        match self.class.get(i) {
+            Some(&c) if self.stretch_allowed && c < 2 => {
+                stretch_penalty() / f64::from(self.lines[i].max(1))
+            }
+            _ => 0.0,
+        }
     }
 
     /// May the planner choose candidate `i`?
     #[inline]
     pub fn allows(&self, i: usize) -> bool {
-        self.class.get(i).is_none_or(|&c| c == self.best)
+        self.class.get(i).is_none_or(|&c| {
+            c >= self.best
+                || (c == 1
+                    && self.pressure_lines > 0
+                    && usize::from(self.lines[i]) == self.pressure_lines)
+        })
+    }
+
+    /// Was candidate `i` let through by the pressure exception (its clear may crash)?
+    #[inline]
+    pub fn risky(&self, i: usize) -> bool {
+        self.class.get(i).is_some_and(|&c| c < 2)
     }
 }
 
@@ -179,7 +329,7 @@ mod tests {
     fn risk_of(s: &Situation, x: u8, y: u8, o: Orientation) -> ClearRisk {
         let mut b = s.board;
         let n = b.lock(x, y, o);
-        lock_risk(&b, s.level, s.lines, n)
+        lock_risk(&b, s.level, s.lines, n, None)
     }
 
     #[test]
@@ -241,20 +391,92 @@ mod tests {
         let second = p.next_lock.expect("a pair");
         let n2 = b.lock(second.x, second.y, second.orientation);
         let (level, lines) = crate::search::pairs::level_and_lines_after(s.level, s.lines, n1);
-        lock_risk(&b, level, lines, n2)
+        lock_risk(&b, level, lines, n2, None)
     }
 
     #[test]
     fn only_the_best_class_present_is_allowed() {
         let mut g = CrashGuard::default();
         let risks = [ClearRisk::MayCrash, ClearRisk::Crashes, ClearRisk::MayCrash];
-        g.screen(200, 3, |i| (0, i), |k| risks[k.1]);
+        g.screen((200, [0, 0x19]), 0, 3, |i| (0, i, 0), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
         assert_eq!(g.refused, 1);
         let risks = [ClearRisk::MayCrash, ClearRisk::Safe { margin_cycles: 80 }];
-        g.screen(200, 2, |i| (0, i), |k| risks[k.1]);
+        g.screen((200, [0, 0x19]), 0, 2, |i| (0, i, 0), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1)), (false, true));
         assert_eq!(g.decisions_with_refusals, 2);
+    }
+
+    /// Level 168, 1,620 lines: no clear of 1-4 lines is safe there (the broad band), so a
+    /// "may crash" clear is weighed (a cost per line), never one reaching the hang band.
+    #[test]
+    fn in_a_stretch_risky_clears_compete_at_a_cost_per_line() {
+        let (level, lines) = (168, [0x20, 0x10]);
+        assert!(in_stretch(level, lines));
+        let mut g = CrashGuard::default();
+        let risks = [
+            ClearRisk::Safe { margin_cycles: 500 },
+            ClearRisk::MayCrash,
+            ClearRisk::Crashes,
+            ClearRisk::MayCrash,
+        ];
+        let cleared = [0, 2, 1, 4];
+        g.screen((level, lines), 3, 4, |i| (cleared[i], i, 0), |k| risks[k.1]);
+        assert!(g.stretch);
+        let allowed: Vec<bool> = (0..4).map(|i| g.allows(i)).collect();
+        assert_eq!(allowed, [true, true, false, true]);
+        assert_eq!(g.first_penalty(0), 0.0);
+        assert_eq!(g.first_penalty(1), STRETCH_PENALTY / 2.0);
+        assert_eq!(g.first_penalty(3), STRETCH_PENALTY / 4.0);
+        // Strict: only the safe lock, as before the stretch rule.
+        g.strict = true;
+        g.screen((level, lines), 3, 4, |i| (cleared[i], i, 0), |k| risks[k.1]);
+        let allowed: Vec<bool> = (0..4).map(|i| g.allows(i)).collect();
+        assert_eq!(allowed, [true, false, false, false]);
+    }
+
+    /// Outside a stretch a high stack lets the "may crash" clear of the most lines through
+    /// when no safe lock clears a line; a low one does not (unless it is a tetris).
+    #[test]
+    fn under_pressure_the_risky_clear_of_the_most_lines_is_let_through() {
+        let (level, lines) = (157, [0x71, 0x0F]);
+        assert!(!in_stretch(level, lines));
+        let risks = [
+            ClearRisk::Safe { margin_cycles: 500 },
+            ClearRisk::MayCrash,
+            ClearRisk::MayCrash,
+        ];
+        let cleared = [0, 1, 2];
+        let mut g = CrashGuard::default();
+        g.screen(
+            (level, lines),
+            PRESSURE_ANY - 1,
+            3,
+            |i| (cleared[i], i, 0),
+            |k| risks[k.1],
+        );
+        assert_eq!(
+            (g.allows(0), g.allows(1), g.allows(2)),
+            (true, false, false)
+        );
+        g.screen(
+            (level, lines),
+            PRESSURE_ANY,
+            3,
+            |i| (cleared[i], i, 0),
+            |k| risks[k.1],
+        );
+        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
+        assert_eq!(g.risky_allowed, 1);
+        let cleared = [0, 1, 4];
+        g.screen(
+            (level, lines),
+            PRESSURE_TETRIS,
+            3,
+            |i| (cleared[i], i, 0),
+            |k| risks[k.1],
+        );
+        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub struct Explanation {
     /// The weights phase that scored it.
     pub phase: String,
     pub terms: Vec<Term>,
+    /// Why the crash guard refuses or weighs this lock (its line-clear frame may crash the
+    /// cartridge), from level 140 on; `None` when its frame is safe.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crash_risk: Option<String>,
 }
 
 /// A placement in plain numbers, for JSON and tables.
@@ -165,8 +169,36 @@ impl<'a> Explainer<'a> {
             value: entry.value,
             phase: self.standard.weights().phase(s.level).name.clone(),
             terms,
+            crash_risk: crash_note(s, &board1, lines_first),
         }
     }
+}
+
+/// What `--explain` says about a lock's line-clear frame when it is not safe (every soft drop
+/// counted: the explanation does not know the path).
+fn crash_note(
+    s: &Situation,
+    board_after: &crate::game::board::Board,
+    cleared: u32,
+) -> Option<String> {
+    use crate::game::crash::ClearRisk;
+    use crate::search::crash_guard::{in_stretch, lock_risk, GUARD_FROM_LEVEL};
+    if s.level < GUARD_FROM_LEVEL {
+        return None;
+    }
+    let what = match lock_risk(board_after, s.level, s.lines, cleared, None) {
+        ClearRisk::Safe { .. } => return None,
+        ClearRisk::MayCrash => "may crash",
+        ClearRisk::Crashes => "would hang or crash",
+    };
+    let why = if in_stretch(s.level, s.lines) {
+        "weighed at a cost per line: no lock of its kind is safe at this level and line count"
+    } else {
+        "refused as a crash risk while a safe lock exists"
+    };
+    Some(format!(
+        "its line-clear frame {what} ({cleared} lines): {why}"
+    ))
 }
 
 /// The top `n` placements of decision `s` with their terms (the planner's view of it).
@@ -201,6 +233,9 @@ impl Explanation {
             "#{} {} at x {} y {} o {:02x}{next}: value {value} (phase {})\n",
             self.rank, self.lock.piece, self.lock.x, self.lock.y, self.lock.orientation, self.phase
         ));
+        if let Some(note) = &self.crash_risk {
+            out.push_str(&format!("    crash guard: {note}\n"));
+        }
         if !self.terms.is_empty() {
             out.push_str(&format!(
                 "    {:<24} {:>9} {:>10} {:>12}\n",
@@ -263,5 +298,45 @@ mod tests {
             assert!(x.table().contains("column_holes"), "{}", x.table());
         }
         assert!(checked > 30);
+    }
+
+    /// Level 157, 1,571 lines: a single's frame may crash, a lock without a line is safe.
+    /// The I standing in column 9 (row 19 lacks only it) is explained as refused.
+    #[test]
+    fn a_lock_whose_clear_may_crash_is_explained_as_refused() {
+        use crate::game::piece::Piece;
+        let mut s = messy_situation(29, 5);
+        let mut b = Board::EMPTY;
+        for c in 0..9 {
+            b.set(19, c);
+        }
+        s.board = b;
+        s.level = 157;
+        s.lines = [0x71, 0x0F];
+        s.active = crate::game::active::Active::spawn(Piece::I.spawn().id(), 0, 0);
+        let standard = Standard::new(Weights::default_set());
+        let mut ranker = Ranker::new(standard.clone());
+        let mut explainer = Explainer::new(&standard);
+        let ranking = ranker.rank(&s).unwrap();
+        let mut single = 0;
+        for e in &ranking.entries {
+            let mut board = s.board;
+            let n = board.lock(e.lock.x, e.lock.y, e.lock.orientation);
+            let x = explainer.explain(&s, e);
+            if n == 1 {
+                single += 1;
+                assert!(
+                    x.table().contains("refused as a crash risk"),
+                    "{}",
+                    x.table()
+                );
+            } else {
+                assert_eq!(x.crash_risk, None, "{}", x.table());
+            }
+        }
+        assert!(single >= 1);
+        s.level = 100;
+        let e = &ranker.rank(&s).unwrap().entries[0];
+        assert_eq!(explainer.explain(&s, e).crash_risk, None);
     }
 }

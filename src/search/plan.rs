@@ -352,12 +352,14 @@ impl<E: Evaluator> Planner<E> {
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
         let firsts = &self.firsts;
+        let height = s.board.column_heights().into_iter().max().unwrap_or(0);
         self.crash_guard.screen(
-            s.level,
+            (s.level, s.lines),
+            height,
             firsts.len(),
             |i| {
                 let a = AfterFirst::new(&s.board, s.level, s.lines, placement(&firsts[i]));
-                crash_guard::risk_key(&a.board, a.lines)
+                crash_guard::risk_key(&a.board, a.lines, Some(firsts[i].hold_down_points))
             },
             |k| crash_guard::key_risk(k, s.level, s.lines),
         );
@@ -366,7 +368,9 @@ impl<E: Evaluator> Planner<E> {
                 continue;
             }
             let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
+            let first_penalty = self.crash_guard.first_penalty(i);
             let mut consider = |value: f64, second: Option<Placement>| {
+                let value = value + first_penalty;
                 if best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
                     tie = true;
                 }
@@ -401,6 +405,8 @@ impl<E: Evaluator> Planner<E> {
                         guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
                     let v = v + penalty;
                     consider(v, Some(second));
+                    let v = v + first_penalty;
+                    let penalty = penalty + first_penalty;
                     if lookahead {
                         pairs.push(Pair {
                             first: i,

@@ -90,6 +90,7 @@ mod tests {
                     contribution: 1.5 * i as f64,
                 })
                 .collect(),
+            crash_risk: None,
         }
     }
 
