@@ -10,7 +10,7 @@ use crate::game::state::PlayState;
 use crate::nes::{AddressMap, Console, RamSnapshot};
 use crate::search::eval::Evaluator;
 use crate::search::plan::{Planner, Situation};
-use crate::search::profile_check::{check_piece, check_reaction, Breach, PieceRecord};
+use crate::search::profile_check::{check_entry, check_piece, check_reaction, Breach, PieceRecord};
 
 /// One input that breaks the profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,9 +18,11 @@ pub struct Violation {
     /// Frames since power-on, this one included (input line `frame` + the FCEUX lead frame
     /// in the FM2 input log, as `Replay` counts).
     pub frame: u64,
-    /// The piece, counted from 1 over the whole movie.
+    /// The piece, counted from 1 over the whole movie (for an entry-delay breach, the piece
+    /// that follows the delay).
     pub piece: u32,
-    /// The frame within the piece (0 = its first frame under control).
+    /// The frame within the piece (0 = its first frame under control); for an entry-delay
+    /// breach, within the entry delay (0 = the frame after the lock).
     pub piece_frame: usize,
     pub breach: Breach,
     /// For a reaction breach found with `every_next`: the next piece the spawn's plan that the
@@ -110,6 +112,9 @@ pub fn check_replay<C: Console + ?Sized, E: Evaluator>(
     let mut report = CheckReport::default();
     let mut prev = RamSnapshot::read(console.ram(), map);
     let mut live = None;
+    // The entry delay since the last lock: its first frame, the lock frame's pad and the pads
+    // since (a hold profile may carry one direction into the next piece).
+    let mut entry: Option<(u64, PadState, Vec<PadState>)> = None;
     // A console that starts in play (the rules model) starts with its first piece under
     // control, as the driver takes it.
     let mut fresh = true;
@@ -131,15 +136,23 @@ pub fn check_replay<C: Console + ?Sized, E: Evaluator>(
                 p.inputs.push(f.pad);
             }
         }
+        if let Some((_, _, pads)) = &mut entry {
+            if prev.play_state != PlayState::Control as u8 {
+                pads.push(f.pad);
+            }
+        }
         if !now.in_play() || now.play_state != PlayState::Control as u8 {
             if let Some(p) = live.take() {
                 finish(&p, planner, &mut report);
+                let last = p.inputs.last().copied().unwrap_or(p.record_prev);
+                entry = Some((f.frame + 1, last, Vec::with_capacity(32)));
             }
         }
         // After the menus, or once the curtain falls (the high-score screens that follow are
         // still `gameMode` 4), the next piece is a new game's first.
         if !now.in_play() || now.topped_out() {
             fresh = true;
+            entry = None;
         }
         let control = now.in_play() && now.play_state == PlayState::Control as u8;
         let spawn = if fresh {
@@ -148,6 +161,18 @@ pub fn check_replay<C: Console + ?Sized, E: Evaluator>(
             prev.play_state != PlayState::Control as u8
         };
         if live.is_none() && control && spawn {
+            if let Some((first, lock_pad, pads)) = entry.take() {
+                let profile = &planner.profile;
+                if let Some(b) = check_entry(profile, lock_pad, &pads) {
+                    report.violations.push(Violation {
+                        frame: first + b.piece_frame as u64,
+                        piece: report.pieces + 1,
+                        piece_frame: b.piece_frame,
+                        breach: b.breach,
+                        next: None,
+                    });
+                }
+            }
             live = start(
                 &now,
                 f.frame,

@@ -328,3 +328,55 @@ fn a_game_started_after_the_menus_is_found_from_its_first_piece() {
         )
     );
 }
+
+#[test]
+fn a_das_game_carries_its_charge_through_entry_delays_and_a_second_press_there_is_found() {
+    let das = Profile::preset("das").unwrap();
+    let (mut movie, firsts) = record(7, &das, 60);
+    let pads = movie.gameplay_pads();
+    let r = check(&movie, 7, &das, ReactionCheck::AsSeen);
+    assert!(r.passed(), "{:?}", r.violations.first());
+    // The driver held a direction into some pieces (the carried charge): the pad of the frame
+    // before a piece's first frame holds Left or Right.
+    let carried: Vec<u64> = firsts[1..]
+        .iter()
+        .copied()
+        .filter(|&f| pads[f as usize - 2].intersects(PadState::LEFT | PadState::RIGHT))
+        .collect();
+    assert!(carried.len() >= 5, "{carried:?}");
+    // Just before the spawn of such a piece: the other direction pressed for one frame, then
+    // the carried one again: a second new press in one entry delay.
+    let f = carried[0];
+    let kept = pads[f as usize - 2];
+    let other = if kept.intersects(PadState::LEFT) {
+        PadState::RIGHT
+    } else {
+        PadState::LEFT
+    };
+    press(&mut movie, f - 3, other);
+    press(&mut movie, f - 2, kept);
+    let r = check(&movie, 7, &das, ReactionCheck::AsSeen);
+    let entry: Vec<_> = breaches(&r)
+        .into_iter()
+        .filter(|(_, b)| matches!(b, Breach::EntryPress { .. }))
+        .collect();
+    // The second press is the other direction's when the kept one was pressed in the delay,
+    // the kept one's again when it was held from the lock.
+    assert!(
+        entry == vec![(f - 3, Breach::EntryPress { pressed: other })]
+            || entry == vec![(f - 2, Breach::EntryPress { pressed: kept })],
+        "{:?}",
+        r.violations
+    );
+    // Under a tap profile the carried direction itself is the breach.
+    let (movie, _) = record(7, &das, 60);
+    let r = check(
+        &movie,
+        7,
+        &Profile::preset("30hz").unwrap(),
+        ReactionCheck::AsSeen,
+    );
+    assert!(breaches(&r)
+        .iter()
+        .any(|(_, b)| matches!(b, Breach::EntryPress { .. })));
+}

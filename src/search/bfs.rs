@@ -32,6 +32,10 @@ pub struct Lock {
     pub frames: u16,
     /// Soft-drop rows counted for points at the lock.
     pub hold_down_points: u8,
+    /// The DAS counter ($46) at the end of the lock frame: the cartridge carries it to the next
+    /// piece unchanged (nes-tetris.md §5.1), along the lock's path; the profiled searches
+    /// prefer a charged arrival (16) at a lock under a hold profile.
+    pub das: u8,
     node: u32,
     input: PadState,
 }
@@ -80,6 +84,8 @@ pub struct Bfs {
     /// Per position: (epoch, smallest fall-timer bucket visited) for the waiting rule.
     min_fall: Vec<(u32, u8)>,
     lock_seen: Vec<u32>,
+    /// Per lock key, its index in `locks` (valid where `lock_seen` is this epoch).
+    lock_index: Vec<u16>,
     locks: Vec<Lock>,
     epoch: u32,
     /// Per node of a profiled search: the directions pressed so far in the piece.
@@ -123,6 +129,7 @@ impl Bfs {
             visited: Vec::new(),
             min_fall: vec![(0, 0); POSITIONS * 6],
             lock_seen: vec![0; LOCK_KEYS],
+            lock_index: vec![0; LOCK_KEYS],
             locks: Vec::with_capacity(256),
             epoch: 0,
             pressed: Vec::new(),
@@ -218,16 +225,40 @@ impl Bfs {
         let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
         if lk < LOCK_KEYS && self.lock_seen[lk] != self.epoch {
             self.lock_seen[lk] = self.epoch;
+            self.lock_index[lk] = self.locks.len() as u16;
             self.locks.push(Lock {
                 x: a.x,
                 y: a.y,
                 id: a.id,
                 frames,
                 hold_down_points: a.hold_down_points,
+                das: a.das,
                 node: node as u32,
                 input,
             });
         }
+    }
+
+    /// [`Bfs::record_lock`] for a hold profile: a later arrival at a known lock that leaves the
+    /// DAS counter charged (16) replaces an uncharged one in place (same place in the order),
+    /// so the lock carries the best charge its paths found to the next piece.
+    #[inline(always)]
+    fn record_lock_charged(&mut self, a: &Active, frames: u16, node: usize, input: PadState) {
+        let lk = (a.id as usize * 10 + a.x as usize) * 22 + a.y as usize;
+        if lk < LOCK_KEYS && self.lock_seen[lk] == self.epoch {
+            if a.das >= 16 {
+                let l = &mut self.locks[self.lock_index[lk] as usize];
+                if l.das < 16 {
+                    l.das = a.das;
+                    l.frames = frames;
+                    l.hold_down_points = a.hold_down_points;
+                    l.node = node as u32;
+                    l.input = input;
+                }
+            }
+            return;
+        }
+        self.record_lock(a, frames, node, input);
     }
 
     #[inline(always)]
@@ -373,8 +404,9 @@ impl Bfs {
         expected.clear();
         inputs.push(lock.input);
         expected.push(Pos::new(lock.x, lock.y, lock.id));
+        // Up to the search's root (a search may have several: see `Bfs::search_entry`).
         let mut i = lock.node;
-        while i != 0 {
+        while self.nodes[i as usize].parent != u32::MAX {
             let n = &self.nodes[i as usize];
             inputs.push(n.input);
             expected.push(Pos::of(&n.state));

@@ -79,6 +79,8 @@ pub struct Follower {
     replans: u64,
     /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
     pub replan_override: Option<usize>,
+    /// Held from the lock of a followed plan to the next spawn (`Plan::entry_hold`).
+    entry: PadState,
 }
 
 impl Follower {
@@ -105,6 +107,7 @@ impl Follower {
     /// A new piece, a game over or a new game: nothing of the last piece carries on.
     pub fn reset(&mut self) {
         self.following = None;
+        self.entry = PadState::NONE;
         self.stuck = false;
         self.piece.end();
     }
@@ -164,7 +167,8 @@ impl Follower {
     }
 
     /// The pad for the next frame (planning first if needed): the plan's byte while the piece
-    /// is under control, nothing otherwise.
+    /// is under control; between pieces the last plan's entry hold (a DAS charge carried to the
+    /// next piece), nothing otherwise.
     pub fn pad<E: Evaluator, G: Borrow<Game>, X>(
         &mut self,
         planner: &mut Planner<E>,
@@ -174,7 +178,7 @@ impl Follower {
     ) -> Result<PadState, X> {
         self.ensure_plan(planner, frame, in_control, game)?;
         if !in_control {
-            return Ok(PadState::NONE);
+            return Ok(self.entry);
         }
         Ok(self
             .following
@@ -236,7 +240,12 @@ impl Follower {
                     });
                 }
             }
+            let entry = match (&self.following, report.desync) {
+                (Some(f), None) => f.plan.entry_hold,
+                _ => PadState::NONE,
+            };
             self.reset();
+            self.entry = entry;
             report.locked = Some(seen.piece);
         } else if let Some(f) = &self.following {
             // The plan's first inputs were all it committed to (made before the next piece was

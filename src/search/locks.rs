@@ -25,6 +25,10 @@ pub struct LockQuery<'a> {
     pub profile: &'a Profile,
     pub moves: MoveSet,
     pub progress: PieceProgress,
+    /// At a spawn under a hold profile: the direction held at the start is the player's
+    /// choice (kept or pressed through the entry delay), so the locks are those from nothing,
+    /// Left or Right held (`Bfs::search_entry`); `prev` is then unused.
+    pub entry: bool,
 }
 
 impl<'a> LockQuery<'a> {
@@ -44,7 +48,28 @@ impl<'a> LockQuery<'a> {
             profile,
             moves,
             progress: PieceProgress::default(),
+            entry: false,
         }
+    }
+
+    /// `piece` at its spawn after a lock that left the DAS counter at `das`: under a profile
+    /// that holds directions the counter carries (the cartridge keeps $46 through the entry
+    /// delay) and the hold at the spawn is chosen ([`LockQuery::entry`]); under taps it is
+    /// [`LockQuery::spawn`] (a tap resets the counter before it is read).
+    pub fn after_lock(
+        board: &'a Board,
+        piece: Piece,
+        speed: u8,
+        profile: &'a Profile,
+        moves: MoveSet,
+        das: u8,
+    ) -> LockQuery<'a> {
+        let mut q = LockQuery::spawn(board, piece, speed, profile, moves);
+        if profile.shift.holds() {
+            q.start.das = das.min(16);
+            q.entry = true;
+        }
+        q
     }
 
     /// The locks by `bfs` (so in the order first reached, with paths), `map` built for the
@@ -54,6 +79,9 @@ impl<'a> LockQuery<'a> {
             return &[];
         };
         map.build(self.board, o.piece());
+        if self.entry {
+            return bfs.search_entry(self.start, self.speed, map, self.moves, self.profile);
+        }
         bfs.search_profiled(
             self.start,
             self.prev,

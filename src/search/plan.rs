@@ -74,6 +74,9 @@ pub struct Plan {
     /// Under a reaction time: after this many of `inputs` the plan is made again, with the
     /// next piece seen (the inputs before it do not depend on the next piece).
     pub replan_after: Option<usize>,
+    /// The direction to hold from the lock through the entry delay into the next piece (a
+    /// hold profile's carried DAS charge: `Bfs::search_entry`); nothing otherwise.
+    pub entry_hold: PadState,
 }
 
 /// Planner state reused from one decision to the next: the BFS arrays are allocated once; a
@@ -132,6 +135,7 @@ impl Plan {
             value: None,
             candidates: 1,
             replan_after: None,
+            entry_hold: PadState::NONE,
         })
     }
 
@@ -178,6 +182,7 @@ impl Plan {
             value: None,
             candidates: firsts.len(),
             replan_after: None,
+            entry_hold: PadState::NONE,
         }
     }
 }
@@ -279,7 +284,15 @@ impl<E: Evaluator> Planner<E> {
         value: f64,
     ) -> Option<Placement> {
         let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
-        let q = LockQuery::spawn(&after.board, next, after.speed, &self.profile, self.moves);
+        let das = self.firsts[i].das;
+        let q = LockQuery::after_lock(
+            &after.board,
+            next,
+            after.speed,
+            &self.profile,
+            self.moves,
+            das,
+        );
         let seconds = q.search_ordered(&mut self.second, &mut self.map2);
         let mut found = None;
         let guard = &mut self.crash_guard;
@@ -387,12 +400,15 @@ impl<E: Evaluator> Planner<E> {
             };
             // Only the next piece's lock set matters (the pair's first-lock order, which breaks
             // ties, comes from the first search), so the path-free search serves.
-            let seconds = self.seconds.search(&LockQuery::spawn(
+            // Under a hold profile the next piece starts with this lock's DAS counter and the
+            // hold the entry delay leaves (chosen below, with the pair).
+            let seconds = self.seconds.search(&LockQuery::after_lock(
                 &after.board,
                 next,
                 after.speed,
                 &self.profile,
                 self.moves,
+                l1.das,
             ));
             let pairs = &mut self.pairs;
             let guard = &mut self.crash_guard;
@@ -457,12 +473,42 @@ impl<E: Evaluator> Planner<E> {
                 prefix_expected,
             ));
         }
-        Some(Plan::of_best(
-            &self.first,
-            &self.firsts,
-            best,
-            prefix_inputs,
-            prefix_expected,
-        ))
+        let entry_hold = match (best, s.next) {
+            (Some((_, i, Some(second))), Some(next)) => self.entry_hold(s, i, next, second),
+            _ => PadState::NONE,
+        };
+        Some(Plan {
+            entry_hold,
+            ..Plan::of_best(
+                &self.first,
+                &self.firsts,
+                best,
+                prefix_inputs,
+                prefix_expected,
+            )
+        })
+    }
+
+    /// Under a hold profile, the direction to hold through the entry delay after
+    /// `firsts[i]` so that `next` can reach `second` with the DAS counter the lock leaves:
+    /// the hold of the fastest path to it (nothing when that needs none).
+    fn entry_hold(&mut self, s: &Situation, i: usize, next: Piece, second: Placement) -> PadState {
+        if !self.profile.shift.holds() {
+            return PadState::NONE;
+        }
+        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
+        let q = LockQuery::after_lock(
+            &after.board,
+            next,
+            after.speed,
+            &self.profile,
+            self.moves,
+            self.firsts[i].das,
+        );
+        let seconds = q.search_ordered(&mut self.second, &mut self.map2);
+        match seconds.iter().find(|l| placement(l) == second).copied() {
+            Some(l) => self.second.root_hold(&l),
+            None => PadState::NONE,
+        }
     }
 }

@@ -32,6 +32,10 @@ pub enum Breach {
     PressedAgain { direction: PadState },
     /// A `tap` profile presses a direction for one frame; this frame still holds it.
     HeldTap { direction: PadState },
+    /// A direction newly pressed in the entry delay (between a lock and the next spawn): a
+    /// `tap` profile presses none there, a hold profile one (kept into the next piece, where
+    /// the DAS counter the last piece left drives it).
+    EntryPress { pressed: PadState },
     /// Before the reaction time ran out, the piece did not do what the plan made at its spawn
     /// (which cannot depend on the next piece) does.
     Reaction {
@@ -60,6 +64,12 @@ impl fmt::Display for Breach {
                 f,
                 "{} held a second frame (a tap profile presses it for one)",
                 direction.to_letters()
+            ),
+            Breach::EntryPress { pressed } => write!(
+                f,
+                "{} newly pressed in the entry delay before the piece (a tap profile presses \
+                 no direction there, a hold profile one)",
+                pressed.to_letters()
             ),
             Breach::Reaction { planned, pressed } => write!(
                 f,
@@ -124,6 +134,29 @@ pub fn check_piece(profile: &Profile, piece: &PieceRecord<'_>) -> Vec<PieceBreac
         held = pad;
     }
     out
+}
+
+/// The entry delay as played: `prev` held in the lock frame, `inputs` the pads of the frames
+/// after it up to the spawn frame. The first breach of the entry rule ([`Breach::EntryPress`]),
+/// `piece_frame` counting the entry delay's frames from 0.
+pub fn check_entry(profile: &Profile, prev: PadState, inputs: &[PadState]) -> Option<PieceBreach> {
+    let mut held = prev;
+    let mut pressed = 0;
+    for (i, &pad) in inputs.iter().enumerate() {
+        let new = PadState(pad.newly_from(held).bits() & DIRECTIONS.bits());
+        held = pad;
+        if new == PadState::NONE {
+            continue;
+        }
+        pressed += new.bits().count_ones();
+        if profile.shift == Shift::Tap || pressed > 1 {
+            return Some(PieceBreach {
+                piece_frame: i,
+                breach: Breach::EntryPress { pressed: new },
+            });
+        }
+    }
+    None
 }
 
 /// The first of the piece's first `reaction` frames where it did not press what `planned`
@@ -224,6 +257,34 @@ mod tests {
             inputs: &[L, O, R],
         };
         assert_eq!(check_piece(&preset("30hz"), &record), vec![]);
+    }
+
+    #[test]
+    fn the_entry_delay_carries_one_held_direction_under_holds_and_none_under_taps() {
+        let das = preset("das");
+        let tap = preset("30hz");
+        // Held from the lock into the next piece: no new press at all.
+        assert_eq!(check_entry(&das, R, &[R; 12]), None);
+        assert_eq!(check_entry(&tap, O, &[O; 12]), None);
+        // Released, then the other direction pressed and held to the spawn: one press.
+        let mut switch = [O; 12];
+        switch[4..].fill(L);
+        assert_eq!(check_entry(&das, R, &switch), None);
+        let breach = |i, pressed| {
+            Some(PieceBreach {
+                piece_frame: i,
+                breach: Breach::EntryPress { pressed },
+            })
+        };
+        assert_eq!(check_entry(&tap, R, &switch), breach(4, L));
+        // Two presses (again, or both ways) are more than a carried charge needs.
+        let mut twice = switch;
+        twice[8] = O;
+        assert_eq!(check_entry(&das, O, &twice), breach(9, L));
+        let both = [L, O, R];
+        assert_eq!(check_entry(&das, O, &both), breach(2, R));
+        // A and B do nothing in the entry delay and are not counted.
+        assert_eq!(check_entry(&tap, O, &[A, O, A]), None);
     }
 
     #[test]

@@ -290,3 +290,79 @@ fn the_unlimited_profile_is_the_unprofiled_search() {
         assert_eq!(plain, profiled);
     }
 }
+
+/// The hold profiles (the `das` preset and a file's `both`).
+fn holding_profiles() -> Vec<Profile> {
+    profiles().into_iter().filter(|p| p.shift.holds()).collect()
+}
+
+#[test]
+fn a_carried_das_charge_reaches_exactly_the_enumerated_locks() {
+    let boards = [
+        Board::EMPTY,
+        Board::from_text(MID).unwrap(),
+        Board::from_text(TALL).unwrap(),
+    ];
+    let mut bfs = Bfs::new();
+    let mut searched = 0;
+    for profile in holding_profiles() {
+        for level in [18u8, 19, 29] {
+            let speed = drop_speed(level);
+            for (b, board) in boards.iter().enumerate() {
+                let k = (b * 3 + level as usize) % Piece::NUM;
+                for piece in [Piece::ALL[k], Piece::ALL[(k + 2) % Piece::NUM]] {
+                    let piece_map = CollisionMap::new(board, piece);
+                    // Charged (16), partly charged, fresh; held Left, Right or not at all.
+                    let mut union = [Locks::new(), Locks::new(), Locks::new(), Locks::new()];
+                    for (d, das) in [16u8, 15, 11, 3].into_iter().enumerate() {
+                        for prev in [PadState::NONE, PadState::LEFT, PadState::RIGHT] {
+                            let from = InFlight {
+                                state: Active::spawn(piece.spawn().id(), das, 0),
+                                prev,
+                                progress: PieceProgress::default(),
+                            };
+                            let (want, _) = enumerate(board, from, speed, &profile);
+                            let got = bfs_locks(&mut bfs, board, from, speed, &profile);
+                            let what = format!(
+                                "{} level {level} board {b} {piece:?} das {das} {prev}",
+                                profile.name
+                            );
+                            assert_eq!(got, want, "{what}");
+                            union[d].extend(want);
+                            searched += 1;
+                        }
+                        // The entry search (the hold chosen at the spawn) is the union of the
+                        // three, and each lock's counter is the one its path leaves.
+                        let start = Active::spawn(piece.spawn().id(), das, 0);
+                        let locks = bfs
+                            .search_entry(start, speed, &piece_map, MoveSet::default(), &profile)
+                            .to_vec();
+                        let got: Locks = locks.iter().map(|l| (l.x, l.y, l.id)).collect();
+                        assert_eq!(
+                            got, union[d],
+                            "entry: {} level {level} das {das}",
+                            profile.name
+                        );
+                        let (mut inputs, mut expected) = (Vec::new(), Vec::new());
+                        for l in &locks {
+                            let mut prev = bfs.root_hold(l);
+                            bfs.path(l, &mut inputs, &mut expected);
+                            let mut a = start;
+                            let mut end = Control::Falling;
+                            for &i in &inputs {
+                                end = a.frame(i, i.newly_from(prev), speed, board);
+                                prev = i;
+                            }
+                            assert_eq!(end, Control::Locked, "{l:?}");
+                            assert_eq!((a.x, a.y, a.id, a.das), (l.x, l.y, l.id, l.das), "{l:?}");
+                        }
+                    }
+                    // A charge never loses a lock the fresh counter reaches with the choice
+                    // of hold at the spawn.
+                    assert!(union[0].is_superset(&union[3]), "{piece:?} level {level}");
+                }
+            }
+        }
+    }
+    assert!(searched > 400, "{searched}");
+}

@@ -5,7 +5,9 @@
 // `min(fall_timer, speed − 1)`, as in the general search), the soft-drop state and whether
 // Down is held, which of Left, Right, A, B are held (a held button is not newly pressed), the
 // DAS counter when a held direction may go on being held (otherwise the next shift is a new
-// press, which resets it, and the counter is never read), the timeline's phase (where in the
+// press, which resets it, and the counter is never read in this piece), whether it is charged
+// (16) under a hold profile (the charge a lock leaves for the next piece: `Lock::das`), the
+// timeline's phase (where in the
 // period the next frame falls) and, under `Shift::Hold`, the directions already pressed in
 // this piece. Nothing else: two states with equal keys reach the same locks. No dominance rule
 // is applied beyond that equality (the tap-set and waiting rules of the unlimited search do
@@ -24,14 +26,15 @@ use super::{tapped_bits, Bfs, Lock, MoveSet, Node, CANDIDATES, SLOT};
 
 /// Without soft drop the row and fall timer depend on the frame alone, so states of one BFS
 /// depth can only equal states of the same depth: they are told apart by (x, orientation
-/// slot, tapped buttons held, DAS counter 0-16, pressed directions), stamped per depth in one
+/// slot, tapped buttons held, DAS counter 0-16 (16 also with nothing held: the charge kept for
+/// the next piece), pressed directions), stamped per depth in one
 /// dense array instead of hashed.
 const DENSE: usize = 10 * 4 * 16 * 17 * 4;
 
 /// The dense index of a state of a depth (see [`DENSE`]); `das` 0-16.
 #[inline(always)]
 fn dense(a: &Active, held: PadState, holds: bool, pressed: u8) -> usize {
-    let das = if holds && held.0 & 0x03 != 0 {
+    let das = if holds && (held.0 & 0x03 != 0 || a.das >= 16) {
         a.das as usize
     } else {
         0
@@ -60,6 +63,10 @@ impl Hasher for KeyHasher {
         self.0 = h ^ (h >> 29);
     }
 }
+
+/// The holds a piece may start with when the entry delay was the player's (nothing first: the
+/// order ties are broken in).
+pub const ENTRY_ROOTS: [PadState; 3] = [PadState::NONE, PadState::LEFT, PadState::RIGHT];
 
 pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
@@ -112,7 +119,7 @@ impl Rules {
 #[inline(always)]
 fn key(a: &Active, prev: PadState, speed: u8, rules: &Rules, phase: u32, pressed: u8) -> u64 {
     let fall = a.fall_timer.min(speed - 1);
-    let das = if rules.shift.holds() && prev.0 & 0x03 != 0 {
+    let das = if rules.shift.holds() && (prev.0 & 0x03 != 0 || a.das >= 16) {
         a.das
     } else {
         0
@@ -163,12 +170,60 @@ impl Bfs {
         self.begin_profiled(speed);
         let rules = Rules::new(profile, progress);
         if kernel == Kernel::Dense {
-            self.dense_search(start, prev, speed, map, rules);
+            self.dense_search(start, &[prev], speed, map, rules);
         } else {
-            self.keyed_search(start, prev, speed, map, moves, rules);
+            self.keyed_search(start, &[prev], speed, map, moves, rules);
         }
         self.expanded = self.nodes.len();
         &self.locks
+    }
+
+    /// The locks of a piece at its spawn under a profile that holds directions, the DAS
+    /// counter `start.das` carried from the last piece, when the direction held at the spawn
+    /// is the player's choice (pressed or kept through the entry delay, where a press does not
+    /// touch the counter): one search from three roots, nothing, Left or Right held. A lock's
+    /// root is [`Bfs::root_hold`]; its path (`Bfs::path`) starts on the piece's first frame.
+    /// Without holds (or soft drop) it is [`Bfs::search_profiled`] with nothing held.
+    pub fn search_entry(
+        &mut self,
+        start: Active,
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+        profile: &Profile,
+    ) -> &[Lock] {
+        let progress = PieceProgress::default();
+        let kernel = Kernel::choose(&start, speed, moves, profile, progress, true);
+        if !profile.shift.holds() || !matches!(kernel, Kernel::Dense | Kernel::Keyed) {
+            return self.search_profiled(
+                start,
+                PadState::NONE,
+                speed,
+                map,
+                moves,
+                profile,
+                progress,
+            );
+        }
+        let speed = speed.max(1);
+        self.begin_profiled(speed);
+        let rules = Rules::new(profile, progress);
+        if kernel == Kernel::Dense {
+            self.dense_search(start, &ENTRY_ROOTS, speed, map, rules);
+        } else {
+            self.keyed_search(start, &ENTRY_ROOTS, speed, map, moves, rules);
+        }
+        self.expanded = self.nodes.len();
+        &self.locks
+    }
+
+    /// The button held at the root a lock of the last search came from (its entry hold).
+    pub fn root_hold(&self, lock: &Lock) -> PadState {
+        let mut i = lock.node as usize;
+        while self.nodes[i].parent != u32::MAX {
+            i = self.nodes[i].parent as usize;
+        }
+        self.nodes[i].prev
     }
 
     /// [`Bfs::search_profiled`] always by the hashed key (the dense search's oracle in tests).
@@ -188,7 +243,7 @@ impl Bfs {
         self.begin_profiled(speed);
         self.keyed_search(
             start,
-            prev,
+            &[prev],
             speed,
             map,
             moves,
@@ -202,7 +257,7 @@ impl Bfs {
     fn dense_search(
         &mut self,
         start: Active,
-        prev: PadState,
+        roots: &[PadState],
         speed: u8,
         map: &CollisionMap,
         rules: Rules,
@@ -220,14 +275,16 @@ impl Bfs {
         let holds = rules.shift.holds();
         let hold_once = rules.shift == Shift::Hold;
         let pressed0 = if hold_once { rules.pressed } else { 0 };
-        self.nodes.push(Node {
-            state: start,
-            prev,
-            parent: u32::MAX,
-            input: PadState::NONE,
-            frames: 0,
-        });
-        self.pressed.push(pressed0);
+        for &prev in roots {
+            self.nodes.push(Node {
+                state: start,
+                prev,
+                parent: u32::MAX,
+                input: prev,
+                frames: 0,
+            });
+            self.pressed.push(pressed0);
+        }
         let mut i = 0;
         let mut deepest = 0u32;
         while i < self.nodes.len() {
@@ -249,6 +306,7 @@ impl Bfs {
                     0
                 };
                 match a.frame(held, newly, speed, map) {
+                    Control::Locked if holds => self.record_lock_charged(&a, n.frames + 1, i, held),
                     Control::Locked => self.record_lock(&a, n.frames + 1, i, held),
                     Control::Falling => {
                         if a.y >= 22 {
@@ -274,10 +332,11 @@ impl Bfs {
         self.depth_base = base + deepest + 1;
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn keyed_search(
         &mut self,
         start: Active,
-        prev: PadState,
+        roots: &[PadState],
         speed: u8,
         map: &CollisionMap,
         moves: MoveSet,
@@ -289,24 +348,27 @@ impl Bfs {
         } else {
             0
         };
-        if start.ary <= 2 {
-            self.keys.insert(key(
-                &start,
+        for &prev in roots {
+            if start.ary <= 2 {
+                self.keys.insert(key(
+                    &start,
+                    prev,
+                    speed,
+                    &rules,
+                    rules.offset % period,
+                    pressed0,
+                ));
+            }
+            self.nodes.push(Node {
+                state: start,
                 prev,
-                speed,
-                &rules,
-                rules.offset % period,
-                pressed0,
-            ));
+                parent: u32::MAX,
+                input: prev,
+                frames: 0,
+            });
+            self.pressed.push(pressed0);
         }
-        self.nodes.push(Node {
-            state: start,
-            prev,
-            parent: u32::MAX,
-            input: PadState::NONE,
-            frames: 0,
-        });
-        self.pressed.push(pressed0);
+        let holds = rules.shift.holds();
         let mut i = 0;
         while i < self.nodes.len() {
             let n = self.nodes[i];
@@ -329,6 +391,7 @@ impl Bfs {
                     0
                 };
                 match a.frame(held, newly, speed, map) {
+                    Control::Locked if holds => self.record_lock_charged(&a, n.frames + 1, i, held),
                     Control::Locked => self.record_lock(&a, n.frames + 1, i, held),
                     Control::Falling => {
                         if a.x >= 10 || a.y >= 22 || a.ary > 2 {

@@ -125,6 +125,12 @@ impl Bfs {
                         continue;
                     }
                     let nx = shifted[usize::from(c & 0x03)];
+                    // A tap resets the counter and moves, or parks it at 16 when blocked.
+                    let das = match (c & 0x03 != 0, nx != x) {
+                        (false, _) => n.state.das,
+                        (true, true) => 0,
+                        (true, false) => 16,
+                    };
                     let mut nslot = slot;
                     let to = if c & 0x80 != 0 {
                         cw[slot]
@@ -147,6 +153,7 @@ impl Bfs {
                                 id: nid,
                                 frames,
                                 hold_down_points: start.hold_down_points,
+                                das,
                                 node: i as u32,
                                 input: PadState(c),
                             });
@@ -170,6 +177,7 @@ impl Bfs {
                             y: child_y,
                             id: nid,
                             fall_timer: child_fall,
+                            das,
                             ..start
                         },
                         prev: PadState(c),
