@@ -176,6 +176,7 @@ impl ReachTable {
 
     /// (piece, column) pairs out of reach on `board`: 0 on an empty field, 70 when no piece
     /// can move at all.
+    #[inline]
     pub fn unreachable(&self, board: &Board) -> u32 {
         if self.any.none {
             return self.never;

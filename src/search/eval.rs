@@ -196,7 +196,7 @@ impl Standard {
     /// The value of a playable pair from its board features (`lines_cleared` and
     /// `lock_height` are added here): the weighted sum, the rules, and the columns out of
     /// reach as `unreachable` counts them.
-    #[inline]
+    #[inline(always)]
     fn value(
         &self,
         outcome: &PairOutcome,
@@ -332,6 +332,7 @@ fn visible_rows(board: &Board) -> [u16; 20] {
 
 /// Rule 2: Σ over filled cells in rows r < `top_rows` of (`top_rows` − r): 7 per cell in row 0
 /// down to 1 in row 6 with the default 7 rows.
+#[inline]
 pub fn ceiling_load(rows: &[u16; 20], top_rows: u32) -> u32 {
     rows.iter()
         .take(top_rows as usize)
