@@ -125,6 +125,12 @@ pub fn race(
                     games: values[j].len() as u32,
                     stopped: stop,
                 };
+                log::info!(
+                    "candidate {j}: score {:.3} after {} games{}",
+                    o.score,
+                    o.games,
+                    if stop { ", stopped early" } else { "" }
+                );
                 resolved(j, &o);
                 outcome[j] = Some(o);
             }
