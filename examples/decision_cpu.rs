@@ -1,9 +1,12 @@
 //! Decision time as CPU time of the planning thread (not wall time), so the figure holds on a
 //! machine shared with other work: the planner bench's boards at levels 19 and 29.
 //!
-//! Run: `cargo run --release --example decision_cpu`. Prints p50/p99/max per board and level.
+//! Run: `cargo run --release --example decision_cpu [depth2] [REPEAT]`. Prints p50/p99/max per
+//! board and level; `depth2` turns the third-piece expectation off (the planner bench's
+//! main table), REPEAT plays the rounds that many times (for perf and callgrind).
 
 use nestor::game::{Active, Board, PadState, Piece};
+use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};
 
 const MID_GAME: &str = "\
@@ -29,7 +32,12 @@ fn thread_cpu_ms() -> f64 {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
     let mut planner = Planner::new(Standard::default());
+    if args.iter().any(|a| a == "depth2") {
+        planner.lookahead = Lookahead::OFF;
+    }
+    let repeat: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(1);
     println!(
         "{:<12} {:>5} {:>10} {:>10} {:>10}",
         "board", "level", "p50 ms", "p99 ms", "max ms"
@@ -41,7 +49,7 @@ fn main() {
     ] {
         for level in [19u8, 29] {
             let mut times = Vec::new();
-            for round in 0..8 {
+            for round in (0..8).cycle().take(8 * repeat) {
                 for (i, piece) in Piece::ALL.iter().enumerate() {
                     let s = Situation {
                         board,

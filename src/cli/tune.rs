@@ -10,9 +10,9 @@ use clap::{Args, Subcommand};
 use nestor::io::{Output, OutputError};
 use nestor::lab::objective::Objective;
 use nestor::lab::shard::ShardSpec;
+use nestor::lab::tune::race::{play_race, RaceRule};
 use nestor::lab::tune::{
-    batch_config, fitness, play_generation, scores, tunable_keys, GenerationRecord, TuneConfig,
-    TuneState,
+    batch_config, scores, tunable_keys, GenerationRecord, TuneConfig, TuneState,
 };
 
 use super::args::{BotArgs, OverwriteArg};
@@ -43,6 +43,10 @@ pub struct TuneArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
+    /// Play every game of every candidate: no early stop of the candidates that cannot reach
+    /// the elite (the race's paired 3-sigma rule, checked every 10 games; see lab::tune::race).
+    #[arg(long)]
+    pub no_early_stop: bool,
 }
 
 /// The settings of a new tuning run.
@@ -306,25 +310,51 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
             .collect();
         let bar = super::progress::bar(u64::from(config.games) * todo.len() as u64, "games");
         bar.set_message(format!("generation {}/{}", g + 1, config.generations));
-        for j in todo {
-            let weights = state.weights(&pending.candidates[j])?;
-            let results =
-                play_generation(&config, &weights, g, n, interrupt.flag(), |_| bar.inc(1));
-            let Some(results) = results else {
-                // The candidate's games in play are dropped; its score is not in the state.
-                bar.finish_and_clear();
-                state.save(&path)?;
-                eprintln!(
-                    "stopped in generation {}; continue with: nestor tune --resume {}",
-                    g + 1,
-                    path.display()
-                );
-                return Ok(ExitCode::from(EXIT_INTERRUPTED));
-            };
-            if let Some(p) = state.pending.as_mut() {
-                p.scores[j] = Some(fitness(config.objective, &results));
-            }
+        let weights = todo
+            .iter()
+            .map(|&j| state.weights(&pending.candidates[j]))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rule = if args.no_early_stop {
+            RaceRule::FULL
+        } else {
+            RaceRule::default()
+        };
+        // Candidates that finish or stop are saved at once: a resumed run races the others.
+        let mut save_error = None;
+        let raced = play_race(
+            &config,
+            &weights,
+            g,
+            n,
+            &rule,
+            interrupt.flag(),
+            |_| bar.inc(1),
+            |k, o| {
+                if let Some(p) = state.pending.as_mut() {
+                    p.scores[todo[k]] = Some(o.score);
+                    p.stopped[todo[k]] = o.stopped;
+                }
+                if o.stopped {
+                    bar.inc(u64::from(config.games - o.games));
+                }
+                if let Err(e) = state.save(&path) {
+                    save_error.get_or_insert(e);
+                }
+            },
+        );
+        if let Some(e) = save_error {
+            return Err(e.into());
+        }
+        if raced.is_none() {
+            // The games in play are dropped; unresolved candidates replay on resume.
+            bar.finish_and_clear();
             state.save(&path)?;
+            eprintln!(
+                "stopped in generation {}; continue with: nestor tune --resume {}",
+                g + 1,
+                path.display()
+            );
+            return Ok(ExitCode::from(EXIT_INTERRUPTED));
         }
         bar.finish_and_clear();
         if let Some(record) = state.finish_generation() {

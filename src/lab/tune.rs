@@ -18,6 +18,7 @@ use crate::search::profile::Profile;
 use crate::search::weights::{Phase, Weights};
 use crate::search::Standard;
 
+pub mod race;
 pub mod scores;
 
 /// The `format` field of a state file.
@@ -261,6 +262,16 @@ pub struct Pending {
     pub generation: u32,
     pub candidates: Vec<Vec<f64>>,
     pub scores: Vec<Option<f64>>,
+    /// Candidates the race stopped early (`tune::race`): their score is a partial mean and
+    /// they rank after every finished one. Empty in state files from before the race.
+    #[serde(default)]
+    pub stopped: Vec<bool>,
+}
+
+impl Pending {
+    fn stopped(&self, i: usize) -> bool {
+        self.stopped.get(i).copied().unwrap_or(false)
+    }
 }
 
 /// Everything a run needs to continue exactly: written after every step.
@@ -370,6 +381,7 @@ impl TuneState {
             self.pending = Some(Pending {
                 generation: g,
                 scores: vec![None; candidates.len()],
+                stopped: vec![false; candidates.len()],
                 candidates,
             });
         }
@@ -393,7 +405,11 @@ impl TuneState {
         let pending = self.pending.as_ref()?;
         let scores: Vec<f64> = pending.scores.iter().copied().collect::<Option<_>>()?;
         let mut order: Vec<usize> = (0..scores.len()).collect();
-        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| {
+            (pending.stopped(a).cmp(&pending.stopped(b)))
+                .then(scores[b].total_cmp(&scores[a]))
+                .then(a.cmp(&b))
+        });
         let elite = &order[..self.config.elite as usize];
         let e = elite.len() as f64;
         let t = f64::from(self.generation) / f64::from(self.config.generations);
@@ -449,10 +465,11 @@ impl TuneState {
                 expected: env!("CARGO_PKG_VERSION").to_string(),
             });
         }
-        let state: TuneState = serde_json::from_value(raw).map_err(|source| TuneError::Parse {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let mut state: TuneState =
+            serde_json::from_value(raw).map_err(|source| TuneError::Parse {
+                path: path.to_path_buf(),
+                source,
+            })?;
         state
             .config
             .check()
@@ -469,12 +486,16 @@ impl TuneState {
             if p.generation != state.generation
                 || p.candidates.len() != n
                 || p.scores.len() != n
+                || !(p.stopped.is_empty() || p.stopped.len() == n)
                 || p.candidates.iter().any(|c| c.len() != dims)
             {
                 return Err(inconsistent(
                     "the pending generation does not fit the run".into(),
                 ));
             }
+        }
+        if let Some(p) = state.pending.as_mut() {
+            p.stopped.resize(p.scores.len(), false);
         }
         Ok(state)
     }

@@ -46,21 +46,10 @@ pub struct ReachTable {
     any: Sweep,
     /// Pairs no route reaches even on an empty field.
     never: u32,
-    /// Every route's cells packed four rows to a word (see [`pack`]), the routes of
-    /// (piece, column) pairs no route reaches left out.
-    packed: Vec<[u64; WORDS]>,
-}
-
-/// Words of four 16-bit rows that hold the 22 board rows.
-const WORDS: usize = BOARD_ROWS.div_ceil(4);
-
-/// Board rows packed four to a word, so a route is tested against a board in a few ANDs.
-fn pack(rows: &[u16; BOARD_ROWS]) -> [u64; WORDS] {
-    let mut words = [0u64; WORDS];
-    for (r, &row) in rows.iter().enumerate() {
-        words[r / 4] |= u64::from(row) << (16 * (r % 4));
-    }
-    words
+    /// Per board cell (row, column), the routes that sweep it, one bit per route (the
+    /// routes of (piece, column) pairs no route reaches left out): a board blocks the
+    /// routes of its filled cells, so a count is an OR per filled cell the routes touch.
+    through: Box<[[u128; 16]; BOARD_ROWS]>,
 }
 
 /// Board row index (0 = row −2) of cell dy under a pivot at y (y wraps below 0), if on the board.
@@ -157,18 +146,21 @@ impl ReachTable {
         if any.first > any.last {
             any.none = true;
         }
-        let packed = sweeps
-            .iter()
-            .flatten()
-            .filter(|s| !s.none)
-            .map(|s| pack(&s.rows))
-            .collect();
+        // At most 7 × 10 = 70 routes: one bit each in a u128.
+        let mut through = Box::new([[0u128; 16]; BOARD_ROWS]);
+        for (i, sweep) in sweeps.iter().flatten().filter(|s| !s.none).enumerate() {
+            for (r, &row) in sweep.rows.iter().enumerate() {
+                for c in (0..10).filter(|c| row & (1 << c) != 0) {
+                    through[r][c] |= 1 << i;
+                }
+            }
+        }
         ReachTable {
             speed,
             sweeps,
             any,
             never,
-            packed,
+            through,
         }
     }
 
@@ -184,18 +176,22 @@ impl ReachTable {
 
     /// (piece, column) pairs out of reach on `board`: 0 on an empty field, 70 when no piece
     /// can move at all.
+    #[inline]
     pub fn unreachable(&self, board: &Board) -> u32 {
-        // Most boards stay clear of every route (the routes run near the spawn).
-        if self.any.none || !self.any.blocked(board) {
+        if self.any.none {
             return self.never;
         }
-        let b = pack(&board.rows);
-        let blocked = self
-            .packed
-            .iter()
-            .filter(|s| s.iter().zip(&b).fold(0, |acc, (s, b)| acc | (s & b)) != 0)
-            .count();
-        self.never + blocked as u32
+        // The routes run near the spawn: few filled cells meet any of them.
+        let (first, last) = (usize::from(self.any.first), usize::from(self.any.last));
+        let mut blocked = 0u128;
+        for r in first..=last.min(BOARD_ROWS - 1) {
+            let mut cells = self.any.rows[r] & board.rows[r];
+            while cells != 0 {
+                blocked |= self.through[r][cells.trailing_zeros() as usize & 15];
+                cells &= cells - 1;
+            }
+        }
+        self.never + blocked.count_ones()
     }
 
     /// [`ReachTable::unreachable`] route by route (the fast path's oracle in tests).

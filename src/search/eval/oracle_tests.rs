@@ -128,3 +128,40 @@ fn every_pair_value_of_the_bench_decisions_is_the_oracles_bit_for_bit() {
     }
     assert!(pairs > 100_000, "{pairs} pairs");
 }
+
+#[test]
+fn both_builds_of_the_evaluator_give_the_same_bits() {
+    let e = Standard::default();
+    let mut x = 0x0DDB_1A5E_5BAD_5EED;
+    let mut checked = 0;
+    for _ in 0..20_000 {
+        let board = random_board(&mut x);
+        let p = |x: u8, y: u8| Placement {
+            x,
+            y,
+            orientation: Piece::T.spawn(),
+        };
+        for level in [0u8, 19, 29] {
+            let outcome = PairOutcome {
+                first: p(4, (x % 18) as u8),
+                second: p(5, (x % 17) as u8),
+                lines_first: (x % 5) as u32,
+                lines_second: (x % 3) as u32,
+                board: &board,
+                level,
+            };
+            let portable = e.evaluate_portable(&outcome).map(f64::to_bits);
+            assert_eq!(portable, oracle::evaluate(&e, &outcome).map(f64::to_bits));
+            #[cfg(target_arch = "x86_64")]
+            if e.popcnt {
+                // SAFETY: the CPU has popcnt.
+                let fast = unsafe { e.evaluate_popcnt(&outcome) }.map(f64::to_bits);
+                assert_eq!(fast, portable);
+                checked += 1;
+            }
+        }
+    }
+    if checked == 0 {
+        eprintln!("no popcnt on this CPU: only the portable build was checked");
+    }
+}
