@@ -1,7 +1,8 @@
 //! `--profile` on every command that plans, run as a program: a bad profile is a clear error
 //! naming it on each; `play --model-console --profile P --record` names P in the movie, the
 //! text and JSON summaries, and the movie check passes on what it recorded; tune keeps it;
-//! `--reaction FRAMES` replaces the profile's reaction everywhere, a bad one is a clear error.
+//! `--reaction FRAMES` replaces the profile's reaction everywhere, a bad one is a clear error;
+//! a profile's weight set is picked with it, `--weights` replaces it, a bad one is a clear error.
 
 use std::path::Path;
 use std::process::{Command, Output};
