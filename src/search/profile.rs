@@ -34,7 +34,7 @@ pub const PRESETS: [(&str, &str); 10] = [
 ];
 
 /// The Hz names a `timeline` may give, with their patterns: BetaTetris's tap tables for 30, 24,
-/// 20, 15, 12 and 10 Hz (btpg `wasm/binding/board.h`, `kTapTables`: taps on frames 0, 2, 4…;
+/// 20, 15, 12 and 10 Hz (btpg `wasm/binding/state.h`, `kTapTables`: taps on frames 0, 2, 4…;
 /// 0, 3, 5, 8, 10…; 0, 3, 6…; 0, 4, 8…; 0, 5, 10…; 0, 6, 12…), StackRabbit's for 13.5 Hz.
 const HZ: [(&str, &str); 7] = [
     ("30hz", "X."),
