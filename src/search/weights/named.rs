@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Weights, WeightsError};
 
 /// The built-in weight sets by name, each the text of `config/weights/<name>.toml`.
-pub const BUILT_IN: [(&str, &str); 3] = [
+pub const BUILT_IN: [(&str, &str); 5] = [
     (
         "default",
         include_str!("../../../config/weights/default.toml"),
@@ -20,6 +20,9 @@ pub const BUILT_IN: [(&str, &str); 3] = [
         "tetris-everywhere",
         include_str!("../../../config/weights/tetris-everywhere.toml"),
     ),
+    // The score phase tuned under the 10 and 12 Hz profiles (benches/README.md, "Grid").
+    ("10hz", include_str!("../../../config/weights/10hz.toml")),
+    ("12hz", include_str!("../../../config/weights/12hz.toml")),
 ];
 
 /// The built-in set names, in `BUILT_IN` order.

@@ -310,7 +310,13 @@ fn a_profile_pairs_a_weight_set() {
         p.weights,
         WeightsChoice::File(dir.path().join("sets/w.toml"))
     );
-    // Every preset's set loads.
+    // The 10 and 12 Hz presets play the sets tuned for them; every preset's set loads.
+    for hz in ["10hz", "12hz"] {
+        assert_eq!(
+            Profile::preset(hz).unwrap().weights,
+            WeightsChoice::BuiltIn(hz.into())
+        );
+    }
     for (name, _) in PRESETS {
         let p = Profile::preset(name).unwrap();
         p.weights.load().unwrap_or_else(|e| panic!("{name}: {e}"));
