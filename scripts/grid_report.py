@@ -152,7 +152,7 @@ COLORS = {0: "#1f77b4", 18: "#d62728", 21: "#2ca02c", 24: "#9467bd", 30: "#ff7f0
 
 
 def svg(cells, beta):
-    W, H = 980, 420
+    W, H = 980, 440
     panels = [(1, "reach 230 lines (level 29)"), (2, "reach 330 lines (level 39)")]
     pw, ph, top, left = 400, 300, 50, 60
     xs_hz = [10, 12, 15, 20, 24, 30]
@@ -182,6 +182,11 @@ def svg(cells, beta):
             for hz in xs_hz:
                 xs = cells.get((f"{hz}hz", r))
                 if not xs:
+                    # A cell not played breaks the line rather than bridging it.
+                    if len(npts) > 1:
+                        e.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>'
+                                 % (c, " ".join(f"{x:.1f},{y:.1f}" for x, y in npts)))
+                    npts = []
                     continue
                 p, lo, hi = cell_stats(xs)["reach"][k]
                 x = px(i, hz) + (REACTIONS.index(r) - 2) * 3
@@ -192,11 +197,12 @@ def svg(cells, beta):
                 e.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>'
                          % (c, " ".join(f"{x:.1f},{y:.1f}" for x, y in npts)))
     ly = top + ph + 40
-    e.append(f'<text x="{left}" y="{ly}">solid, dots with 95 % Wilson intervals: nestor; dashed: BetaTetris (normal agent, low aggression, 5001 games). Reaction:</text>')
+    e.append(f'<text x="{left}" y="{ly}">solid, dots with 95 % Wilson intervals: nestor; dashed: BetaTetris (normal agent, low aggression, 5001 games a cell).</text>')
     for j, r in enumerate(REACTIONS):
-        x = left + 610 + j * 62
-        e.append(f'<line x1="{x}" x2="{x + 18}" y1="{ly - 4}" y2="{ly - 4}" stroke="{COLORS[r]}" stroke-width="3"/>')
-        e.append(f'<text x="{x + 22}" y="{ly}">{r} f</text>')
+        x = left + 70 + j * 62
+        e.append(f'<line x1="{x}" x2="{x + 18}" y1="{ly + 16}" y2="{ly + 16}" stroke="{COLORS[r]}" stroke-width="3"/>')
+        e.append(f'<text x="{x + 22}" y="{ly + 20}">{r} f</text>')
+    e.append(f'<text x="{left}" y="{ly + 20}">reaction:</text>')
     e.append("</svg>")
     return "\n".join(e) + "\n"
 
