@@ -1,6 +1,7 @@
 //! `nestor analyze` end to end: a movie the driver played on the model console is rated best,
 //! the outputs are written (and never overwritten); on the real cartridge (`NESTOR_ROM`) the
-//! same for a movie from power-on, plus a movie of another ROM and one with no game refused.
+//! same for a movie from power-on, plus a movie of another ROM and one with no game refused;
+//! a profile ranks with its own weight set.
 
 mod common;
 
@@ -296,4 +297,72 @@ fn explain_shows_the_top_placements_and_the_played_one() {
             assert!((sum - x["value"].as_f64().unwrap()).abs() < 1e-6, "{x}");
         }
     }
+}
+
+/// Issue 21: the coach ranks under the person's profile with the weight set that profile is
+/// paired with (`--weights` replaces it).
+#[test]
+fn a_profile_ranks_with_its_own_weight_set() {
+    let tmp = temp_dir("analyze-weights");
+    let dir = tmp.path();
+    let set = nestor::search::Weights::built_in("tetris-everywhere").unwrap();
+    let mut planner = Planner::new(Standard::new(set));
+    planner.profile = nestor::search::Profile::preset("15hz").unwrap();
+    let console = ModelConsole::new(Game::seeded(19, 33), AddressMap::default());
+    let movie_path = dir.join("te15.fm2");
+    record_with(console, planner, 80).save(&movie_path).unwrap();
+    let keys = "timeline = \"15hz\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n";
+    let paired = dir.join("paired.toml");
+    std::fs::write(&paired, format!("{keys}weights = \"tetris-everywhere\"\n")).unwrap();
+    let plain = dir.join("plain.toml");
+    std::fs::write(&plain, keys).unwrap();
+    let run = |profile: &Path, extra: &[&dyn AsRef<std::ffi::OsStr>]| {
+        let mut list: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![
+            &"analyze",
+            &movie_path,
+            &"--model-console",
+            &"33",
+            &"--json",
+            &"--profile",
+        ];
+        list.push(&profile);
+        list.extend(extra);
+        json_of(&nestor(&args(&list)))
+    };
+    let ranks = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        v["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["rank"].clone())
+            .collect()
+    };
+    let own = run(&paired, &[]);
+    assert_eq!(
+        own["weights"],
+        "built-in tetris-everywhere (profile paired)"
+    );
+    let best = own["summary"]["best_share"].as_f64().unwrap();
+    assert!(
+        best >= 0.99,
+        "with the set it played, its locks are the best: {best}"
+    );
+    let other = run(&plain, &[]);
+    assert_eq!(other["weights"], "built-in default (profile plain)");
+    let other_best = other["summary"]["best_share"].as_f64().unwrap();
+    assert!(
+        other_best < best,
+        "another set ranks them otherwise: {other_best}"
+    );
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/weights/default.toml");
+    let forced = run(&paired, &[&"--weights", &default]);
+    assert_eq!(
+        forced["weights"],
+        format!("{} (--weights)", default.display())
+    );
+    assert_eq!(
+        ranks(&forced),
+        ranks(&other),
+        "--weights replaces the profile's set"
+    );
 }

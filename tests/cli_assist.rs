@@ -1,6 +1,7 @@
 //! `nestor assist` on the model console under Xvfb with key events injected by xdotool: the
 //! keys move and turn the piece, the window outlines the suggestion, each lock is rated, and
-//! the recorded movie analyses to the same placements. Without a display it exits 1.
+//! the recorded movie analyses to the same placements. Without a display it exits 1, after
+//! choosing the weights: the profile's set, or `--weights`.
 
 mod common;
 
@@ -117,4 +118,57 @@ wait $pid
             "{line} vs {row}"
         );
     }
+}
+
+/// Issue 21: assist ranks with the weight set of the person's profile: it loads it (a broken
+/// one is refused, naming it) and says which it uses; `--weights` replaces it.
+#[test]
+fn assist_ranks_with_the_profiles_weight_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = "timeline = \"12hz\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n";
+    std::fs::write(
+        dir.path().join("paired.toml"),
+        format!("{keys}weights = \"score-2018\"\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("broken.toml"),
+        format!("{keys}weights = \"nowhere/w.toml\"\n"),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
+            .args(["assist", "--model-console", "5"])
+            .args(extra)
+            .current_dir(dir.path())
+            .env("RUST_LOG", "info")
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // Without a display it stops at the window, after choosing the weights.
+    let err = run(&["--profile", "paired.toml"]);
+    assert!(
+        err.contains("weights built-in score-2018 (profile paired)"),
+        "{err}"
+    );
+    let err = run(&["--profile", "broken.toml"]);
+    assert!(
+        err.contains("--profile broken.toml: `weights`: cannot read weights file nowhere/w.toml"),
+        "{err}"
+    );
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/weights/default.toml");
+    let err = run(&[
+        "--profile",
+        "broken.toml",
+        "--weights",
+        default.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains(&format!("weights {} (--weights)", default.display())),
+        "{err}"
+    );
 }

@@ -1,7 +1,8 @@
 //! `--profile` on every command that plans, run as a program: a bad profile is a clear error
 //! naming it on each; `play --model-console --profile P --record` names P in the movie, the
 //! text and JSON summaries, and the movie check passes on what it recorded; tune keeps it;
-//! `--reaction FRAMES` replaces the profile's reaction everywhere, a bad one is a clear error.
+//! `--reaction FRAMES` replaces the profile's reaction everywhere, a bad one is a clear error;
+//! a profile's weight set is picked with it, `--weights` replaces it, a bad one is a clear error.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -282,4 +283,170 @@ fn a_bad_reaction_is_a_clear_error_on_every_command() {
             );
         }
     }
+}
+
+/// The 15 Hz preset's keys, without a weight set.
+const SLOW: &str = "timeline = \"15hz\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n";
+
+fn repo_file(path: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// `sim --json` over a few short games: the weight set it names and each game's outcome.
+fn sim_games(dir: &Path, extra: &[&str]) -> (String, Vec<(u64, u64, u64)>) {
+    let mut args = vec![
+        "sim", "--games", "3", "--level", "19", "--pieces", "60", "--seed", "5", "--json",
+    ];
+    args.extend(extra);
+    let v: serde_json::Value = serde_json::from_str(&stdout_of(&nestor(&args, dir))).expect("JSON");
+    let games = v["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| {
+            let n = |k: &str| g[k].as_u64().unwrap();
+            (n("score"), n("lines"), n("pieces"))
+        })
+        .collect();
+    let weights = v["profile"]["weights"].as_str().expect("a weight set");
+    (weights.to_string(), games)
+}
+
+#[test]
+fn a_profile_plays_with_its_weight_set_and_weights_overrides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = repo_file("config/weights/tetris-everywhere.toml");
+    std::fs::create_dir(dir.path().join("sets")).unwrap();
+    std::fs::copy(&other, dir.path().join("sets/w.toml")).unwrap();
+    // Relative to the profile's folder, not the working one.
+    std::fs::write(
+        dir.path().join("paired.toml"),
+        format!("{SLOW}weights = \"sets/w.toml\"\n"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("plain.toml"), SLOW).unwrap();
+    std::fs::write(
+        dir.path().join("named.toml"),
+        format!("{SLOW}weights = \"tetris-everywhere\"\n"),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| sim_games(dir.path(), extra);
+    let (label, paired) = run(&["--profile", "paired.toml"]);
+    // Named as the profile's path leads to it.
+    assert_eq!(label, "sets/w.toml (profile paired)");
+    // The pairing plays exactly what `--weights` with that file plays.
+    let other_s = other.to_str().unwrap();
+    let (label, forced) = run(&["--profile", "plain.toml", "--weights", other_s]);
+    assert_eq!(label, format!("{other_s} (--weights)"));
+    assert_eq!(paired, forced);
+    let (label, named) = run(&["--profile", "named.toml"]);
+    assert_eq!(label, "built-in tetris-everywhere (profile named)");
+    assert_eq!(named, paired, "the built-in set is the file's");
+    // Without a set the profile plays the default one, and the games differ.
+    let (label, plain) = run(&["--profile", "plain.toml"]);
+    assert_eq!(label, "built-in default (profile plain)");
+    assert_ne!(plain, paired, "the weight set changed the games");
+    // `--weights` replaces the profile's set.
+    let default = repo_file("config/weights/default.toml");
+    let default_s = default.to_str().unwrap();
+    let (label, overridden) = run(&["--profile", "paired.toml", "--weights", default_s]);
+    assert_eq!(label, format!("{default_s} (--weights)"));
+    assert_eq!(overridden, plain);
+    // A preset names its set in the text summary too: 12 Hz has its own, 15 Hz the default.
+    for (preset, set) in [("12hz", "12hz"), ("15hz", "default")] {
+        let text = stdout_of(&nestor(
+            &["sim", "--games", "1", "--pieces", "5", "--profile", preset],
+            dir.path(),
+        ));
+        let want = format!("weights: built-in {set} (profile {preset})");
+        assert!(text.contains(&want), "{text}");
+    }
+}
+
+#[test]
+fn a_bad_profile_weight_file_is_a_clear_error_on_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let default = std::fs::read_to_string(repo_file("config/weights/default.toml")).unwrap();
+    let pile = default
+        .lines()
+        .find(|l| l.starts_with("pile_height = "))
+        .unwrap();
+    let cases = [
+        ("missing", None, "cannot read weights file"),
+        (
+            "malformed",
+            Some("[phase.score\nfrom_level = 0\n".to_string()),
+            "bad weights file",
+        ),
+        (
+            "unknown",
+            Some(default.replacen("[phase.score]\n", "[phase.score]\nspeed = 2\n", 1)),
+            "unknown field `speed`",
+        ),
+        (
+            "wrong-type",
+            Some(default.replacen(pile, "pile_height = \"high\"", 1)),
+            "pile_height",
+        ),
+    ];
+    std::fs::write(dir.path().join("empty.fm2"), "version 3\n").unwrap();
+    let commands: [&[&str]; 6] = [
+        &["sim", "--games", "1", "--pieces", "1"],
+        &["play", "--model-console", "1", "--pieces", "1"],
+        &["demo", "--pieces", "1", "--seed", "1"],
+        &["analyze", "empty.fm2", "--model-console", "1"],
+        &["assist", "--model-console", "1", "--frames", "1"],
+        &["tune", "--state", "s.json", "--generations", "1"],
+    ];
+    for (name, text, problem) in cases {
+        if let Some(text) = &text {
+            std::fs::write(dir.path().join(format!("{name}.toml")), text).unwrap();
+        }
+        let profile = format!("p-{name}.toml");
+        std::fs::write(
+            dir.path().join(&profile),
+            format!("{SLOW}weights = \"{name}.toml\"\n"),
+        )
+        .unwrap();
+        for cmd in commands {
+            let mut args = cmd.to_vec();
+            args.extend(["--profile", &profile]);
+            let out = nestor(&args, dir.path());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{cmd:?} {name}: {err}");
+            assert!(!err.contains("panicked"), "{cmd:?} {name}: {err}");
+            assert!(
+                err.contains("`weights`") && err.contains(&format!(" {name}.toml")),
+                "{cmd:?} {name}: names the profile key and the file: {err}"
+            );
+            assert!(err.contains(problem), "{cmd:?} {name}: {err}");
+            if cmd[0] != "play" {
+                assert!(err.contains(&format!("--profile {profile}")), "{err}");
+            }
+            // `--weights` replaces the broken set: the command gets past it.
+            if cmd[0] == "sim" {
+                args.extend(["--weights", "../nonexistent-dir/none.toml"]);
+                let out = nestor(&args, dir.path());
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert!(err.contains("--weights: cannot read weights file"), "{err}");
+            }
+        }
+    }
+    // A name that is no built-in set is refused when the profile is read.
+    std::fs::write(
+        dir.path().join("p-name.toml"),
+        format!("{SLOW}weights = \"fast\"\n"),
+    )
+    .unwrap();
+    let out = nestor(
+        &["sim", "--games", "1", "--profile", "p-name.toml"],
+        dir.path(),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("profile p-name.toml: `weights`: \"fast\" is neither a built-in weight set"),
+        "{err}"
+    );
+    assert!(!dir.path().join("s.json").exists(), "tune wrote nothing");
 }

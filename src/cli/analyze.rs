@@ -14,7 +14,7 @@ use nestor::movie::Replay;
 use nestor::nes::{AddressMap, Console, ModelConsole, NesDeck, Video};
 use nestor::search::explain::{Explainer, Explanation};
 use nestor::search::rank::{Ranked, Ranker};
-use nestor::search::{Standard, Weights};
+use nestor::search::Standard;
 use nestor::ui::coach_plots::{accuracy_by_level, loss_per_piece, placement_picture};
 use nestor::ui::{save_png, Frame};
 
@@ -82,11 +82,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         Some(p) => CoachSettings::load(p)?,
         None => CoachSettings::default(),
     };
-    let weights = match &args.bot.weights {
-        Some(p) => Weights::load(p).map_err(|e| anyhow!("--weights: {e}"))?,
-        None => Weights::default_set(),
-    };
-    let profile = args.bot.profile.resolve()?;
+    // The person's profile ranks with its own weight set unless --weights replaces it.
+    let bot = args.bot.resolve()?;
+    let (weights, profile) = (bot.weights, bot.profile);
     let worst = settings.report.worst;
     let outputs = check_outputs(args, worst)?;
     let map = match &args.rom_options.addresses {
@@ -139,7 +137,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
             .collect();
         let out = json!({
             "movie": movie.display().to_string(),
-            "weights": args.bot.weights.as_ref().map_or("built-in".into(), |p| p.display().to_string()),
+            "weights": bot.weights_source,
             "profile": super::profile::ProfileJson::from(&profile),
             "thresholds": settings.classes,
             "interrupted": interrupted,
@@ -155,6 +153,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         println!("{}: profile {}", movie.display(), profile.describe());
+        println!("weights: {}", bot.weights_source);
         print!("{}", summary.text(&ratings));
         for (r, top, played) in &explained {
             println!(

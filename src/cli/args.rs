@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 
+use anyhow::anyhow;
 use clap::Args;
+use nestor::search::profile::Profile;
+use nestor::search::Weights;
 
 /// What `nestor --help` says of the rules every command follows.
 pub const RULES_HELP: &str = "\
@@ -84,11 +87,68 @@ impl ProfileArg {
 /// Options shared by everything that plans: the weights and the player profile.
 #[derive(Args, Clone, Debug, Default)]
 pub struct BotArgs {
-    /// Evaluation weights (TOML, as config/weights/default.toml) [default: the built-in set].
+    /// Evaluation weights (TOML, as config/weights/default.toml), replacing the set the
+    /// profile is paired with (its `weights` key) [default: the profile's set; the built-in
+    /// default set for a profile without one].
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     #[command(flatten)]
     pub profile: ProfileArg,
+}
+
+/// What a planning command plays with: the profile, its weights and where they came from.
+#[derive(Clone, Debug)]
+pub struct Bot {
+    pub profile: Profile,
+    pub weights: Weights,
+    /// Which set, for summaries and JSON: `FILE (--weights)` or `SET (profile NAME)`.
+    pub weights_source: String,
+}
+
+impl BotArgs {
+    /// `--profile` (with `--reaction`) and the weights: `--weights` if given, else the
+    /// profile's set.
+    pub fn resolve(&self) -> anyhow::Result<Bot> {
+        self.with_profile(
+            self.profile.resolve()?,
+            &format!("--profile {}", self.profile.name()),
+        )
+    }
+
+    /// The weights for a profile found elsewhere (`play`'s settings file); `origin` says where
+    /// the profile came from in the error of a bad paired weights file.
+    pub fn with_profile(&self, profile: Profile, origin: &str) -> anyhow::Result<Bot> {
+        self.with_profile_and_file(profile, origin, self.weights.as_deref(), "--weights")
+    }
+
+    /// As [`BotArgs::with_profile`], with the weights file `file` (named by `flag`) in place of
+    /// `--weights`.
+    pub fn with_profile_and_file(
+        &self,
+        profile: Profile,
+        origin: &str,
+        file: Option<&std::path::Path>,
+        flag: &str,
+    ) -> anyhow::Result<Bot> {
+        let (weights, weights_source) = match file {
+            Some(p) => (
+                Weights::load(p).map_err(|e| anyhow!("{flag}: {e}"))?,
+                format!("{} ({flag})", p.display()),
+            ),
+            None => (
+                profile
+                    .weights
+                    .load()
+                    .map_err(|e| anyhow!("{origin}: `weights`: {e}"))?,
+                format!("{} (profile {})", profile.weights, profile.name),
+            ),
+        };
+        Ok(Bot {
+            profile,
+            weights,
+            weights_source,
+        })
+    }
 }
 
 /// Testing: the rules model stands in for the cartridge, seeded (no ROM, no window).

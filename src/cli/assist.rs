@@ -19,7 +19,7 @@ use nestor::game::PadState;
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, Console, ModelConsole, NesDeck, Video};
 use nestor::search::eval::Placement;
-use nestor::search::{Standard, Weights};
+use nestor::search::Standard;
 use nestor::ui::font::draw_text;
 use nestor::ui::keypad::{without_opposites, Keypad};
 use nestor::ui::render::{draw_game_into, overlay_plan_on_nes, BACKGROUND, PLAN, TEXT};
@@ -80,10 +80,8 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
         });
     let keypad = Keypad::new(&settings.keys).map_err(|e| anyhow!("{file}: [keys] {e}"))?;
     let pads = Pads::open(&settings, &file)?;
-    let weights = match &args.bot.weights {
-        Some(p) => Weights::load(p).map_err(|e| anyhow!("--weights: {e}"))?,
-        None => Weights::default_set(),
-    };
+    // The person's profile, ranked with its own weight set unless --weights replaces it.
+    let bot = args.bot.resolve()?;
     let mut inputs = Vec::new();
     for (role, p) in [
         ("ROM", args.rom.as_ref()),
@@ -100,10 +98,14 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
         .as_deref()
         .map(|p| Output::check("--record", p, &inputs, args.output.overwrite))
         .transpose()?;
-    let profile = args.bot.profile.resolve()?;
+    log::info!(
+        "profile {}, weights {}",
+        bot.profile.describe(),
+        bot.weights_source
+    );
     let map = AddressMap::default();
-    let mut analyzer = Analyzer::new(Standard::new(weights), map.clone(), settings.classes);
-    analyzer.set_profile(profile);
+    let mut analyzer = Analyzer::new(Standard::new(bot.weights), map.clone(), settings.classes);
+    analyzer.set_profile(bot.profile);
     match (args.model.model_console, &args.rom) {
         (Some(seed), _) => {
             let console = ModelConsole::new(Game::seeded(args.model.model_level, seed), map);

@@ -196,7 +196,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
             "a": an,
             "b": bn,
             "objective": objective,
-            "profile": super::sim::ProfileLabel::of(&profile),
+            "profile": super::sim::ProfileLabel::of(&profile, ""),
             "level": config.level,
             "until": config.until.to_string(),
             "seed": config.seed,

@@ -9,10 +9,10 @@ use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{Context, Result};
 use nestor::game::Game;
 use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, Step};
-use nestor::search::{Planner, Standard, Weights};
+use nestor::search::{Planner, Standard};
 use nestor::ui::explain_panel::compose_with_panel;
 
 use super::explain::Explain;
@@ -102,12 +102,9 @@ enum Ending {
 }
 
 pub fn run(args: &DemoArgs) -> Result<ExitCode> {
-    let weights = match &args.bot.weights {
-        // The weights error already names the file and the cause; print it once, unchained.
-        Some(path) => Weights::load(path).map_err(|e| anyhow!("--weights: {e}"))?,
-        None => Weights::default_set(),
-    };
-    let profile = args.bot.profile.resolve()?;
+    // The weights error already names the file and the cause; print it once, unchained.
+    let bot = args.bot.resolve()?;
+    let (weights, profile) = (bot.weights, bot.profile);
     let seed = args.seed.unwrap_or_else(time_seed);
     let console = ModelConsole::new(Game::seeded(args.level, seed), AddressMap::default());
     let standard = Standard::new(weights);

@@ -17,7 +17,7 @@ use nestor::nes::{
 };
 use nestor::search::explain::Explanation;
 use nestor::search::profile::Profile;
-use nestor::search::{Planner, Standard, Weights};
+use nestor::search::{Planner, Standard};
 use nestor::ui::ViewEvent;
 
 use clap::Args;
@@ -224,10 +224,16 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if settings.show_plan && settings.headless {
         eprintln!("warning: --show-plan outlines the plan in the window; there is none headless");
     }
-    let weights = match &settings.weights {
-        Some(p) => Weights::load(p)?,
-        None => Weights::default_set(),
-    };
+    // The weights file (option or settings file), else the profile's set.
+    let weights = args
+        .bot
+        .with_profile_and_file(
+            settings.profile.clone(),
+            &format!("profile {}", settings.profile.name),
+            settings.weights.as_deref(),
+            "weights",
+        )?
+        .weights;
     let standard = Standard::new(weights);
     let explain = settings.explain.map(|n| Explain::new(&standard, n));
     let mut planner = Planner::new(standard);

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use nestor::movie::Header;
 use nestor::search::profile::Profile;
+use nestor::search::weights::WeightsChoice;
 
 /// Every setting, after the file and the options are merged.
 #[derive(Debug, Serialize)]
@@ -45,7 +46,12 @@ impl Settings {
             ),
             rom.to_string(),
         ];
-        let weights = self.weights.as_ref().map_or("built-in".into(), name);
+        // Without a weights file, the profile's set (a file by its name, as above).
+        let weights = match (&self.weights, &self.profile.weights) {
+            (Some(p), _) => name(p),
+            (None, WeightsChoice::File(p)) => format!("{} (profile)", name(p)),
+            (None, set) => format!("{set} (profile)"),
+        };
         c.push(format!("weights {weights}"));
         c.push(Header::profile_comment(&self.profile));
         // Limits, not outcomes: how the run really ended is added when it does.

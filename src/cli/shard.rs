@@ -16,7 +16,7 @@ use nestor::search::Standard;
 
 use super::args::{OverwriteArg, ReportArgs};
 use super::interrupt::Interrupt;
-use super::sim::{batch_config, load_weights, report, threads, Outputs, ProfileLabel, SimArgs};
+use super::sim::{batch_config, report, threads, Outputs, ProfileLabel, SimArgs};
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
@@ -35,6 +35,7 @@ const UNTIL: &str = "until";
 const MAX_LINES: &str = "max_lines";
 const PIECES: &str = "pieces";
 const PROFILE_NAME: &str = "profile_name";
+const WEIGHTS_SET: &str = "weights_set";
 
 /// What makes the run's games what they are, apart from which share a shard plays. The batch
 /// settings are also taken whole (their debug form), so an option added to them later is part
@@ -43,8 +44,9 @@ fn identity(
     args: &SimArgs,
     config: &BatchConfig,
     profile: &Profile,
-    weights_id: String,
+    weights: (String, &str),
 ) -> RunIdentity {
+    let (weights_id, weights_set) = weights;
     let neutral = BatchConfig {
         games: 0,
         seed: 0,
@@ -65,6 +67,7 @@ fn identity(
             (PIECES.to_string(), pieces),
             (shard::PROFILE_OPTION.to_string(), profile.describe()),
             (PROFILE_NAME.to_string(), profile.name.clone()),
+            (WEIGHTS_SET.to_string(), weights_set.to_string()),
         ]),
     }
 }
@@ -79,8 +82,8 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
         inputs.push(("weights file", w.as_path()));
     }
     let part = Output::check("--part", &path, &inputs, args.output.overwrite)?;
-    let weights = load_weights(args.bot.weights.as_deref())?;
-    let profile = args.bot.profile.resolve()?;
+    let bot = args.bot.resolve()?;
+    let (weights, profile) = (&bot.weights, &bot.profile);
     let whole = batch_config(args, 1);
     let share = shard.range(args.games);
     let config = BatchConfig {
@@ -93,7 +96,7 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
     let bar = super::progress::bar(u64::from(config.games), "games");
     let make = || Standard::new(weights.clone());
     let mut results =
-        run_batch_profiled(&config, &profile, make, interrupt.flag(), |_, _| bar.inc(1));
+        run_batch_profiled(&config, profile, make, interrupt.flag(), |_, _| bar.inc(1));
     bar.finish_and_clear();
     if interrupt.requested() {
         eprintln!("interrupted: shard {shard} is incomplete, nothing written");
@@ -103,7 +106,12 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
         r.index += share.start;
     }
     let desyncs: u64 = results.iter().map(|r| u64::from(r.stats.desyncs)).sum();
-    let id = identity(args, &whole, &profile, shard::weights_id(&weights));
+    let id = identity(
+        args,
+        &whole,
+        profile,
+        (shard::weights_id(weights), &bot.weights_source),
+    );
     let text = serde_json::to_vec_pretty(&PartFile::new(id, shard, results))?;
     part.write(&text)
         .with_context(|| format!("cannot write {}", path.display()))?;
@@ -165,6 +173,11 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode> {
             .get(shard::PROFILE_OPTION)
             .cloned()
             .unwrap_or(unlimited.describe()),
+        weights: identity
+            .options
+            .get(WEIGHTS_SET)
+            .cloned()
+            .unwrap_or_default(),
     };
     report(&sim, &outputs, &profile, &results, None, false)
 }

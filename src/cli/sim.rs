@@ -78,13 +78,18 @@ pub struct ProfileLabel {
     pub name: String,
     /// [`Profile::describe`]: the name with the timeline, shift, reaction and start delay.
     pub describe: String,
+    /// The weight set played (`--weights FILE` or the profile's set); empty when not known
+    /// (parts written before it was recorded).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub weights: String,
 }
 
 impl ProfileLabel {
-    pub fn of(p: &Profile) -> ProfileLabel {
+    pub fn of(p: &Profile, weights: &str) -> ProfileLabel {
         ProfileLabel {
             name: p.name.clone(),
             describe: p.describe(),
+            weights: weights.to_string(),
         }
     }
 }
@@ -195,8 +200,8 @@ pub fn batch_config(args: &SimArgs, threads: usize) -> BatchConfig {
 }
 
 pub fn run(args: &SimArgs) -> Result<ExitCode> {
-    let weights = load_weights(args.bot.weights.as_deref())?;
-    let profile = args.bot.profile.resolve()?;
+    let bot = args.bot.resolve()?;
+    let (weights, profile) = (&bot.weights, &bot.profile);
     if let Until::Level(n) = args.until {
         if n <= args.level {
             bail!(
@@ -221,7 +226,7 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let bar = super::progress::bar(args.games as u64, "games");
     let started = Instant::now();
     let make = || Standard::new(weights.clone());
-    let results = run_batch_profiled(&config, &profile, make, interrupt.flag(), |_, r| {
+    let results = run_batch_profiled(&config, profile, make, interrupt.flag(), |_, r| {
         bar.inc(1);
         bar.set_message(format!(
             "last: {} points, {} lines, level {}",
@@ -241,7 +246,7 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     report(
         args,
         &outputs,
-        &ProfileLabel::of(&profile),
+        &ProfileLabel::of(profile, &bot.weights_source),
         &results,
         Some((elapsed, threads)),
         interrupted,
@@ -333,6 +338,9 @@ fn print_summary(
         args.until,
     );
     println!("profile: {}", profile.describe);
+    if !profile.weights.is_empty() {
+        println!("weights: {}", profile.weights);
+    }
     println!(
         "score: mean {:.0}, median {:.0}, best third {:.0}, max {}",
         s.mean_score, s.median_score, s.best_third_mean, s.max_score

@@ -18,7 +18,7 @@ use nestor::lab::tune::{
 use super::args::{BotArgs, OverwriteArg};
 use super::compare::{describe, objective_parser, play_and_compare_profiled};
 use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
-use super::sim::{load_weights, threads};
+use super::sim::threads;
 
 /// `tune`'s default line cap: past level 29 from a level-19 start (230 lines), so every phase
 /// is played, yet short enough that a candidate costs seconds.
@@ -248,7 +248,9 @@ fn new_state(setup: &TuneSetup) -> Result<(TuneState, Output)> {
         ),
         other => other?,
     };
-    let start = load_weights(setup.bot.weights.as_deref())?;
+    // `--weights`, else the profile's set: a profile's tune starts from what it plays.
+    let bot = setup.bot.resolve()?;
+    let start = bot.weights;
     let levels = setup.objective.levels(setup.level);
     let keys = tunable_keys(&start, setup.phase.as_deref(), levels)?;
     let config = TuneConfig {
@@ -267,7 +269,7 @@ fn new_state(setup: &TuneSetup) -> Result<(TuneState, Output)> {
         keys,
         start,
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        profile: setup.bot.profile.resolve()?,
+        profile: bot.profile,
     };
     Ok((TuneState::new(config)?, out))
 }

@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::Path;
 
 use crate::game::pad::PadState;
+use crate::search::weights::WeightsChoice;
 
 /// The buttons a timeline limits: Left, Right, A and B (Down is soft drop, outside profiles).
 pub const TIMED: PadState = PadState(0xC3);
@@ -33,7 +34,7 @@ pub const PRESETS: [(&str, &str); 10] = [
 ];
 
 /// The Hz names a `timeline` may give, with their patterns: BetaTetris's tap tables for 30, 24,
-/// 20, 15, 12 and 10 Hz (btpg `wasm/binding/board.h`, `kTapTables`: taps on frames 0, 2, 4…;
+/// 20, 15, 12 and 10 Hz (btpg `wasm/binding/state.h`, `kTapTables`: taps on frames 0, 2, 4…;
 /// 0, 3, 5, 8, 10…; 0, 3, 6…; 0, 4, 8…; 0, 5, 10…; 0, 6, 12…), StackRabbit's for 13.5 Hz.
 const HZ: [(&str, &str); 7] = [
     ("30hz", "X."),
@@ -155,6 +156,8 @@ pub struct Profile {
     pub reaction: u16,
     /// Frames at the start of a game before the first press.
     pub start_delay: u16,
+    /// The weight set this profile plays with (the optional `weights` key; `--weights` wins).
+    pub weights: WeightsChoice,
 }
 
 impl Default for Profile {
@@ -194,6 +197,9 @@ pub fn preset_names() -> Vec<&'static str> {
 
 const KEYS: [&str; 4] = ["timeline", "shift", "reaction", "start_delay"];
 
+/// The optional key: the weight set paired with the profile (a built-in name or a file).
+const WEIGHTS_KEY: &str = "weights";
+
 impl Profile {
     /// A built-in preset by name.
     pub fn preset(name: &str) -> Option<Profile> {
@@ -224,12 +230,30 @@ impl Profile {
                         None => e.message().to_string(),
                     },
                 })?;
-        if let Some(extra) = table.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        if let Some(extra) = table
+            .keys()
+            .find(|k| !KEYS.contains(&k.as_str()) && k.as_str() != WEIGHTS_KEY)
+        {
             return Err(key_error(
                 extra,
-                format!("unknown key (the keys are {})", KEYS.join(", ")),
+                format!(
+                    "unknown key (the keys are {} and the optional {WEIGHTS_KEY})",
+                    KEYS.join(", ")
+                ),
             ));
         }
+        let weights = match table.remove(WEIGHTS_KEY) {
+            None => WeightsChoice::Default,
+            Some(toml::Value::String(s)) => {
+                WeightsChoice::parse(&s).map_err(|p| key_error(WEIGHTS_KEY, p))?
+            }
+            Some(other) => {
+                return Err(key_error(
+                    WEIGHTS_KEY,
+                    expected("a weight set's name or a file", &other),
+                ))
+            }
+        };
         let mut take = |key: &str| {
             table
                 .remove(key)
@@ -267,6 +291,7 @@ impl Profile {
             shift,
             reaction,
             start_delay,
+            weights,
         })
     }
 
@@ -275,7 +300,11 @@ impl Profile {
         let name = path
             .file_stem()
             .map_or_else(|| "profile".into(), |s| s.to_string_lossy().into_owned());
-        Profile::from_toml(text, &path.display().to_string(), &name)
+        let mut p = Profile::from_toml(text, &path.display().to_string(), &name)?;
+        // A relative weights file is next to the profile, wherever the command runs.
+        let folder = path.parent().unwrap_or(Path::new(""));
+        p.weights = std::mem::take(&mut p.weights).rebased(folder);
+        Ok(p)
     }
 
     /// Today's move set: no timeline, taps only, no reaction.

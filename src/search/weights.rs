@@ -7,7 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::features::{with_features, FEATURE_COUNT};
 
+pub use named::{built_in_names, WeightsChoice, BUILT_IN};
+
 mod defaults;
+mod named;
 mod parse;
 #[cfg(test)]
 mod tests;

@@ -223,3 +223,102 @@ fn the_tetris_everywhere_file_is_the_2018_set_at_every_level() {
     expected.phases[0].name = "all".into();
     assert_eq!(w, expected);
 }
+
+#[test]
+fn every_built_in_set_loads_from_its_file() {
+    for (name, _) in BUILT_IN {
+        let file =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("config/weights/{name}.toml"));
+        let on_disk = Weights::load(&file).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(Weights::built_in(name).unwrap(), on_disk, "{name}");
+    }
+    assert_eq!(Weights::built_in("default").unwrap(), Weights::default());
+    let e = Weights::built_in("fast").unwrap_err().to_string();
+    assert!(
+        e.contains("no built-in set \"fast\"") && e.contains("score-2018"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_choice_is_a_built_in_name_or_a_file() {
+    assert_eq!(
+        WeightsChoice::parse("score-2018").unwrap(),
+        WeightsChoice::BuiltIn("score-2018".into())
+    );
+    assert_eq!(
+        WeightsChoice::parse("mine.toml").unwrap(),
+        WeightsChoice::File("mine.toml".into())
+    );
+    assert_eq!(
+        WeightsChoice::parse("sets/mine").unwrap(),
+        WeightsChoice::File("sets/mine".into())
+    );
+    let e = WeightsChoice::parse("fast").unwrap_err();
+    assert!(
+        e.contains("\"fast\" is neither a built-in weight set (default, "),
+        "{e}"
+    );
+    // A relative file is taken from the profile's folder, an absolute one as it is.
+    let folder = Path::new("/p");
+    assert_eq!(
+        WeightsChoice::File("w.toml".into()).rebased(folder),
+        WeightsChoice::File("/p/w.toml".into())
+    );
+    assert_eq!(
+        WeightsChoice::File("/abs/w.toml".into()).rebased(folder),
+        WeightsChoice::File("/abs/w.toml".into())
+    );
+    assert_eq!(
+        WeightsChoice::BuiltIn("default".into()).rebased(folder),
+        WeightsChoice::BuiltIn("default".into())
+    );
+    assert_eq!(WeightsChoice::Default.to_string(), "built-in default");
+}
+
+/// A profile names its weight set with the optional `weights` key.
+#[test]
+fn a_profile_pairs_a_weight_set() {
+    use crate::search::profile::{Profile, PRESETS};
+    const BASE: &str = "timeline = \"X...\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n";
+    let p = Profile::from_toml(BASE, "p.toml", "p").unwrap();
+    assert_eq!(p.weights, WeightsChoice::Default, "no key: the default set");
+    let with = |v: &str| Profile::from_toml(&format!("{BASE}weights = {v}\n"), "p.toml", "p");
+    assert_eq!(
+        with("\"score-2018\"").unwrap().weights,
+        WeightsChoice::BuiltIn("score-2018".into())
+    );
+    for (value, want) in [
+        (
+            "\"fast\"",
+            "profile p.toml: `weights`: \"fast\" is neither a built-in",
+        ),
+        (
+            "3",
+            "profile p.toml: `weights`: expected a weight set's name or a file, got integer",
+        ),
+    ] {
+        let e = with(value).unwrap_err().to_string();
+        assert!(e.contains(want), "{e}");
+    }
+    // A file profile's relative weights file is next to it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("slow.toml");
+    let text = format!("{BASE}weights = \"sets/w.toml\"\n");
+    let p = Profile::from_file_text(&text, &path).unwrap();
+    assert_eq!(
+        p.weights,
+        WeightsChoice::File(dir.path().join("sets/w.toml"))
+    );
+    // The 10 and 12 Hz presets play the sets tuned for them; every preset's set loads.
+    for hz in ["10hz", "12hz"] {
+        assert_eq!(
+            Profile::preset(hz).unwrap().weights,
+            WeightsChoice::BuiltIn(hz.into())
+        );
+    }
+    for (name, _) in PRESETS {
+        let p = Profile::preset(name).unwrap();
+        p.weights.load().unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
