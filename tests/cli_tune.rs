@@ -65,7 +65,9 @@ fn tune_here(dir: &Path, state: &str, out: &str) -> Command {
     cmd
 }
 
-/// The state file shows generation 2 under way: generation 1 done, a candidate scored.
+/// The state file shows generation 1 done. (The race saves a candidate as it finishes or
+/// stops, which in a run this small is all at once at the generation's end, so a state with
+/// some candidates scored is too brief to catch; resuming from a generation's end is.)
 fn mid_second_generation(path: &Path) -> bool {
     let Ok(text) = std::fs::read(path) else {
         return false;
@@ -74,9 +76,6 @@ fn mid_second_generation(path: &Path) -> bool {
         return false;
     };
     state["generation"] == 1
-        && state["pending"]["scores"]
-            .as_array()
-            .is_some_and(|s| s.iter().any(|v| !v.is_null()))
 }
 
 /// Starts a run, stops it with `signal` once a candidate's score is in the state file, and
