@@ -47,6 +47,7 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
         Wait::Ending => 2,
         Wait::Lag(None) => 3,
         Wait::Lag(Some(_)) => 4,
+        Wait::Confetti => 5,
     };
     let crashed = match g.crashed {
         None => 0,
@@ -104,6 +105,7 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
             completed_lines: r[43],
             hold_down_points: r[44],
         })),
+        5 => Wait::Confetti,
         v => return Err(format!("bad wait {v} in the state")),
     };
     let crashed = match r[35] {
