@@ -10,6 +10,7 @@ use nestor::nes::addresses::AddressMap;
 use nestor::nes::rom::{Header, Rom};
 use nestor::nes::settings::PlaySettings;
 use nestor::search::Weights;
+use nestor::trace::record::FIELDS;
 use nestor::trace::verify::verify_frames;
 use nestor::trace::{read_trace_bytes, Trace};
 use serde_json::{Map, Value};
@@ -126,36 +127,27 @@ pub fn ines_rom(data: &[u8]) -> Outcome {
 /// A first trace line that starts the model (the cartridge's l19-das-walls trace, t=0).
 pub const BASE_LINE: &str = r#"{"frame":313,"t":0,"input":"......L.","game_mode":4,"game_mode_state":2,"render_mode":3,"game_type":0,"play_state":1,"piece":2,"x":4,"y":0,"next":7,"fall_timer":2,"das":0,"soft_drop":162,"hold_down_points":0,"level":19,"start_level":19,"lines":0,"lines_bcd":"0000","score":0,"score_bcd":"000000","rng":4069,"spawn_id":7,"spawn_count":2,"frame_counter":52,"held":2,"newly":2,"vram_row":8,"completed_lines":0,"row_y":0,"curtain_row":0,"active_matches_p1":true,"field":["..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........","..........",".........."],"hidden":["..........",".........."]}"#;
 
-/// Fields `game_from_line` reads as integers.
-const INT_FIELDS: &[&str] = &[
-    "frame",
-    "t",
-    "game_mode",
-    "game_mode_state",
-    "render_mode",
-    "game_type",
-    "play_state",
-    "piece",
-    "x",
-    "y",
-    "next",
-    "fall_timer",
-    "das",
-    "soft_drop",
-    "hold_down_points",
-    "level",
-    "start_level",
-    "rng",
-    "spawn_id",
-    "spawn_count",
-    "frame_counter",
-    "held",
-    "newly",
-    "vram_row",
-    "completed_lines",
-    "row_y",
-    "curtain_row",
+/// The schema's fields that are not integers: the input, the decimal counters (`lines` and
+/// `score` are only compared), the BCD strings, the flag and the playfield rows.
+const NOT_INT_FIELDS: &[&str] = &[
+    "input",
+    "lines",
+    "lines_bcd",
+    "score",
+    "score_bcd",
+    "active_matches_p1",
+    "field",
+    "hidden",
 ];
+
+/// Fields `game_from_line` reads as integers, in the schema's order.
+fn int_fields() -> Vec<&'static str> {
+    FIELDS
+        .iter()
+        .copied()
+        .filter(|f| !NOT_INT_FIELDS.contains(f))
+        .collect()
+}
 
 /// Reads fuzz bytes one at a time, zeros once they run out (so every input decodes).
 struct Bytes<'a>(&'a [u8]);
@@ -198,27 +190,28 @@ fn fuzzed_row(b: &mut Bytes) -> Value {
 /// integer field, the playfield, the BCD counters), then one line per byte pair with the
 /// input and, now and then, a recorded field to compare.
 pub fn fuzzed_trace(data: &[u8]) -> Trace {
+    let int_fields = int_fields();
     let mut b = Bytes(data);
     let mut first: Map<String, Value> =
         serde_json::from_str(BASE_LINE).expect("the base line is JSON");
     let edits = b.byte() % 16;
     for _ in 0..edits {
         let pick = usize::from(b.byte());
-        match pick % (INT_FIELDS.len() + 4) {
-            i if i < INT_FIELDS.len() => {
-                first.insert(INT_FIELDS[i].into(), fuzzed_int(&mut b));
+        match pick % (int_fields.len() + 4) {
+            i if i < int_fields.len() => {
+                first.insert(int_fields[i].into(), fuzzed_int(&mut b));
             }
-            i if i == INT_FIELDS.len() => {
+            i if i == int_fields.len() => {
                 let rows: Vec<Value> = (0..20).map(|_| fuzzed_row(&mut b)).collect();
                 first.insert("field".into(), Value::from(rows));
             }
-            i if i == INT_FIELDS.len() + 1 => {
+            i if i == int_fields.len() + 1 => {
                 first.insert(
                     "hidden".into(),
                     Value::from(vec![fuzzed_row(&mut b), fuzzed_row(&mut b)]),
                 );
             }
-            i if i == INT_FIELDS.len() + 2 => {
+            i if i == int_fields.len() + 2 => {
                 let s = format!("{:02X}{:02X}", b.byte(), b.byte());
                 first.insert("lines_bcd".into(), Value::from(s));
             }
@@ -235,7 +228,7 @@ pub fn fuzzed_trace(data: &[u8]) -> Trace {
         line.insert("input".into(), Value::from(input.to_letters()));
         let extra = b.byte();
         if extra >= 0xF0 {
-            let name = INT_FIELDS[usize::from(extra) % INT_FIELDS.len()];
+            let name = int_fields[usize::from(extra) % int_fields.len()];
             line.insert(name.into(), fuzzed_int(&mut b));
         }
         frames.push(line);
@@ -280,25 +273,25 @@ pub fn protocol(data: &[u8]) -> Outcome {
             line.len() <= nestor::serve::MAX_LINE,
             "an over-long line was returned"
         );
-        // Whatever a server line parses to formats back to a line that parses the same.
+        // Whatever a server or client line parses to formats back to a line that parses the
+        // same (a macro: the two message types share no trait).
+        macro_rules! formats_back {
+            ($ty:ident, $msg:expr) => {
+                let mut again = String::new();
+                $msg.format(&mut again);
+                assert_eq!(
+                    $ty::parse(&again).as_ref(),
+                    Ok(&$msg),
+                    "{line:?} → {again:?}"
+                );
+            };
+        }
         if let Ok(msg) = ServerMsg::parse(&line) {
-            let mut again = String::new();
-            msg.format(&mut again);
-            assert_eq!(
-                ServerMsg::parse(&again).as_ref(),
-                Ok(&msg),
-                "{line:?} → {again:?}"
-            );
+            formats_back!(ServerMsg, msg);
         }
         match ClientMsg::parse(&line) {
             Ok(msg) => {
-                let mut again = String::new();
-                msg.format(&mut again);
-                assert_eq!(
-                    ClientMsg::parse(&again).as_ref(),
-                    Ok(&msg),
-                    "{line:?} → {again:?}"
-                );
+                formats_back!(ClientMsg, msg);
                 if let ClientMsg::Frame { hex, .. } = msg {
                     let mut ram = vec![0u8; hex.len() / 2];
                     if let Err(e) = decode_hex(hex, &mut ram) {
