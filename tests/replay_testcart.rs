@@ -162,19 +162,40 @@ fn os(args: &[&dyn AsRef<OsStr>]) -> Vec<OsString> {
     args.iter().map(|a| a.as_ref().to_os_string()).collect()
 }
 
-#[test]
-fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
-    let tmp = temp_dir("cli-replay");
-    let dir = tmp.path();
-    let (rom, movie) = cli_files(dir);
-    let ok = nestor(&os(&[
+/// `replay ROM MOVIE --allow-unknown-rom --headless EXTRA…` (the test cart is no known ROM).
+fn replay(rom: &Path, movie: &Path, extra: &[&str]) -> Vec<OsString> {
+    let mut args = os(&[
         &"replay",
         &rom,
         &movie,
         &"--allow-unknown-rom",
         &"--headless",
-        &"--json",
-    ]));
+    ]);
+    args.extend(extra.iter().map(OsString::from));
+    args
+}
+
+/// `trace ROM --movie MOVIE --out OUT --allow-unknown-rom EXTRA…`.
+fn trace(rom: &Path, movie: &Path, out: &Path, extra: &[&str]) -> Vec<OsString> {
+    let mut args = os(&[
+        &"trace",
+        &rom,
+        &"--movie",
+        &movie,
+        &"--out",
+        &out,
+        &"--allow-unknown-rom",
+    ]);
+    args.extend(extra.iter().map(OsString::from));
+    args
+}
+
+#[test]
+fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
+    let tmp = temp_dir("cli-replay");
+    let dir = tmp.path();
+    let (rom, movie) = cli_files(dir);
+    let ok = nestor(&replay(&rom, &movie, &["--json"]));
     let stdout = String::from_utf8_lossy(&ok.stdout);
     assert!(
         ok.status.success(),
@@ -185,15 +206,7 @@ fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
     assert_eq!(v["frames"], FRAMES as u64);
     assert_eq!(v["game_over"], false);
     assert_eq!(v["checksum"], "match");
-    let part = nestor(&os(&[
-        &"replay",
-        &rom,
-        &movie,
-        &"--allow-unknown-rom",
-        &"--headless",
-        &"--frames",
-        &"25",
-    ]));
+    let part = nestor(&replay(&rom, &movie, &["--frames", "25"]));
     let text = String::from_utf8_lossy(&part.stdout);
     assert!(
         text.contains(&format!("25 of {FRAMES} frames replayed")),
@@ -204,13 +217,7 @@ fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
     m.header.rom_checksum = [0x22; 16];
     let wrong = dir.join("wrong.fm2");
     m.save(&wrong).unwrap();
-    let refused = nestor(&os(&[
-        &"replay",
-        &rom,
-        &wrong,
-        &"--allow-unknown-rom",
-        &"--headless",
-    ]));
+    let refused = nestor(&replay(&rom, &wrong, &[]));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains(&"22".repeat(16)), "{stderr}");
@@ -221,14 +228,7 @@ fn cli_replays_the_cart_and_refuses_a_wrong_checksum_unless_forced() {
     let md5 = prg_chr_md5(&testcart::nrom_image());
     assert!(stderr.contains(&nestor::nes::rom::hex(&md5)), "{stderr}");
 
-    let forced = nestor(&os(&[
-        &"replay",
-        &rom,
-        &wrong,
-        &"--allow-unknown-rom",
-        &"--headless",
-        &"--force",
-    ]));
+    let forced = nestor(&replay(&rom, &wrong, &["--force"]));
     assert!(
         forced.status.success(),
         "{}",
@@ -269,7 +269,7 @@ fn cli_errors_name_the_problem() {
 
     let cases: Vec<(Vec<OsString>, Vec<String>)> = vec![
         (
-            os(&[&"replay", &rom, &bad, &"--allow-unknown-rom", &"--headless"]),
+            replay(&rom, &bad, &[]),
             vec![format!("line {bad_line}"), "7 bytes".into()],
         ),
         (
@@ -281,54 +281,21 @@ fn cli_errors_name_the_problem() {
             ]),
             vec!["missing.fm2".into(), "cannot read".into()],
         ),
-        (
-            os(&[
-                &"replay",
-                &nrom,
-                &movie,
-                &"--allow-unknown-rom",
-                &"--headless",
-            ]),
-            vec!["mapper 0".into()],
-        ),
+        (replay(&nrom, &movie, &[]), vec!["mapper 0".into()]),
         (
             os(&[&"replay", &rom, &movie, &"--headless"]),
             vec!["--allow-unknown-rom".into()],
         ),
         (
-            os(&[
-                &"replay",
-                &rom,
-                &reset,
-                &"--allow-unknown-rom",
-                &"--headless",
-            ]),
+            replay(&rom, &reset, &[]),
             vec![format!("line {}", header_lines + 5), "soft reset".into()],
         ),
         (
-            os(&[
-                &"trace",
-                &rom,
-                &"--movie",
-                &movie,
-                &"--out",
-                &out_trace,
-                &"--allow-unknown-rom",
-                &"--fields",
-                &"score,scroe",
-            ]),
+            trace(&rom, &movie, &out_trace, &["--fields", "score,scroe"]),
             vec!["scroe".into(), "hidden".into()],
         ),
         (
-            os(&[
-                &"trace",
-                &rom,
-                &"--movie",
-                &movie,
-                &"--out",
-                &out_trace,
-                &"--allow-unknown-rom",
-            ]),
+            trace(&rom, &movie, &out_trace, &[]),
             vec!["never starts an A-type game".into()],
         ),
     ];
@@ -348,13 +315,7 @@ fn cli_errors_name_the_problem() {
         (&bad, "7 bytes"),
         (&reset, "soft reset"),
     ] {
-        let out = nestor(&os(&[
-            &"replay",
-            &rom,
-            m,
-            &"--allow-unknown-rom",
-            &"--headless",
-        ]));
+        let out = nestor(&replay(&rom, m, &[]));
         let stderr = String::from_utf8_lossy(&out.stderr);
         let name = m.file_name().unwrap().to_str().unwrap();
         assert_eq!(stderr.matches(name).count(), 1, "{stderr}");
@@ -372,18 +333,12 @@ fn cli_captures_the_whole_movie_twice_into_equal_traces() {
     let mut outs = Vec::new();
     for name in ["a.jsonl.gz", "b.jsonl"] {
         let out = dir.join(name);
-        let run = nestor(&os(&[
-            &"trace",
+        let run = nestor(&trace(
             &rom,
-            &"--movie",
             &movie,
-            &"--out",
             &out,
-            &"--allow-unknown-rom",
-            &"--whole-movie",
-            &"--fields",
-            &"held,frame_counter",
-        ]));
+            &["--whole-movie", "--fields", "held,frame_counter"],
+        ));
         assert!(
             run.status.success(),
             "{}",
@@ -479,16 +434,7 @@ fn verify_says_why_a_trace_cannot_be_checked_naming_the_file_once() {
     let dir = tmp.path();
     let (rom, movie) = cli_files(dir);
     let whole = dir.join("whole.jsonl");
-    let out = nestor(&os(&[
-        &"trace",
-        &rom,
-        &"--movie",
-        &movie,
-        &"--out",
-        &whole,
-        &"--allow-unknown-rom",
-        &"--whole-movie",
-    ]));
+    let out = nestor(&trace(&rom, &movie, &whole, &["--whole-movie"]));
     assert!(
         out.status.success(),
         "{}",
