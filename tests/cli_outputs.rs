@@ -33,22 +33,36 @@ fn os(parts: &[&dyn AsRef<std::ffi::OsStr>]) -> Vec<OsString> {
     parts.iter().map(|p| p.as_ref().to_os_string()).collect()
 }
 
+/// `play` of five pieces on the model console, recorded to `p`.
+fn play_record(p: &Path) -> Vec<OsString> {
+    let model = [
+        "play",
+        "--model-console",
+        "1",
+        "--headless",
+        "--pieces",
+        "5",
+    ];
+    let mut args: Vec<OsString> = model.iter().map(OsString::from).collect();
+    args.extend(os(&[&"--record", &p]));
+    args
+}
+
+/// Shard `k` (of 2) of a two-game `sim` of five pieces, written to `p`.
+fn sim_part(k: &str, p: &Path) -> Vec<OsString> {
+    let sim = [
+        "sim", "--games", "2", "--pieces", "5", "--shard", k, "--part",
+    ];
+    let mut args: Vec<OsString> = sim.iter().map(OsString::from).collect();
+    args.push(p.into());
+    args
+}
+
 const CASES: &[Case] = &[
     Case {
         name: "play --record",
         kind: Kind::File,
-        args: |_, p| {
-            os(&[
-                &"play",
-                &"--model-console",
-                &"1",
-                &"--headless",
-                &"--pieces",
-                &"5",
-                &"--record",
-                &p,
-            ])
-        },
+        args: |_, p| play_record(p),
     },
     Case {
         name: "sim --out",
@@ -63,19 +77,7 @@ const CASES: &[Case] = &[
     Case {
         name: "sim --shard --part",
         kind: Kind::File,
-        args: |_, p| {
-            os(&[
-                &"sim",
-                &"--games",
-                &"2",
-                &"--pieces",
-                &"5",
-                &"--shard",
-                &"1/2",
-                &"--part",
-                &p,
-            ])
-        },
+        args: |_, p| sim_part("1/2", p),
     },
     Case {
         name: "sim merge --out",
@@ -209,36 +211,13 @@ fn fixture() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let part = |k: &str, path: &Path| {
-        let out = nestor(&os(&[
-            &"sim",
-            &"--games",
-            &"2",
-            &"--pieces",
-            &"5",
-            &"--shard",
-            &k,
-            &"--part",
-            &path,
-        ]));
-        ok(&out, "shard");
+        ok(&nestor(&sim_part(k, path)), "shard");
     };
     let (part_a, part_b) = (d.join("a.json"), d.join("b.json"));
     part("1/2", &part_a);
     part("2/2", &part_b);
     let model_movie = d.join("model.fm2");
-    ok(
-        &nestor(&os(&[
-            &"play",
-            &"--model-console",
-            &"1",
-            &"--headless",
-            &"--pieces",
-            &"5",
-            &"--record",
-            &model_movie,
-        ])),
-        "model movie",
-    );
+    ok(&nestor(&play_record(&model_movie)), "model movie");
     // The test cartridge (MMC1, accepted with --allow-unknown-rom) and a short movie for it.
     let image = testcart::mmc1_image();
     let cart = d.join("cart.nes");
