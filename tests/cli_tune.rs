@@ -3,7 +3,7 @@
 //! are clear errors.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -22,18 +22,7 @@ const RUN: &[&str] = &[
     "5",
 ];
 
-use common::nestor_in as nestor;
-
-fn ok(out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
+use common::{nestor_in as nestor, ok};
 
 /// The weights of a tuned file: its lines without the header comments (which hold the date
 /// and the command line).
@@ -137,16 +126,7 @@ fn an_interrupted_run_resumes_to_the_same_weights() {
 fn batch_steps_give_the_weights_of_a_run_on_one_machine() {
     let tmp = common::temp_dir("tune-steps");
     let dir = tmp.path().to_path_buf();
-    let small = [
-        "--generations",
-        "2",
-        "--population",
-        "4",
-        "--games",
-        "2",
-        "--pieces",
-        "20",
-    ];
+    let small = common::small_tune("20");
     let mut here = vec![
         "tune",
         "--state",

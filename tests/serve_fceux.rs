@@ -162,19 +162,14 @@ fn fceux_plays_300_pieces_from_level_19_driven_by_nestor() {
     );
     let _ = server.wait_stdout(Duration::from_secs(30));
     // The movie FCEUX recorded replays in nestor to the same score and lines.
-    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
-        .arg("replay")
-        .arg(&rom)
-        .arg(&movie)
-        .args(["--headless", "--json"])
-        .output()
-        .expect("run nestor replay");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("replay JSON");
+    let out = common::nestor(&[
+        "replay".into(),
+        rom.clone().into(),
+        movie.clone().into(),
+        "--headless".into(),
+        "--json".into(),
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&common::ok(&out)).expect("replay JSON");
     assert_eq!(json["score"], summary_value(&summary, "score"), "{json}");
     assert_eq!(json["lines"], summary_value(&summary, "lines"), "{json}");
 }

@@ -147,17 +147,7 @@ fn start_cluster() -> Result<Cluster, String> {
 }
 
 fn run_nestor(args: &[&str], dir: &Path) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run nestor");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    serde_json::from_str(&common::ok(&common::nestor_in(args, dir))).expect("JSON")
 }
 
 #[test]
@@ -199,16 +189,7 @@ fn sim_and_tune_jobs_give_what_one_machine_gives() {
 
     // A whole tuning run as a chain of array and gather jobs ends with the weights of the
     // same run on this machine.
-    let tune = [
-        "--generations",
-        "2",
-        "--population",
-        "4",
-        "--games",
-        "2",
-        "--pieces",
-        "15",
-    ];
+    let tune = common::small_tune("15");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/slurm/tune.sh");
     let run = dir.join("run");
     sh(&format!(
@@ -238,16 +219,7 @@ fn sim_and_tune_jobs_give_what_one_machine_gives() {
     }
     let mut here = vec!["tune", "--state", "here.json", "--out", "here.toml"];
     here.extend(tune);
-    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
-        .args(&here)
-        .current_dir(&dir)
-        .output()
-        .expect("run nestor tune");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::ok(&common::nestor_in(&here, &dir));
     let weights = |p: &Path| -> Vec<String> {
         std::fs::read_to_string(p)
             .expect("tuned weights")

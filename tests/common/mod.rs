@@ -51,6 +51,34 @@ pub fn nestor_in(args: &[&str], dir: &Path) -> Output {
         .expect("run the nestor binary")
 }
 
+/// Asserts that a run succeeded (its exit, stdout and stderr are the message when not);
+/// returns its stdout.
+pub fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The options of a small tuning run (2 generations of 4 candidates, 2 games each) of
+/// games of `pieces` pieces.
+pub fn small_tune(pieces: &str) -> [&str; 8] {
+    [
+        "--generations",
+        "2",
+        "--population",
+        "4",
+        "--games",
+        "2",
+        "--pieces",
+        pieces,
+    ]
+}
+
 /// `tune init` of a small run (4 candidates of 2 games a generation) into `s.json`.
 pub const SMALL_TUNE_INIT: [&str; 8] = [
     "tune",
