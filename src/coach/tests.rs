@@ -8,9 +8,9 @@ use super::classes::{Class, CoachSettings};
 use super::summary::Summary;
 use crate::game::state::PlayState;
 use crate::game::{Game, PadState};
-use crate::nes::{AddressMap, Console, ConsoleError, Driver, DriverConfig, ModelConsole, Step};
+use crate::nes::{test_consoles, AddressMap, Console, ConsoleError, ModelConsole, Step};
 use crate::search::rank::Ranker;
-use crate::search::{Planner, Situation, Standard, Weights};
+use crate::search::{Situation, Standard, Weights};
 
 fn analyzer() -> Analyzer<Standard> {
     Analyzer::new(
@@ -117,15 +117,7 @@ fn substituted_placements_are_found_with_their_ranks() {
 /// at least 99 % of its placements are rated best.
 #[test]
 fn a_game_played_by_the_driver_is_rated_best() {
-    let console = ModelConsole::new(Game::seeded(19, 99), AddressMap::default());
-    let planner = Planner::new(Standard::new(Weights::default_set()));
-    let mut d = Driver::new(
-        console,
-        AddressMap::default(),
-        planner,
-        DriverConfig { level: 19 },
-    )
-    .unwrap();
+    let mut d = test_consoles::driver(test_consoles::model(99));
     let mut pads = Vec::new();
     while d.game().pieces < 150 {
         let step = d.step().unwrap();
@@ -136,7 +128,7 @@ fn a_game_played_by_the_driver_is_rated_best() {
         }
     }
     let mut a = analyzer();
-    let mut console = ModelConsole::new(Game::seeded(19, 99), AddressMap::default());
+    let mut console = test_consoles::model(99);
     a.run(&mut console, pads, |_, _| true).unwrap();
     let s = Summary::new(a.ratings(), 5);
     assert!(s.pieces >= 100, "{}", s.pieces);
