@@ -1,22 +1,17 @@
 //! Acceptance of issue 12 on the rules model: for every preset the driver plays 1,000 pieces
 //! on the model console with no desync, and the movie check passes on what it recorded.
 
+mod common;
+
 use std::time::Instant;
 
+use common::{check_profile_movie, profile_planner as planner};
 use nestor::game::Game;
-use nestor::movie::check::{check_movie, ReactionCheck};
 use nestor::movie::{Header, Movie};
 use nestor::nes::{AddressMap, Driver, DriverConfig, ModelConsole, Step};
 use nestor::search::profile::Profile;
-use nestor::search::{Planner, Standard};
 
 const PIECES: u32 = 1000;
-
-fn planner(profile: &Profile) -> Planner<Standard> {
-    let mut p = Planner::new(Standard::default());
-    p.profile = profile.clone();
-    p
-}
 
 /// Games from levels 18 and 19 (seed by seed) until `PIECES` pieces have locked; each game is
 /// recorded and checked on a fresh model console.
@@ -51,16 +46,8 @@ fn thousand_pieces(name: &str) {
         }
         let g = *d.game();
         assert_eq!(g.desyncs, 0, "{name}, seed {seed}");
-        let fresh = ModelConsole::new(Game::seeded(level, seed), map.clone());
-        let mut fresh = fresh;
-        let report = check_movie(
-            &movie,
-            &mut fresh,
-            &map,
-            &mut planner(&profile),
-            ReactionCheck::AsSeen,
-        )
-        .expect("the recorded movie replays");
+        let mut fresh = ModelConsole::new(Game::seeded(level, seed), map.clone());
+        let report = check_profile_movie(&movie, &mut fresh, &map, &profile);
         assert!(
             report.passed(),
             "{name}, seed {seed}: {} violations, the first: {}",

@@ -1,21 +1,16 @@
 //! Player profiles on the real cartridge (`NESTOR_ROM`): the driver plays two presets from
 //! power-on, menus included, records the movie, and the movie check passes on a fresh console.
 
-use nestor::movie::check::{check_movie, ReactionCheck};
+mod common;
+
+use common::{check_profile_movie, profile_planner as planner};
 use nestor::movie::{Header, Movie};
 use nestor::nes::rom::rom_for_tests;
 use nestor::nes::{AddressMap, Driver, DriverConfig, NesDeck, Step, Video};
 use nestor::search::profile::Profile;
-use nestor::search::{Planner, Standard};
 
 /// Pieces each preset plays (games follow one another through the menus until then).
 const PIECES: u32 = 300;
-
-fn planner(profile: &Profile) -> Planner<Standard> {
-    let mut p = Planner::new(Standard::default());
-    p.profile = profile.clone();
-    p
-}
 
 fn play_record_check(name: &str, level: u8) {
     let rom = rom_for_tests();
@@ -41,14 +36,7 @@ fn play_record_check(name: &str, level: u8) {
     assert_eq!(total.desyncs, 0, "{name}");
     // Replayed from power-on on a fresh console: the check finds every spawn from RAM.
     let mut fresh = NesDeck::new(&rom, Video::Headless).expect("tetanes loads the ROM");
-    let report = check_movie(
-        &movie,
-        &mut fresh,
-        &map,
-        &mut planner(&profile),
-        ReactionCheck::AsSeen,
-    )
-    .expect("the recorded movie replays");
+    let report = check_profile_movie(&movie, &mut fresh, &map, &profile);
     eprintln!(
         "{name}: {} pieces in {} game(s) ({games} over), {frames} frames, checked {} pieces, \
          {} violations",

@@ -8,7 +8,11 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use nestor::game::PadState;
+use nestor::movie::check::{check_movie, CheckReport, ReactionCheck};
 use nestor::movie::Movie;
+use nestor::nes::{AddressMap, Console};
+use nestor::search::profile::Profile;
+use nestor::search::{Planner, Standard};
 
 /// RAM FCEUX dumps: $0000-$0754 (above, the cartridge never writes and FCEUX's power-on fill
 /// is what `RAMInitOption` says).
@@ -90,6 +94,31 @@ pub const SMALL_TUNE_INIT: [&str; 8] = [
     "--games",
     "2",
 ];
+
+/// The default planner playing as `profile`.
+pub fn profile_planner(profile: &Profile) -> Planner<Standard> {
+    let mut p = Planner::new(Standard::default());
+    p.profile = profile.clone();
+    p
+}
+
+/// The movie check (reactions as seen) of `movie` replayed on `fresh`, with the planner of
+/// `profile`.
+pub fn check_profile_movie(
+    movie: &Movie,
+    fresh: &mut impl Console,
+    map: &AddressMap,
+    profile: &Profile,
+) -> CheckReport {
+    check_movie(
+        movie,
+        fresh,
+        map,
+        &mut profile_planner(profile),
+        ReactionCheck::AsSeen,
+    )
+    .expect("the recorded movie replays")
+}
 
 /// Deterministic pseudo-random pads (xorshift), any byte including opposite directions.
 pub fn random_pads(seed: u32, n: usize) -> Vec<PadState> {
