@@ -1,18 +1,12 @@
 //! Tests of the planner under player profiles: the blind plan before the reaction time, with
 //! and without the next piece (self-play of every preset is in `lab/profile_play_tests.rs`).
 
-use crate::game::active::Active;
-use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
 use crate::search::eval::Standard;
 use crate::search::plan::{Planner, Situation};
 use crate::search::profile::{PieceProgress, Profile};
-
-const MID: &str = "..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-     #########.\n####.####.\n#########.\n#########.\n#########.";
+use crate::testing::{at_spawn, mid_board};
 
 fn planner(profile: &str) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());
@@ -22,19 +16,11 @@ fn planner(profile: &str) -> Planner<Standard> {
 
 #[test]
 fn before_the_reaction_the_plan_does_not_depend_on_the_next_piece() {
-    let board = Board::from_text(MID).unwrap();
+    let board = mid_board();
     let mut human = planner("human");
     let mut seen_different = false;
     for piece in Piece::ALL {
-        let s = Situation {
-            board,
-            active: Active::spawn(piece.spawn().id(), 0, 0),
-            prev: PadState::NONE,
-            level: 18,
-            lines: [0x30, 0x01],
-            next: None,
-            progress: PieceProgress::default(),
-        };
+        let s = at_spawn(board, piece, 18, [0x30, 0x01], None);
         let blind = human.plan(&s).unwrap();
         assert_eq!(blind.replan_after, Some(18), "{piece:?}");
         assert_eq!(blind.next_lock, None);
@@ -71,17 +57,8 @@ fn before_the_reaction_the_plan_does_not_depend_on_the_next_piece() {
 
 #[test]
 fn without_a_reaction_time_the_next_piece_counts_at_once() {
-    let board = Board::from_text(MID).unwrap();
     let mut p = planner("30hz");
-    let s = |next| Situation {
-        board,
-        active: Active::spawn(Piece::T.spawn().id(), 0, 0),
-        prev: PadState::NONE,
-        level: 18,
-        lines: [0x30, 0x01],
-        next,
-        progress: PieceProgress::default(),
-    };
+    let s = |next| at_spawn(mid_board(), Piece::T, 18, [0x30, 0x01], next);
     let plan = p.plan(&s(Some(Piece::I))).unwrap();
     assert_eq!(plan.replan_after, None);
     assert!(plan.next_lock.is_some());

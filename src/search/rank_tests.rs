@@ -65,15 +65,10 @@ fn best_entry_is_the_planners_choice() {
 /// inputs to each lock keep to the profile's timeline.
 #[test]
 fn a_profile_ranks_only_what_it_reaches() {
-    use crate::game::{Active, Board, PadState, Piece};
+    use crate::game::{PadState, Piece};
     use crate::search::profile::Profile;
-    let board = Board::from_text(
-        "..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-         #########.\n####.####.\n#########.\n#########.\n#########.",
-    )
-    .unwrap();
+    use crate::testing::{at_spawn, mid_board};
+    let board = mid_board();
     let standard = Standard::new(Weights::default_set());
     let mut unlimited = Ranker::new(standard.clone());
     let mut slow = Ranker::new(standard.clone());
@@ -84,15 +79,7 @@ fn a_profile_ranks_only_what_it_reaches() {
     planner.profile = profile.clone();
     let mut fewer = 0;
     for piece in Piece::ALL {
-        let s = Situation {
-            board,
-            active: Active::spawn(piece.spawn().id(), 0, 0),
-            prev: PadState::NONE,
-            level: 29,
-            lines: [0x00, 0x02],
-            next: Some(Piece::I),
-            progress: Default::default(),
-        };
+        let s = at_spawn(board, piece, 29, [0x00, 0x02], Some(Piece::I));
         let all = unlimited.rank(&s).unwrap();
         let some = slow.rank(&s).unwrap();
         assert_eq!(some.best().unwrap().lock, planner.plan(&s).unwrap().lock);

@@ -1,0 +1,36 @@
+//! Fixtures shared by the unit tests of several modules (compiled for tests only): the
+//! benches' mid-game board and a piece at its spawn on a board.
+
+use crate::game::{Active, Board, PadState, Piece};
+use crate::search::profile::PieceProgress;
+use crate::search::Situation;
+
+/// The benches' mid-game board: a ragged stack with a well in the right column.
+pub const MID: &str = "..........\n..........\n..........\n..........\n..........\n\
+     ..........\n..........\n..........\n..........\n..........\n\
+     ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
+     #########.\n####.####.\n#########.\n#########.\n#########.";
+
+/// [`MID`] as a board.
+pub fn mid_board() -> Board {
+    Board::from_text(MID).expect("the mid-game board parses")
+}
+
+/// `piece` at its spawn on `board`: nothing held, nothing of its timeline spent.
+pub fn at_spawn(
+    board: Board,
+    piece: Piece,
+    level: u8,
+    lines: [u8; 2],
+    next: Option<Piece>,
+) -> Situation {
+    Situation {
+        board,
+        active: Active::spawn(piece.spawn().id(), 0, 0),
+        prev: PadState::NONE,
+        level,
+        lines,
+        next,
+        progress: PieceProgress::default(),
+    }
+}
