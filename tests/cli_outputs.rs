@@ -3,6 +3,8 @@
 //! `/dev/null` and a FIFO. One table, one rule (README "Outputs").
 #![cfg(unix)]
 
+mod common;
+
 use std::ffi::OsString;
 use std::fs;
 use std::io::Read;
@@ -11,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
+use common::FIVE_MODEL_PIECES;
 use nestor::movie::{Movie, Recorder};
 use nestor::nes::{testcart, Console, NesDeck, Rom, Video};
 
@@ -35,16 +38,15 @@ fn os(parts: &[&dyn AsRef<std::ffi::OsStr>]) -> Vec<OsString> {
 
 /// `play` of five pieces on the model console, recorded to `p`.
 fn play_record(p: &Path) -> Vec<OsString> {
-    let model = [
-        "play",
-        "--model-console",
-        "1",
-        "--headless",
-        "--pieces",
-        "5",
-    ];
-    let mut args: Vec<OsString> = model.iter().map(OsString::from).collect();
+    let mut args: Vec<OsString> = FIVE_MODEL_PIECES.iter().map(OsString::from).collect();
     args.extend(os(&[&"--record", &p]));
+    args
+}
+
+/// `analyze` of the model movie with `option` (an output) set to `p`.
+fn analyze(f: &Fixture, option: &str, p: &Path) -> Vec<OsString> {
+    let mut args = os(&[&"analyze", &"--model-console", &"1", &f.model_movie]);
+    args.extend(os(&[&option, &p]));
     args
 }
 
@@ -92,30 +94,12 @@ const CASES: &[Case] = &[
     Case {
         name: "analyze --csv",
         kind: Kind::File,
-        args: |f, p| {
-            os(&[
-                &"analyze",
-                &"--model-console",
-                &"1",
-                &f.model_movie,
-                &"--csv",
-                &p,
-            ])
-        },
+        args: |f, p| analyze(f, "--csv", p),
     },
     Case {
         name: "analyze --report",
         kind: Kind::InFolder("loss.png"),
-        args: |f, p| {
-            os(&[
-                &"analyze",
-                &"--model-console",
-                &"1",
-                &f.model_movie,
-                &"--report",
-                &p,
-            ])
-        },
+        args: |f, p| analyze(f, "--report", p),
     },
     Case {
         name: "tune init --state",

@@ -2,12 +2,15 @@
 //! (`cli_outputs`, `cli_exit_codes`, `cli_help`) do not already show them.
 #![cfg(unix)]
 
+mod common;
+
 use std::ffi::OsString;
 use std::fs;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::FIVE_MODEL_PIECES;
 use nestor::movie::Movie;
 use nestor::nes::{testcart, Console, NesDeck, Rom, Video};
 
@@ -43,16 +46,6 @@ fn signal(child: &Child, sig: libc::c_int) {
     // SAFETY: a signal to the child this test started and has not reaped.
     unsafe { libc::kill(child.id() as libc::pid_t, sig) };
 }
-
-/// A five-piece game of `play` on the model console.
-const FIVE_MODEL_PIECES: [&str; 6] = [
-    "play",
-    "--model-console",
-    "1",
-    "--headless",
-    "--pieces",
-    "5",
-];
 
 /// Runs nestor with `args`, sends `sig` after `wait_ms`, and waits for it to end (a minute
 /// at most).

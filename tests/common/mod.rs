@@ -95,6 +95,16 @@ pub const SMALL_TUNE_INIT: [&str; 8] = [
     "2",
 ];
 
+/// A five-piece game of `play` on the model console.
+pub const FIVE_MODEL_PIECES: [&str; 6] = [
+    "play",
+    "--model-console",
+    "1",
+    "--headless",
+    "--pieces",
+    "5",
+];
+
 /// The default planner playing as `profile`.
 pub fn profile_planner(profile: &Profile) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());
