@@ -229,21 +229,29 @@ fn logic_of(ev: &Events) -> u32 {
 /// every first column of row 5 (`updateMusicSpeed`): their state-5 frames cover the windows
 /// with a step of a few cycles.
 fn hand_built_state5_frames() -> Vec<(u32, Events, Events)> {
-    let mut out = Vec::new();
-    for level in 140..=255u8 {
-        for clear in 0..=2u8 {
-            for row5 in [None, Some(0u8), Some(3), Some(6), Some(9)] {
+    let mut out: Vec<_> = hand_built_games()
+        .map(|g| {
+            let (ev, next) = score_frame(g);
+            (logic_of(&ev), ev, next)
+        })
+        .collect();
+    out.sort_by_key(|f| f.0);
+    out
+}
+
+/// The games of [`hand_built_state5_frames`], before their state-5 frame.
+fn hand_built_games() -> impl Iterator<Item = Game> {
+    (140..=255u8).flat_map(|level| {
+        (0..=2u8).flat_map(move |clear| {
+            [None, Some(0u8), Some(3), Some(6), Some(9)].map(move |row5| {
                 let mut g = capped_clear(level, clear);
                 if let Some(c) = row5 {
                     g.field.set(5, c as i16, 0x7B);
                 }
-                let (ev, next) = score_frame(g);
-                out.push((logic_of(&ev), ev, next));
-            }
-        }
-    }
-    out.sort_by_key(|f| f.0);
-    out
+                g
+            })
+        })
+    })
 }
 
 #[test]
@@ -296,39 +304,31 @@ fn confetti_lags_until_the_counter_reaches_255_or_a_button_is_held() {
         .find(|f| (crash::CONFETTI_MODEL.0..=crash::CONFETTI_MODEL.1).contains(&f.0))
         .expect("a state in the confetti band");
     // Find that state again and run it to its state-5 frame, keeping the game.
-    for level in 140..=255u8 {
-        for clear in 0..=2u8 {
-            for row5 in [None, Some(0u8), Some(3), Some(6), Some(9)] {
-                let mut g = capped_clear(level, clear);
-                if let Some(c) = row5 {
-                    g.field.set(5, c as i16, 0x7B);
-                }
-                let mut held = g.clone();
-                let ev = loop {
-                    let ev = g.step(PadState::NONE);
-                    held.step(PadState::NONE);
-                    if ev.cycles > 0 {
-                        break ev;
-                    }
-                };
-                if logic_of(&ev) != l {
-                    continue;
-                }
-                assert_eq!(g.game_mode_state, 4);
-                // Counted from the counter after the state-5 frame: 255 itself waits a whole turn.
-                let want = 256 - ((g.frame_counter as usize + 1) & 0xFF);
-                let mut n = 0;
-                while !g.step(PadState::NONE).logic {
-                    n += 1;
-                    assert!(n <= 256);
-                }
-                assert_eq!(n, want, "L={l}");
-                // Holding a button ends it on the next frame.
-                assert!(!held.step(PadState::LEFT).logic);
-                assert!(held.step(PadState::LEFT).logic);
-                return;
+    for mut g in hand_built_games() {
+        let mut held = g.clone();
+        let ev = loop {
+            let ev = g.step(PadState::NONE);
+            held.step(PadState::NONE);
+            if ev.cycles > 0 {
+                break ev;
             }
+        };
+        if logic_of(&ev) != l {
+            continue;
         }
+        assert_eq!(g.game_mode_state, 4);
+        // Counted from the counter after the state-5 frame: 255 itself waits a whole turn.
+        let want = 256 - ((g.frame_counter as usize + 1) & 0xFF);
+        let mut n = 0;
+        while !g.step(PadState::NONE).logic {
+            n += 1;
+            assert!(n <= 256);
+        }
+        assert_eq!(n, want, "L={l}");
+        // Holding a button ends it on the next frame.
+        assert!(!held.step(PadState::LEFT).logic);
+        assert!(held.step(PadState::LEFT).logic);
+        return;
     }
     unreachable!();
 }
