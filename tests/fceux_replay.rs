@@ -13,7 +13,9 @@ use std::ffi::OsString;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use common::{assert_same_ram, fceux_ram, fceux_tools, nestor, random_pads, temp_dir};
+use common::{
+    assert_same_ram, fceux_ram, fceux_tools, nestor, random_pads, temp_dir, without_fceux,
+};
 use nestor::game::PadState;
 use nestor::movie::{Movie, Recorder, Replay};
 use nestor::nes::rom::rom_for_tests;
@@ -35,8 +37,7 @@ fn nestor_ram(replay: &Replay, console: &mut impl Console) -> Vec<Vec<u8>> {
 
 #[test]
 fn fceux_and_nestor_agree_on_the_test_cart_every_frame() {
-    if let Err(why) = fceux_tools() {
-        eprintln!("skipped: {why}");
+    if without_fceux() {
         return;
     }
     let tmp = temp_dir("fceux-cart");

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use std::ops::ControlFlow;
 
-use common::{fceux_tools, temp_dir};
+use common::{fceux_tools, temp_dir, without_fceux};
 use nestor::game::PadState;
 use nestor::movie::Replay;
 use nestor::nes::testcart;
@@ -25,6 +25,26 @@ use serve_client::{start, summary_value};
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("lua/nestor-fceux.lua")
+}
+
+/// `run_fceux` of `frames` frames at maximum speed recording `movie`; the summary is shown.
+fn record_in_fceux(
+    rom: &Path,
+    dir: &Path,
+    tmp: &Path,
+    frames: u32,
+    movie: &Path,
+    secs: u64,
+) -> String {
+    let frames = frames.to_string();
+    let env = [
+        ("NESTOR_FRAMES", frames.as_str()),
+        ("NESTOR_SPEED", "maximum"),
+        ("NESTOR_MOVIE", movie.to_str().unwrap()),
+    ];
+    let summary = run_fceux(rom, dir, tmp, &env, Duration::from_secs(secs));
+    eprintln!("summary: {summary}");
+    summary
 }
 
 /// Runs FCEUX on `rom` with the script until it quits by itself; returns the `bye` summary
@@ -72,8 +92,7 @@ fn run_fceux(rom: &Path, dir: &Path, tmp: &Path, env: &[(&str, &str)], limit: Du
 
 #[test]
 fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
-    if let Err(why) = fceux_tools() {
-        eprintln!("skipped: {why}");
+    if without_fceux() {
         return;
     }
     let tmp = temp_dir("serve-fceux");
@@ -82,18 +101,7 @@ fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
     let dir = tmp.path().join("pipes");
     let movie = tmp.path().join("session.fm2");
     let mut server = start(&["--once", "--json"], Some(&dir));
-    let summary = run_fceux(
-        &rom,
-        &dir,
-        tmp.path(),
-        &[
-            ("NESTOR_FRAMES", "600"),
-            ("NESTOR_SPEED", "maximum"),
-            ("NESTOR_MOVIE", movie.to_str().unwrap()),
-        ],
-        Duration::from_secs(120),
-    );
-    eprintln!("summary: {summary}");
+    let summary = record_in_fceux(&rom, &dir, tmp.path(), 600, &movie, 120);
     assert!(summary.starts_with("bye "), "{summary}");
     // 600 frames went both ways; the cart is no Tetris, so nestor sat in the menus pressing
     // Start as it does on the title screen, and FCEUX pressed exactly those buttons.
@@ -140,18 +148,7 @@ fn fceux_plays_300_pieces_from_level_19_driven_by_nestor() {
     let mut server = start(&["--once", "--json", "--level", "19"], Some(&dir));
     // 300 pieces at level 19 take about 300 × 55 frames, plus the menus: stop well after, well
     // before level 29 (about 575 pieces), where a top-out would end the game being compared.
-    let summary = run_fceux(
-        &rom,
-        &dir,
-        tmp.path(),
-        &[
-            ("NESTOR_FRAMES", "24000"),
-            ("NESTOR_SPEED", "maximum"),
-            ("NESTOR_MOVIE", movie.to_str().unwrap()),
-        ],
-        Duration::from_secs(1800),
-    );
-    eprintln!("summary: {summary}");
+    let summary = record_in_fceux(&rom, &dir, tmp.path(), 24000, &movie, 1800);
     assert!(summary_value(&summary, "pieces") >= 300, "{summary}");
     assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
     assert_eq!(summary_value(&summary, "echo_mismatches"), 0, "{summary}");
@@ -177,8 +174,7 @@ fn fceux_plays_300_pieces_from_level_19_driven_by_nestor() {
 /// Assist in the real FCEUX: frames flow, nestor never presses anything.
 #[test]
 fn the_plugin_assists_in_real_fceux_without_pressing() {
-    if let Err(why) = fceux_tools() {
-        eprintln!("skipped: {why}");
+    if without_fceux() {
         return;
     }
     let tmp = temp_dir("serve-fceux-assist");
@@ -207,8 +203,7 @@ fn the_plugin_assists_in_real_fceux_without_pressing() {
 /// (SIGKILL: its pipes and pid file left stale) and started again is reconnected to.
 #[test]
 fn the_plugin_waits_for_nestor_and_reconnects_after_it_was_killed() {
-    if let Err(why) = fceux_tools() {
-        eprintln!("skipped: {why}");
+    if without_fceux() {
         return;
     }
     let tmp = temp_dir("serve-fceux-restart");
@@ -263,8 +258,7 @@ fn the_plugin_waits_for_nestor_and_reconnects_after_it_was_killed() {
 /// Nothing started by hand: the plugin finds this repository's build and starts it.
 #[test]
 fn the_plugin_starts_nestor_by_itself() {
-    if let Err(why) = fceux_tools() {
-        eprintln!("skipped: {why}");
+    if without_fceux() {
         return;
     }
     let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/nestor");

@@ -159,6 +159,17 @@ pub fn fceux_tools() -> Result<(PathBuf, PathBuf), String> {
     Ok((fceux, xvfb))
 }
 
+/// True, having said why, when FCEUX or Xvfb is missing (the FCEUX tests are then skipped).
+pub fn without_fceux() -> bool {
+    match fceux_tools() {
+        Ok(_) => false,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            true
+        }
+    }
+}
+
 /// The Lua script: after every input line of the movie, one text line `N HEX`, where N is
 /// the number of input lines run (FCEUX's movie frame count) and HEX is RAM $0000-$0754.
 /// FCEUX's first `emu.frameadvance()` from a script returns before any frame has run, so
