@@ -23,6 +23,24 @@ fn temp_cart(name: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// `play` of the test cartridge for `frames` frames with a JSON summary under Xvfb (`env` set),
+/// or None, having said why, when xvfb-run is missing.
+fn play_in_xvfb(tag: &str, frames: &str, env: &[(&str, &str)]) -> Option<std::process::Output> {
+    let Some(xvfb) = xvfb_run() else {
+        eprintln!("skipped: xvfb-run is not installed (Debian package xvfb)");
+        return None;
+    };
+    let (_tmp, cart) = temp_cart(tag);
+    let out = Command::new(xvfb)
+        .args(["-a", env!("CARGO_BIN_EXE_nestor"), "play"])
+        .arg(&cart)
+        .args(["--allow-unknown-rom", "--frames", frames, "--json"])
+        .envs(env.iter().copied())
+        .output()
+        .expect("run xvfb-run");
+    Some(out)
+}
+
 #[test]
 fn the_emulator_picture_is_what_the_cartridge_draws() {
     let mut deck = NesDeck::from_image("testcart", &testcart::nrom_image(), Video::On).unwrap();
@@ -42,17 +60,9 @@ fn the_emulator_picture_is_what_the_cartridge_draws() {
 
 #[test]
 fn play_opens_the_window_and_runs() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!("skipped: xvfb-run is not installed (Debian package xvfb)");
+    let Some(out) = play_in_xvfb("play", "90", &[]) else {
         return;
     };
-    let (_tmp, cart) = temp_cart("play");
-    let out = Command::new(xvfb)
-        .args(["-a", env!("CARGO_BIN_EXE_nestor"), "play"])
-        .arg(&cart)
-        .args(["--allow-unknown-rom", "--frames", "90", "--json"])
-        .output()
-        .expect("run xvfb-run");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "play failed: {stderr}");
     assert!(
@@ -84,18 +94,9 @@ fn without_a_display_play_says_so_and_runs_headless() {
 #[cfg(feature = "audio")]
 #[test]
 fn with_the_audio_feature_play_runs_with_or_without_a_sound_device() {
-    let Some(xvfb) = xvfb_run() else {
-        eprintln!("skipped: xvfb-run is not installed (Debian package xvfb)");
+    let Some(out) = play_in_xvfb("audio", "120", &[("RUST_LOG", "nestor=info")]) else {
         return;
     };
-    let (_tmp, cart) = temp_cart("audio");
-    let out = Command::new(xvfb)
-        .args(["-a", env!("CARGO_BIN_EXE_nestor"), "play"])
-        .arg(&cart)
-        .args(["--allow-unknown-rom", "--frames", "120", "--json"])
-        .env("RUST_LOG", "nestor=info")
-        .output()
-        .expect("run xvfb-run");
     let stderr = String::from_utf8_lossy(&out.stderr);
     eprintln!("{stderr}");
     assert!(out.status.success(), "play failed: {stderr}");
