@@ -27,6 +27,13 @@ fn error_then_closed(conn: &mut Conn) -> String {
 }
 
 /// After each bad client, a good one still plays.
+/// Greets in play mode and has the model's first frame answered with a pad.
+fn first_frame_played(c: &mut Conn) {
+    let ranges = c.hello("play");
+    send_frame(c, &ranges, 0, &model(3));
+    assert!(matches!(c.msg(), Some(ServerMsg::Pad { .. })));
+}
+
 fn still_serves(addr: &str) {
     let mut conn = Conn::tcp(addr);
     let ranges = conn.hello("play");
@@ -85,9 +92,7 @@ fn bad_messages_get_an_error_and_the_server_goes_on() {
         (
             "unknown message mid-game",
             Box::new(|c| {
-                let ranges = c.hello("play");
-                send_frame(c, &ranges, 0, &model(3));
-                assert!(matches!(c.msg(), Some(ServerMsg::Pad { .. })));
+                first_frame_played(c);
                 c.send("launch missiles").unwrap();
             }),
             "unknown message `launch`",
@@ -95,9 +100,7 @@ fn bad_messages_get_an_error_and_the_server_goes_on() {
         (
             "hello twice",
             Box::new(|c| {
-                let ranges = c.hello("play");
-                send_frame(c, &ranges, 0, &model(3));
-                assert!(matches!(c.msg(), Some(ServerMsg::Pad { .. })));
+                first_frame_played(c);
                 c.send("hello 1 again play").unwrap();
             }),
             "`hello` where frame or bye",

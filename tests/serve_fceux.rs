@@ -27,6 +27,19 @@ fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("lua/nestor-fceux.lua")
 }
 
+/// A temp dir (named after `tag`) holding the test cartridge and the pipe folder's path, or
+/// None, having said why, when FCEUX cannot run.
+fn test_cart_session(tag: &str) -> Option<(tempfile::TempDir, PathBuf, PathBuf)> {
+    if without_fceux() {
+        return None;
+    }
+    let tmp = temp_dir(tag);
+    let rom = tmp.path().join("testcart.nes");
+    std::fs::write(&rom, testcart::nrom_image()).unwrap();
+    let dir = tmp.path().join("pipes");
+    Some((tmp, rom, dir))
+}
+
 /// `run_fceux` of `frames` frames at maximum speed recording `movie`; the summary is shown.
 fn record_in_fceux(
     rom: &Path,
@@ -92,13 +105,9 @@ fn run_fceux(rom: &Path, dir: &Path, tmp: &Path, env: &[(&str, &str)], limit: Du
 
 #[test]
 fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
-    if without_fceux() {
+    let Some((tmp, rom, dir)) = test_cart_session("serve-fceux") else {
         return;
-    }
-    let tmp = temp_dir("serve-fceux");
-    let rom = tmp.path().join("testcart.nes");
-    std::fs::write(&rom, nestor::nes::testcart::nrom_image()).unwrap();
-    let dir = tmp.path().join("pipes");
+    };
     let movie = tmp.path().join("session.fm2");
     let mut server = start(&["--once", "--json"], Some(&dir));
     let summary = record_in_fceux(&rom, &dir, tmp.path(), 600, &movie, 120);
@@ -174,13 +183,9 @@ fn fceux_plays_300_pieces_from_level_19_driven_by_nestor() {
 /// Assist in the real FCEUX: frames flow, nestor never presses anything.
 #[test]
 fn the_plugin_assists_in_real_fceux_without_pressing() {
-    if without_fceux() {
+    let Some((tmp, rom, dir)) = test_cart_session("serve-fceux-assist") else {
         return;
-    }
-    let tmp = temp_dir("serve-fceux-assist");
-    let rom = tmp.path().join("testcart.nes");
-    std::fs::write(&rom, testcart::nrom_image()).unwrap();
-    let dir = tmp.path().join("pipes");
+    };
     let mut server = start(&["--once", "--json"], Some(&dir));
     let summary = run_fceux(
         &rom,
@@ -203,13 +208,9 @@ fn the_plugin_assists_in_real_fceux_without_pressing() {
 /// (SIGKILL: its pipes and pid file left stale) and started again is reconnected to.
 #[test]
 fn the_plugin_waits_for_nestor_and_reconnects_after_it_was_killed() {
-    if without_fceux() {
+    let Some((tmp, rom, dir)) = test_cart_session("serve-fceux-restart") else {
         return;
-    }
-    let tmp = temp_dir("serve-fceux-restart");
-    let rom = tmp.path().join("testcart.nes");
-    std::fs::write(&rom, testcart::nrom_image()).unwrap();
-    let dir = tmp.path().join("pipes");
+    };
     let log = tmp.path().join("plugin.log");
     let fceux = {
         let (dir, rom, tmp, log) = (
@@ -258,18 +259,14 @@ fn the_plugin_waits_for_nestor_and_reconnects_after_it_was_killed() {
 /// Nothing started by hand: the plugin finds this repository's build and starts it.
 #[test]
 fn the_plugin_starts_nestor_by_itself() {
-    if without_fceux() {
-        return;
-    }
     let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/nestor");
     if Path::new(env!("CARGO_BIN_EXE_nestor")) != built {
         eprintln!("skipped: the plugin starts target/release/nestor; run with --release");
         return;
     }
-    let tmp = temp_dir("serve-fceux-auto");
-    let rom = tmp.path().join("testcart.nes");
-    std::fs::write(&rom, testcart::nrom_image()).unwrap();
-    let dir = tmp.path().join("pipes");
+    let Some((tmp, rom, dir)) = test_cart_session("serve-fceux-auto") else {
+        return;
+    };
     let summary = run_fceux(
         &rom,
         &dir,

@@ -10,8 +10,17 @@ use std::time::Duration;
 
 use nestor::game::PadState;
 use nestor::nes::Console;
+use nestor::serve::protocol::Ranges;
 use nestor::serve::ServerMsg;
-use serve_client::{model, play, send_frame, start, summary_value, Conn};
+use serve_client::{model, play, send_frame, start, summary_value, Conn, Server};
+
+/// A server on a free loopback TCP port, a client connected to it and greeted in `mode`.
+fn tcp_session(mode: &str) -> (Server, Conn, Ranges) {
+    let server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
+    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
+    let ranges = conn.hello(mode);
+    (server, conn, ranges)
+}
 
 fn bye(conn: &mut Conn) -> String {
     conn.send("bye").expect("send bye");
@@ -111,9 +120,7 @@ fn resets_and_loaded_states_are_replanned_from_not_desyncs() {
 /// was playing for the menus (pressing Start on the title screen), not a desync.
 #[test]
 fn a_soft_reset_sends_nestor_back_to_the_menus() {
-    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
-    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
-    let ranges = conn.hello("play");
+    let (mut server, mut conn, ranges) = tcp_session("play");
     let mut console = model(0x5E12_0009);
     let (_, mut n) = play(&mut conn, &ranges, &mut console, 0, 3, None);
     // Power-on RAM: gameMode 0, the legal screen.
@@ -139,9 +146,7 @@ fn a_soft_reset_sends_nestor_back_to_the_menus() {
 /// The emulator paused: nothing arrives for a while, then play goes on where it was.
 #[test]
 fn a_pause_is_just_a_wait() {
-    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
-    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
-    let ranges = conn.hello("play");
+    let (mut server, mut conn, ranges) = tcp_session("play");
     let mut console = model(0x5E12_0007);
     let (first, n) = play(&mut conn, &ranges, &mut console, 0, 3, None);
     std::thread::sleep(Duration::from_millis(1500));
@@ -155,9 +160,7 @@ fn a_pause_is_just_a_wait() {
 /// Assist: nestor presses nothing and shows a lock for each piece soon after it appears.
 #[test]
 fn assist_shows_a_lock_for_every_piece_and_presses_nothing() {
-    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
-    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
-    let ranges = conn.hello("assist");
+    let (mut server, mut conn, ranges) = tcp_session("assist");
     let mut console = model(0x5E12_0008);
     let (mut shown, mut pieces, mut lock_now) = (0, 0, false);
     for n in 0..600u64 {
