@@ -47,7 +47,7 @@ macro_rules! trace_tests {
                 .collect();
             on_disk.sort();
             let mut listed = vec![$($file.to_string()),*];
-            listed.extend(PAST_155.iter().map(|(r, _)| r.to_string()).filter(|r| !r.contains('/')));
+            listed.extend(past_155().into_iter().map(|(r, _)| r).filter(|r| !r.contains('/')));
             listed.sort();
             assert_eq!(on_disk, listed, "add new fixtures to tests/traces.rs");
         }
@@ -89,130 +89,29 @@ trace_tests! {
     c255_rebirth => "c255-rebirth.jsonl.gz",
 }
 
-/// The traces past level 150 (and nestor's game that crashed the cartridge at 157) where the
-/// model does not yet equal the cartridge, with the first line and field where it parts:
-/// a TEMPORARY measured baseline (docs/crash.md says why each one diverges). The test asserts
-/// it exactly, so a fix shows up as a failure here (move the trace to `None`, or to its own
-/// test above) and so does a regression. `None` = verifies to its last frame.
-const PAST_155: &[(&str, Option<(u64, &str)>)] = &[
-    ("c156-well.jsonl.gz", Some((412, "game_mode_state"))),
-    ("c157-mixed.jsonl.gz", Some((323, "game_mode_state"))),
-    ("c160-center.jsonl.gz", None),
-    ("c255-rebirth-b.jsonl.gz", Some((79, "game_mode_state"))),
-    ("past-155/p150-0-center-gaps.jsonl.gz", None),
-    ("past-155/p150-1-well-left.jsonl.gz", None),
-    ("past-155/p153-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p153-1-jagged.jsonl.gz", None),
-    ("past-155/p156-0-center-gaps.jsonl.gz", None),
-    (
-        "past-155/p156-1-well-left.jsonl.gz",
-        Some((968, "game_mode_state")),
-    ),
-    ("past-155/p159-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p159-1-jagged.jsonl.gz", None),
-    ("past-155/p162-0-center-gaps.jsonl.gz", None),
-    ("past-155/p162-1-well-left.jsonl.gz", None),
-    ("past-155/p165-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p165-1-jagged.jsonl.gz", None),
-    ("past-155/p168-0-center-gaps.jsonl.gz", None),
-    ("past-155/p168-1-well-left.jsonl.gz", None),
-    ("past-155/p171-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p171-1-jagged.jsonl.gz", None),
-    ("past-155/p174-0-center-gaps.jsonl.gz", None),
-    ("past-155/p174-1-well-left.jsonl.gz", None),
-    ("past-155/p177-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p177-1-jagged.jsonl.gz", None),
-    ("past-155/p180-0-center-gaps.jsonl.gz", None),
-    ("past-155/p180-1-well-left.jsonl.gz", None),
-    ("past-155/p183-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p183-1-jagged.jsonl.gz", None),
-    ("past-155/p186-0-center-gaps.jsonl.gz", None),
-    ("past-155/p186-1-well-left.jsonl.gz", None),
-    ("past-155/p189-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p189-1-jagged.jsonl.gz", None),
-    ("past-155/p192-0-center-gaps.jsonl.gz", None),
-    ("past-155/p192-1-well-left.jsonl.gz", None),
-    ("past-155/p195-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p195-1-jagged.jsonl.gz", None),
-    ("past-155/p198-0-center-gaps.jsonl.gz", None),
-    ("past-155/p198-1-well-left.jsonl.gz", None),
-    ("past-155/p201-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p201-1-jagged.jsonl.gz", None),
-    ("past-155/p204-0-center-gaps.jsonl.gz", None),
-    ("past-155/p204-1-well-left.jsonl.gz", None),
-    ("past-155/p207-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p207-1-jagged.jsonl.gz", None),
-    ("past-155/p210-0-center-gaps.jsonl.gz", None),
-    ("past-155/p210-1-well-left.jsonl.gz", None),
-    ("past-155/p213-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p213-1-jagged.jsonl.gz", None),
-    (
-        "past-155/p216-0-center-gaps.jsonl.gz",
-        Some((66, "game_mode_state")),
-    ),
-    ("past-155/p216-1-well-left.jsonl.gz", None),
-    ("past-155/p219-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p219-1-jagged.jsonl.gz", None),
-    ("past-155/p222-0-center-gaps.jsonl.gz", None),
-    (
-        "past-155/p222-1-well-left.jsonl.gz",
-        Some((193, "play_state")),
-    ),
-    ("past-155/p225-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p225-1-jagged.jsonl.gz", Some((192, "play_state"))),
-    (
-        "past-155/p228-0-center-gaps.jsonl.gz",
-        Some((528, "play_state")),
-    ),
-    ("past-155/p228-1-well-left.jsonl.gz", None),
-    (
-        "past-155/p231-0-mixed-gaps.jsonl.gz",
-        Some((587, "play_state")),
-    ),
-    ("past-155/p231-1-jagged.jsonl.gz", None),
-    ("past-155/p234-0-center-gaps.jsonl.gz", None),
-    ("past-155/p234-1-well-left.jsonl.gz", None),
-    ("past-155/p235-2400-well-left.jsonl.gz", None),
-    ("past-155/p235-2600-mixed-gaps.jsonl.gz", None),
-    ("past-155/p235-2800-jagged.jsonl.gz", None),
-    ("past-155/p235-3000-center-gaps.jsonl.gz", None),
-    ("past-155/p237-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p237-1-jagged.jsonl.gz", None),
-    ("past-155/p240-0-center-gaps.jsonl.gz", None),
-    ("past-155/p240-1-well-left.jsonl.gz", None),
-    ("past-155/p243-0-mixed-gaps.jsonl.gz", None),
-    ("past-155/p243-1-jagged.jsonl.gz", None),
-    ("past-155/p246-0-center-gaps.jsonl.gz", None),
-    ("past-155/p246-1-well-left.jsonl.gz", None),
-    (
-        "past-155/p249-0-mixed-gaps.jsonl.gz",
-        Some((244, "game_mode_state")),
-    ),
-    (
-        "past-155/p249-1-jagged.jsonl.gz",
-        Some((80, "game_mode_state")),
-    ),
-    (
-        "past-155/p252-0-center-gaps.jsonl.gz",
-        Some((50, "game_mode_state")),
-    ),
-    (
-        "past-155/p252-1-well-left.jsonl.gz",
-        Some((217, "game_mode_state")),
-    ),
-    (
-        "past-155/p255-0-mixed-gaps.jsonl.gz",
-        Some((209, "game_mode_state")),
-    ),
-    (
-        "past-155/p255-1-jagged.jsonl.gz",
-        Some((298, "game_mode_state")),
-    ),
-    (
-        "nestor-l19-crash-157.jsonl.gz",
-        Some((128304, "play_state")),
-    ),
-];
+/// The traces past level 150 and their first divergence, or `None` (verifies to its last
+/// frame): the measured baseline in `tests/fixtures/traces/past-155-baseline.toml`.
+fn past_155() -> Vec<(String, Option<(u64, String)>)> {
+    #[derive(serde::Deserialize)]
+    struct Divergence {
+        t: u64,
+        field: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Baseline {
+        verifies: Vec<String>,
+        diverges: std::collections::BTreeMap<String, Divergence>,
+    }
+    let text = include_str!("fixtures/traces/past-155-baseline.toml");
+    let b: Baseline = toml::from_str(text).expect("the baseline parses");
+    let mut all: Vec<_> = b.verifies.into_iter().map(|r| (r, None)).collect();
+    all.extend(
+        b.diverges
+            .into_iter()
+            .map(|(r, d)| (r, Some((d.t, d.field)))),
+    );
+    all
+}
 
 fn first_divergence(rel: &str) -> Option<(u64, String)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -234,10 +133,10 @@ fn first_divergence(rel: &str) -> Option<(u64, String)> {
 #[test]
 fn past_155_traces_match_the_measured_baseline() {
     let mut wrong = Vec::new();
-    for (rel, expected) in PAST_155 {
+    let baseline = past_155();
+    for (rel, want) in &baseline {
         let got = first_divergence(rel);
-        let want = expected.map(|(t, f)| (t, f.to_string()));
-        if got != want {
+        if got != *want {
             wrong.push(format!("{rel}: baseline {want:?}, now {got:?}"));
         }
     }
@@ -249,10 +148,10 @@ fn past_155_traces_match_the_measured_baseline() {
         .map(|e| format!("past-155/{}", e.unwrap().file_name().to_string_lossy()))
         .collect();
     on_disk.sort();
-    let mut listed: Vec<String> = PAST_155
-        .iter()
-        .filter(|(r, _)| r.starts_with("past-155/"))
-        .map(|(r, _)| r.to_string())
+    let mut listed: Vec<String> = baseline
+        .into_iter()
+        .map(|(r, _)| r)
+        .filter(|r| r.starts_with("past-155/"))
         .collect();
     listed.sort();
     assert_eq!(on_disk, listed);
