@@ -19,6 +19,15 @@ fn poked(level: u8, lines: u32, seed: u64) -> Game {
     g
 }
 
+/// Self-play of [`poked`] until `until`, with no other limit.
+fn play_until(level: u8, lines: u32, seed: u64, until: Until) -> GameStats {
+    let mut planner = Planner::new(Standard::default());
+    let mut game = poked(level, lines, seed);
+    let mut play = SelfPlay::new(&mut planner, &game);
+    play.until = until;
+    play.run(&mut game, Limits::default())
+}
+
 #[test]
 fn a_game_plays_on_past_the_crash_level() {
     let mut planner = Planner::new(Standard::default());
@@ -42,11 +51,7 @@ fn a_game_plays_on_past_the_crash_level() {
 
 #[test]
 fn until_level_155_stops_there_as_before() {
-    let mut planner = Planner::new(Standard::default());
-    let mut game = poked(154, 1495, 4);
-    let mut play = SelfPlay::new(&mut planner, &game);
-    play.until = Until::Level(155);
-    let stats = play.run(&mut game, Limits::default());
+    let stats = play_until(154, 1495, 4, Until::Level(155));
     assert_eq!((stats.end, stats.level), (End::Until, 155));
     assert_eq!(stats.clears_past_155, 0);
 }
@@ -87,12 +92,8 @@ fn a_crash_ends_the_game_as_crashed_with_its_kind_and_place() {
 
 #[test]
 fn the_roll_over_from_255_to_0_is_a_rebirth_and_play_goes_on() {
-    let mut planner = Planner::new(Standard::default());
     // 9 lines before 3,300, where level 255 rolls over (the level-up rule past 137).
-    let mut game = poked(255, 3291, 8);
-    let mut play = SelfPlay::new(&mut planner, &game);
-    play.until = Until::Lines(3310);
-    let stats = play.run(&mut game, Limits::default());
+    let stats = play_until(255, 3291, 8, Until::Lines(3310));
     assert_eq!(stats.end, End::Until, "{stats:?}");
     // The clear that makes line 3,300 rolls the level over (it may clear more than one).
     assert!(

@@ -229,15 +229,22 @@ fn a_game_at_the_wrong_level_is_an_error() {
     assert!(matches!(e, MenuError::WrongLevel { wanted: 19, got: 9 }));
 }
 
+/// The real cartridge (`NESTOR_ROM`) taken through the menus to a game from `level`, its
+/// address map and the frames that took.
+fn rom_game(level: u8) -> (NesDeck, AddressMap, u64) {
+    let rom = crate::nes::rom::rom_for_tests();
+    let map = AddressMap::default();
+    let mut deck = NesDeck::new(&rom, Video::Headless).unwrap();
+    let nav = MenuNav::start_game(level).unwrap();
+    let frames = navigate(&mut deck, &map, nav, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    (deck, map, frames)
+}
+
 /// Needs the real cartridge.
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn real_rom_boots_to_a_level_19_game() {
-    let rom = crate::nes::rom::rom_for_tests();
-    let map = AddressMap::default();
-    let mut deck = NesDeck::new(&rom, Video::Headless).unwrap();
-    let nav = MenuNav::start_game(19).unwrap();
-    let frames = navigate(&mut deck, &map, nav, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let (mut deck, _, frames) = rom_game(19);
     eprintln!("level-19 game running after {frames} frames");
     assert_eq!(deck.ram()[0xC0], 4);
     assert_eq!(deck.ram()[0x67], 19, "startLevel");
@@ -272,11 +279,7 @@ fn real_rom_boots_to_a_level_19_game() {
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn real_rom_and_model_agree_from_ram() {
-    let rom = crate::nes::rom::rom_for_tests();
-    let map = AddressMap::default();
-    let mut deck = NesDeck::new(&rom, Video::Headless).unwrap();
-    let nav = MenuNav::start_game(18).unwrap();
-    navigate(&mut deck, &map, nav, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let (mut deck, map, _) = rom_game(18);
     // `gameMode` turns 4 before `initGameState` has run: wait for the first play frame.
     for _ in 0..30 {
         let s = RamSnapshot::read(deck.ram(), &map);
