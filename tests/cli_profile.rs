@@ -35,6 +35,11 @@ fn stdout_of(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The JSON a successful run prints.
+fn json_of(args: &[&str], dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(&nestor(args, dir))).expect("JSON")
+}
+
 #[test]
 fn a_bad_profile_is_a_clear_error_on_every_command() {
     let dir = tempfile::tempdir().unwrap();
@@ -89,8 +94,7 @@ fn play_records_the_profile_and_its_movie_obeys_it() {
             &movie,
             "--json",
         ];
-        let v: serde_json::Value =
-            serde_json::from_str(&stdout_of(&nestor(&args, dir.path()))).expect("JSON");
+        let v = json_of(&args, dir.path());
         assert_eq!(v["settings"]["profile"]["name"], name, "{v}");
         assert_eq!(v["totals"]["desyncs"], 0, "{v}");
         let m = Movie::load(&dir.path().join(&movie)).unwrap();
@@ -164,8 +168,7 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
         "r.fm2",
         "--json",
     ];
-    let v: serde_json::Value =
-        serde_json::from_str(&stdout_of(&nestor(&args, dir.path()))).expect("JSON");
+    let v = json_of(&args, dir.path());
     assert_eq!(v["settings"]["profile"]["name"], "30hz", "{v}");
     assert_eq!(v["settings"]["profile"]["reaction"], 21, "{v}");
     assert_eq!(v["totals"]["desyncs"], 0, "{v}");
@@ -200,8 +203,7 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
         "18",
         "--json",
     ];
-    let v: serde_json::Value =
-        serde_json::from_str(&stdout_of(&nestor(&sim, dir.path()))).expect("JSON");
+    let v = json_of(&sim, dir.path());
     assert_eq!(v["profile"]["name"], "24hz", "{v}");
     assert_eq!(
         v["profile"]["describe"], "24hz (timeline X..X., tap, reaction 18, start delay 0)",
@@ -298,7 +300,7 @@ fn sim_games(dir: &Path, extra: &[&str]) -> (String, Vec<(u64, u64, u64)>) {
         "sim", "--games", "3", "--level", "19", "--pieces", "60", "--seed", "5", "--json",
     ];
     args.extend(extra);
-    let v: serde_json::Value = serde_json::from_str(&stdout_of(&nestor(&args, dir))).expect("JSON");
+    let v = json_of(&args, dir);
     let games = v["games"]
         .as_array()
         .expect("games")
