@@ -235,7 +235,8 @@ fn explain_shows_the_top_placements_and_the_played_one() {
     use std::collections::VecDeque;
 
     let mut ranker = Ranker::new(Standard::default());
-    let mut game = Game::seeded(18, 11);
+    // Level 19, where the model console starts: no hidden `--model-level` needed.
+    let mut game = Game::seeded(19, 11);
     let mut movie = Movie::new_recording("nestor-model", [0; 16], vec![]);
     let (mut queue, mut prev, mut n) = (VecDeque::new(), None, 0);
     while n < 12 {
@@ -263,8 +264,6 @@ fn explain_shows_the_top_placements_and_the_played_one() {
         &path,
         &"--model-console",
         &"11",
-        &"--model-level",
-        &"18",
         &"--json",
         &"--explain",
         &"2",
