@@ -310,14 +310,20 @@ fn an_existing_file_is_refused_unless_overwrite_which_keeps_its_mode() {
     });
 }
 
+/// `place` made a link to `sub/NAME` in `cell` (not created); returns that target.
+fn linked(cell: &Path, name: &str, place: &Path) -> PathBuf {
+    fs::create_dir_all(cell.join("sub")).unwrap();
+    let target = cell.join("sub").join(name);
+    symlink(&target, place).unwrap();
+    target
+}
+
 #[test]
 fn a_link_to_a_file_is_written_through_never_replaced() {
     each_case(|case, f, cell| {
         let (arg, place) = place(case.kind, cell);
-        fs::create_dir_all(cell.join("sub")).unwrap();
-        let target = cell.join("sub/target");
+        let target = linked(cell, "target", &place);
         fs::write(&target, "mine").unwrap();
-        symlink(&target, &place).unwrap();
         let args = (case.args)(f, &arg);
         refused(&nestor(&args), case.name, "--overwrite");
         assert_eq!(fs::read_to_string(&target).unwrap(), "mine");
@@ -331,9 +337,7 @@ fn a_link_to_a_file_is_written_through_never_replaced() {
 fn a_dangling_link_gets_its_target_created() {
     each_case(|case, f, cell| {
         let (arg, place) = place(case.kind, cell);
-        fs::create_dir_all(cell.join("sub")).unwrap();
-        let target = cell.join("sub/made");
-        symlink(&target, &place).unwrap();
+        let target = linked(cell, "made", &place);
         ok(&nestor(&(case.args)(f, &arg)), case.name);
         assert!(is_link(&place), "{}: the link was replaced", case.name);
         assert!(fs::metadata(&target).unwrap().len() > 0, "{}", case.name);

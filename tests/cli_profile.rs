@@ -26,18 +26,9 @@ fn nestor(args: &[&str], dir: &Path) -> Output {
         .expect("run nestor")
 }
 
-fn stdout_of(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// The JSON a successful run prints.
 fn json_of(args: &[&str], dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&stdout_of(&nestor(args, dir))).expect("JSON")
+    serde_json::from_str(&common::ok(&nestor(args, dir))).expect("JSON")
 }
 
 #[test]
@@ -114,7 +105,7 @@ fn play_records_the_profile_and_its_movie_obeys_it() {
         assert!(!r.passed(), "{name} checked as 10hz");
     }
     // The text summary names it too.
-    let text = stdout_of(&nestor(
+    let text = common::ok(&nestor(
         &[
             "play",
             "--model-console",
@@ -127,7 +118,7 @@ fn play_records_the_profile_and_its_movie_obeys_it() {
         dir.path(),
     ));
     assert!(text.contains("profile das (timeline X., hold,"), "{text}");
-    let text = stdout_of(&nestor(
+    let text = common::ok(&nestor(
         &["demo", "--pieces", "5", "--seed", "5", "--profile", "12hz"],
         dir.path(),
     ));
@@ -142,7 +133,7 @@ fn tune_keeps_the_profile_in_its_state_file() {
         &["--generations", "1", "--profile", "13.5hz"],
     ]
     .concat();
-    stdout_of(&nestor(&args, dir.path()));
+    common::ok(&nestor(&args, dir.path()));
     let state = TuneState::load(&dir.path().join("s.json")).expect("the state loads");
     assert_eq!(state.config.profile, Profile::preset("13.5hz").unwrap());
     let text = std::fs::read_to_string(dir.path().join("s.json")).unwrap();
@@ -209,7 +200,7 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
         v["profile"]["describe"], "24hz (timeline X..X., tap, reaction 18, start delay 0)",
         "{v}"
     );
-    let text = stdout_of(&nestor(
+    let text = common::ok(&nestor(
         &[
             "demo",
             "--pieces",
@@ -244,7 +235,7 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
         ],
     ]
     .concat();
-    stdout_of(&nestor(&tune, dir.path()));
+    common::ok(&nestor(&tune, dir.path()));
     let state = TuneState::load(&dir.path().join("s.json")).expect("the state loads");
     assert_eq!(
         (
@@ -356,7 +347,7 @@ fn a_profile_plays_with_its_weight_set_and_weights_overrides_it() {
     assert_eq!(overridden, plain);
     // A preset names its set in the text summary too: 12 Hz has its own, 15 Hz the default.
     for (preset, set) in [("12hz", "12hz"), ("15hz", "default")] {
-        let text = stdout_of(&nestor(
+        let text = common::ok(&nestor(
             &["sim", "--games", "1", "--pieces", "5", "--profile", preset],
             dir.path(),
         ));

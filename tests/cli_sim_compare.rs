@@ -163,10 +163,7 @@ fn shards_merge_into_exactly_the_single_run() {
     let out = nestor(&["sim", "--shard", "3/2"], &dir);
     assert_eq!(out.status.code(), Some(2), "a usage error");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("3/2") && err.contains("between 1 and N"),
-        "{err}"
-    );
+    common::says(&err, &["3/2", "between 1 and N"]);
 }
 
 #[test]

@@ -143,13 +143,7 @@ fn fceux_and_nestor_agree_on_a_real_game() {
 
 fn run_ok(args: &[&dyn AsRef<std::ffi::OsStr>]) -> String {
     let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
-    let out = nestor(&args);
-    assert!(
-        out.status.success(),
-        "nestor {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    common::ok(&nestor(&args))
 }
 
 #[test]

@@ -68,6 +68,13 @@ pub fn ok(out: &Output) -> String {
     stdout
 }
 
+/// Asserts that `text` holds every one of `words`.
+pub fn says(text: &str, words: &[&str]) {
+    for w in words {
+        assert!(text.contains(w), "`{w}` not in: {text}");
+    }
+}
+
 /// The options of a small tuning run (2 generations of 4 candidates, 2 games each) of
 /// games of `pieces` pieces.
 pub fn small_tune(pieces: &str) -> [&str; 8] {
