@@ -310,7 +310,7 @@ fn a_profile_ranks_with_its_own_weight_set() {
     let console = ModelConsole::new(Game::seeded(19, 33), AddressMap::default());
     let movie_path = dir.join("te15.fm2");
     record_with(console, planner, 80).save(&movie_path).unwrap();
-    let keys = "timeline = \"15hz\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n";
+    let keys = common::tap_profile("15hz");
     let paired = dir.join("paired.toml");
     std::fs::write(&paired, format!("{keys}weights = \"tetris-everywhere\"\n")).unwrap();
     let plain = dir.join("plain.toml");

@@ -125,7 +125,7 @@ wait $pid
 #[test]
 fn assist_ranks_with_the_profiles_weight_set() {
     let dir = tempfile::tempdir().unwrap();
-    let keys = "timeline = \"12hz\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n";
+    let keys = common::tap_profile("12hz");
     std::fs::write(
         dir.path().join("paired.toml"),
         format!("{keys}weights = \"score-2018\"\n"),

@@ -34,11 +34,7 @@ fn json_of(args: &[&str], dir: &Path) -> serde_json::Value {
 #[test]
 fn a_bad_profile_is_a_clear_error_on_every_command() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("fast.toml"),
-        "timeline = \"XX.\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n",
-    )
-    .unwrap();
+    std::fs::write(dir.path().join("fast.toml"), common::tap_profile("XX.")).unwrap();
     std::fs::write(dir.path().join("empty.fm2"), "version 3\n").unwrap();
     let commands: [&[&str]; 5] = [
         &["play", "--model-console", "1", "--pieces", "1"],
@@ -279,7 +275,9 @@ fn a_bad_reaction_is_a_clear_error_on_every_command() {
 }
 
 /// The 15 Hz preset's keys, without a weight set.
-const SLOW: &str = "timeline = \"15hz\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n";
+fn slow() -> String {
+    common::tap_profile("15hz")
+}
 
 fn repo_file(path: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
@@ -314,13 +312,13 @@ fn a_profile_plays_with_its_weight_set_and_weights_overrides_it() {
     // Relative to the profile's folder, not the working one.
     std::fs::write(
         dir.path().join("paired.toml"),
-        format!("{SLOW}weights = \"sets/w.toml\"\n"),
+        format!("{}weights = \"sets/w.toml\"\n", slow()),
     )
     .unwrap();
-    std::fs::write(dir.path().join("plain.toml"), SLOW).unwrap();
+    std::fs::write(dir.path().join("plain.toml"), slow()).unwrap();
     std::fs::write(
         dir.path().join("named.toml"),
-        format!("{SLOW}weights = \"tetris-everywhere\"\n"),
+        format!("{}weights = \"tetris-everywhere\"\n", slow()),
     )
     .unwrap();
     let run = |extra: &[&str]| sim_games(dir.path(), extra);
@@ -398,7 +396,7 @@ fn a_bad_profile_weight_file_is_a_clear_error_on_every_command() {
         let profile = format!("p-{name}.toml");
         std::fs::write(
             dir.path().join(&profile),
-            format!("{SLOW}weights = \"{name}.toml\"\n"),
+            format!("{}weights = \"{name}.toml\"\n", slow()),
         )
         .unwrap();
         for cmd in commands {
@@ -428,7 +426,7 @@ fn a_bad_profile_weight_file_is_a_clear_error_on_every_command() {
     // A name that is no built-in set is refused when the profile is read.
     std::fs::write(
         dir.path().join("p-name.toml"),
-        format!("{SLOW}weights = \"fast\"\n"),
+        format!("{}weights = \"fast\"\n", slow()),
     )
     .unwrap();
     let out = nestor(

@@ -457,8 +457,7 @@ fn compare_two_games_gives_an_exact_wilcoxon_p() {
         ),
         "--json",
     ]);
-    let (stdout, err) = text(&out);
-    assert!(out.status.success(), "{err}");
+    let stdout = common::ok(&out);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let p = v["comparison"]["wilcoxon_p"].as_f64().expect("a p");
     assert!(p >= 0.5, "{stdout}");

@@ -52,8 +52,7 @@ fn zero_pieces_is_refused_and_counts_are_singular() {
     let out = nestor(&["sim", "--games", "1", "--pieces", "0", "--threads", "1"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out).1);
     let out = nestor(&["sim", "--games", "1", "--pieces", "1", "--threads", "1"]);
-    let (stdout, err) = text(&out);
-    assert!(out.status.success(), "{err}");
+    let stdout = common::ok(&out);
     common::says(&stdout, &["1 game ", "1 thread,"]);
 }
 
@@ -190,8 +189,7 @@ fn a_profile_plays_and_is_named_in_the_summary_and_the_json() {
         "--profile",
         "human",
     ]);
-    let (stdout, err) = text(&out);
-    assert!(out.status.success(), "{err}");
+    let stdout = common::ok(&out);
     assert!(
         stdout.contains("profile: human (timeline X., tap, reaction 18, start delay 18)"),
         "{stdout}"
@@ -208,8 +206,7 @@ fn a_profile_plays_and_is_named_in_the_summary_and_the_json() {
         "das",
         "--json",
     ]);
-    let (stdout, err) = text(&out);
-    assert!(out.status.success(), "{err}");
+    let stdout = common::ok(&out);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["profile"]["name"], "das");
     assert!(v["profile"]["describe"].as_str().unwrap().contains("hold"));
@@ -225,11 +222,7 @@ fn an_unknown_profile_or_a_bad_file_is_an_error_before_any_game() {
     assert!(err.contains("unknown profile \"9hz\""), "{err}");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("fast.toml");
-    std::fs::write(
-        &file,
-        "timeline = \"XX.\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n",
-    )
-    .unwrap();
+    std::fs::write(&file, common::tap_profile("XX.")).unwrap();
     let out = nestor(&["sim", "--games", "1", "--profile", file.to_str().unwrap()]);
     let (_, err) = text(&out);
     assert!(!out.status.success());
@@ -267,7 +260,6 @@ fn shards_of_two_profiles_do_not_merge() {
     std::fs::remove_file(&b).unwrap();
     let c = part("2/2", "15hz");
     let out = nestor(&["sim", "merge", a.to_str().unwrap(), c.to_str().unwrap()]);
-    let (stdout, err) = text(&out);
-    assert!(out.status.success(), "{err}");
+    let stdout = common::ok(&out);
     assert!(stdout.contains("profile: 15hz (timeline X..."), "{stdout}");
 }

@@ -68,6 +68,12 @@ pub fn ok(out: &Output) -> String {
     stdout
 }
 
+/// The keys of a tapping profile file with no reaction time or start delay and this timeline
+/// (a preset's name or a pattern of `X` and `.`).
+pub fn tap_profile(timeline: &str) -> String {
+    format!("timeline = \"{timeline}\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n")
+}
+
 /// Asserts that `text` holds every one of `words`.
 pub fn says(text: &str, words: &[&str]) {
     for w in words {
