@@ -219,20 +219,15 @@ fn long_fuzz() {
         ..ProptestConfig::default()
     };
     let started = std::time::Instant::now();
-    let mut runner = proptest::test_runner::TestRunner::new(config.clone());
-    runner
-        .run(&fm2_like_text(), |text| {
-            let _ = Movie::parse(&text);
-            Ok(())
-        })
-        .unwrap();
-    let mut runner = proptest::test_runner::TestRunner::new(config.clone());
-    runner
-        .run(&edited_movie_text(), |text| {
-            let _ = Movie::parse(&text);
-            Ok(())
-        })
-        .unwrap();
+    for texts in [fm2_like_text().boxed(), edited_movie_text().boxed()] {
+        let mut runner = proptest::test_runner::TestRunner::new(config.clone());
+        runner
+            .run(&texts, |text| {
+                let _ = Movie::parse(&text);
+                Ok(())
+            })
+            .unwrap();
+    }
     let mut runner = proptest::test_runner::TestRunner::new(config);
     runner
         .run(&movie(), |movie| check_round_trip(&movie))

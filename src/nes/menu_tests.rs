@@ -144,11 +144,17 @@ fn settle(c: &mut FakeMenus) {
     }
 }
 
-#[test]
-fn cursor_left_on_nine_after_a_game_is_moved() {
+/// The fake cartridge from power-on put in game mode `mode`, and its address map.
+fn menus_in(mode: u8) -> (FakeMenus, AddressMap) {
     let mut c = FakeMenus::power_on();
     let map = c.map.clone();
-    c.set(map.game_mode, LEVEL_MENU);
+    c.set(map.game_mode, mode);
+    (c, map)
+}
+
+#[test]
+fn cursor_left_on_nine_after_a_game_is_moved() {
+    let (mut c, map) = menus_in(LEVEL_MENU);
     c.set(map.start_level, 9);
     navigate(&mut c, &map, MenuNav::start_game(3).unwrap(), |_| {}).unwrap();
     assert_eq!(c.get(map.start_level), 3);
@@ -158,9 +164,7 @@ fn cursor_left_on_nine_after_a_game_is_moved() {
 
 #[test]
 fn back_to_the_level_menu_stops_there_and_starts_nothing() {
-    let mut c = FakeMenus::power_on();
-    let map = c.map.clone();
-    c.set(map.game_mode, PLAY);
+    let (mut c, map) = menus_in(PLAY);
     c.set(map.play_state, 10);
     c.set(map.render_mode, 3);
     let mut starts_in_menu = 0;
