@@ -1,9 +1,9 @@
 //! Fixtures shared by the unit tests of several modules (compiled for tests only): the
-//! benches' mid-game board and a piece at its spawn on a board.
+//! benches' mid-game board, a piece at its spawn on a board, an O piece's placement.
 
 use crate::game::{Active, Board, PadState, Piece};
 use crate::search::profile::PieceProgress;
-use crate::search::Situation;
+use crate::search::{Placement, Situation};
 
 /// The benches' mid-game board: a ragged stack with a well in the right column.
 pub const MID: &str = "..........\n..........\n..........\n..........\n..........\n\
@@ -32,5 +32,14 @@ pub fn at_spawn(
         lines,
         next,
         progress: PieceProgress::default(),
+    }
+}
+
+/// The O piece (its one orientation) placed at column `x`, row `y`.
+pub fn o_at(x: u8, y: u8) -> Placement {
+    Placement {
+        x,
+        y,
+        orientation: Piece::O.spawn(),
     }
 }

@@ -65,11 +65,7 @@ fn a_weights_file_missing_a_key_names_the_file_and_the_key() {
         "/config/weights/default.toml"
     ))
     .unwrap();
-    let text_without: String = full
-        .lines()
-        .filter(|l| !l.starts_with("row_transitions"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let text_without = common::without_lines(&full, "row_transitions");
     for body in [text_without.as_str(), ""] {
         std::fs::write(&path, body).unwrap();
         let out = one_piece(&["--weights", path.to_str().unwrap()]);

@@ -120,7 +120,7 @@ fn resets_and_loaded_states_are_replanned_from_not_desyncs() {
 /// was playing for the menus (pressing Start on the title screen), not a desync.
 #[test]
 fn a_soft_reset_sends_nestor_back_to_the_menus() {
-    let (mut server, mut conn, ranges) = tcp_session("play");
+    let (_server, mut conn, ranges) = tcp_session("play");
     let mut console = model(0x5E12_0009);
     let (_, mut n) = play(&mut conn, &ranges, &mut console, 0, 3, None);
     // Power-on RAM: gameMode 0, the legal screen.
@@ -140,13 +140,12 @@ fn a_soft_reset_sends_nestor_back_to_the_menus() {
     let summary = bye(&mut conn);
     assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
     assert_eq!(summary_value(&summary, "jumps"), 1, "{summary}");
-    let _ = server.child.kill();
 }
 
 /// The emulator paused: nothing arrives for a while, then play goes on where it was.
 #[test]
 fn a_pause_is_just_a_wait() {
-    let (mut server, mut conn, ranges) = tcp_session("play");
+    let (_server, mut conn, ranges) = tcp_session("play");
     let mut console = model(0x5E12_0007);
     let (first, n) = play(&mut conn, &ranges, &mut console, 0, 3, None);
     std::thread::sleep(Duration::from_millis(1500));
@@ -154,13 +153,12 @@ fn a_pause_is_just_a_wait() {
     assert_eq!((seen.pieces, seen.lock_mismatches), (5, 0));
     let summary = bye(&mut conn);
     assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
-    let _ = server.child.kill();
 }
 
 /// Assist: nestor presses nothing and shows a lock for each piece soon after it appears.
 #[test]
 fn assist_shows_a_lock_for_every_piece_and_presses_nothing() {
-    let (mut server, mut conn, ranges) = tcp_session("assist");
+    let (_server, mut conn, ranges) = tcp_session("assist");
     let mut console = model(0x5E12_0008);
     let (mut shown, mut pieces, mut lock_now) = (0, 0, false);
     for n in 0..600u64 {
@@ -191,5 +189,4 @@ fn assist_shows_a_lock_for_every_piece_and_presses_nothing() {
     assert!(shown >= pieces, "{shown} locks shown for {pieces} pieces");
     let summary = bye(&mut conn);
     assert!(summary_value(&summary, "pieces") >= pieces, "{summary}");
-    let _ = server.child.kill();
 }

@@ -34,11 +34,8 @@ fn every_fixture_equals_itself() {
         assert!(report.is_equal(), "{}", report.to_text());
         assert_eq!(report.exit_code(), 0);
         assert_eq!(report.equal_frames, report.a_frames);
-        assert!(
-            report.to_text().starts_with("equal:"),
-            "{}",
-            report.to_text()
-        );
+        let text = report.to_text();
+        assert!(text.starts_with("equal:"), "{text}");
     }
 }
 

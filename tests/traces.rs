@@ -7,16 +7,22 @@ use nestor::game::pad::PadState;
 use nestor::movie::Movie;
 use nestor::trace::file::read_trace;
 use nestor::trace::record::game_from_line;
-use nestor::trace::verify_trace;
+use nestor::trace::{verify_trace, VerifyReport};
 
-fn check(name: &str) {
+/// `trace verify` of the fixture `rel`, which must be checkable.
+fn verified(rel: &str) -> VerifyReport {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/traces")
-        .join(name);
+        .join(rel);
     let report = verify_trace(&path).unwrap_or_else(|e| panic!("{e}"));
     if let Some(e) = &report.error {
-        panic!("{name}: {e}");
+        panic!("{rel}: {e}");
     }
+    report
+}
+
+fn check(name: &str) {
+    let report = verified(name);
     if let Some(d) = &report.divergence {
         panic!(
             "{name}: model diverges from the cartridge at t={} (frame {}), field `{}`: \
@@ -114,13 +120,7 @@ fn past_155() -> Vec<(String, Option<(u64, String)>)> {
 }
 
 fn first_divergence(rel: &str) -> Option<(u64, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/traces")
-        .join(rel);
-    let report = verify_trace(&path).unwrap_or_else(|e| panic!("{e}"));
-    if let Some(e) = &report.error {
-        panic!("{rel}: {e}");
-    }
+    let report = verified(rel);
     match &report.divergence {
         Some(d) => Some((d.t, d.field.clone())),
         None => {

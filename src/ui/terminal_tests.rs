@@ -2,7 +2,6 @@
 //! sequences the in-place runner writes and restores.
 
 use super::*;
-use crate::game::Piece;
 
 fn plain() -> TermOptions {
     TermOptions::default()
@@ -36,11 +35,7 @@ fn blocks_active_piece_and_plan_are_marked() {
         g.field.set(19, c, 0x7B);
     }
     g.field.set(18, 0, super::CURTAIN);
-    let plan = Placement {
-        x: 4,
-        y: 17,
-        orientation: Piece::O.spawn(),
-    };
+    let plan = crate::testing::o_at(4, 17);
     let opts = TermOptions {
         plan: Some(plan),
         ..plain()

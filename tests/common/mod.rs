@@ -74,6 +74,14 @@ pub fn tap_profile(timeline: &str) -> String {
     format!("timeline = \"{timeline}\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n")
 }
 
+/// `text` without its lines that start with `prefix`, each line ended by a newline.
+pub fn without_lines(text: &str, prefix: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with(prefix))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 /// Asserts that `text` holds every one of `words`.
 pub fn says(text: &str, words: &[&str]) {
     for w in words {
