@@ -31,19 +31,21 @@ fn json_of(args: &[&str], dir: &Path) -> serde_json::Value {
     serde_json::from_str(&common::ok(&nestor(args, dir))).expect("JSON")
 }
 
+/// Short runs of the commands that take `--profile` (in a folder with `empty.fm2`).
+const PLAYING_COMMANDS: [&[&str]; 5] = [
+    &["play", "--model-console", "1", "--pieces", "1"],
+    &["demo", "--pieces", "1", "--seed", "1"],
+    &["analyze", "empty.fm2", "--model-console", "1"],
+    &["assist", "--model-console", "1", "--frames", "1"],
+    &["tune", "--state", "s.json", "--generations", "1"],
+];
+
 #[test]
 fn a_bad_profile_is_a_clear_error_on_every_command() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("fast.toml"), common::tap_profile("XX.")).unwrap();
     std::fs::write(dir.path().join("empty.fm2"), "version 3\n").unwrap();
-    let commands: [&[&str]; 5] = [
-        &["play", "--model-console", "1", "--pieces", "1"],
-        &["demo", "--pieces", "1", "--seed", "1"],
-        &["analyze", "empty.fm2", "--model-console", "1"],
-        &["assist", "--model-console", "1", "--frames", "1"],
-        &["tune", "--state", "s.json", "--generations", "1"],
-    ];
-    for cmd in commands {
+    for cmd in PLAYING_COMMANDS {
         for (profile, want) in [
             ("9hz", "--profile: unknown profile \"9hz\""),
             (
@@ -245,17 +247,12 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
 #[test]
 fn a_bad_reaction_is_a_clear_error_on_every_command() {
     let dir = tempfile::tempdir().unwrap();
-    let commands: [&[&str]; 8] = [
-        &["play", "--model-console", "1", "--pieces", "1"],
-        &["demo", "--pieces", "1", "--seed", "1"],
-        &["analyze", "empty.fm2", "--model-console", "1"],
-        &["assist", "--model-console", "1", "--frames", "1"],
-        &["tune", "--state", "s.json", "--generations", "1"],
+    let more: [&[&str]; 3] = [
         &["sim", "--games", "1", "--pieces", "1"],
         &["sim", "compare", "a.toml", "b.toml", "--games", "2"],
         &["serve", "--once"],
     ];
-    for cmd in commands {
+    for cmd in PLAYING_COMMANDS.into_iter().chain(more) {
         for (value, want) in [
             ("601", "601 frames is over 600 (10 seconds)"),
             ("-3", "-3 is negative"),

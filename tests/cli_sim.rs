@@ -25,6 +25,14 @@ fn text(out: &Output) -> (String, String) {
     )
 }
 
+/// A file `name` holding "mine" in a fresh temp dir.
+fn mine(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, "mine").unwrap();
+    (dir, file)
+}
+
 #[test]
 fn zero_threads_is_an_error_not_one_thread() {
     let out = nestor(&["sim", "--games", "1", "--pieces", "1", "--threads", "0"]);
@@ -35,9 +43,7 @@ fn zero_threads_is_an_error_not_one_thread() {
 
 #[test]
 fn plots_into_a_file_says_not_a_directory() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("plots");
-    std::fs::write(&file, "mine").unwrap();
+    let (_dir, file) = mine("plots");
     let out = one_piece(&["--plots", file.to_str().unwrap()]);
     let (_, err) = text(&out);
     assert!(!out.status.success());
@@ -95,9 +101,7 @@ fn until_a_level_already_reached_is_refused() {
 
 #[test]
 fn an_existing_csv_is_refused_before_the_run_and_kept() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("games.csv");
-    std::fs::write(&path, "mine").unwrap();
+    let (_dir, path) = mine("games.csv");
     let out = one_piece(&["--out", path.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(text(&out).1.contains("already exists"));

@@ -22,6 +22,14 @@ fn tcp_session(mode: &str) -> (Server, Conn, Ranges) {
     (server, conn, ranges)
 }
 
+/// Says `bye` and asserts the summary's values.
+fn bye_with(conn: &mut Conn, want: &[(&str, u64)]) {
+    let summary = bye(conn);
+    for &(key, value) in want {
+        assert_eq!(summary_value(&summary, key), value, "{key}: {summary}");
+    }
+}
+
 fn bye(conn: &mut Conn) -> String {
     conn.send("bye").expect("send bye");
     match conn.msg() {
@@ -44,13 +52,17 @@ fn plays_sixty_pieces_over_the_pipes_with_no_desync() {
         seen.lock_mismatches, 0,
         "pieces did not land where nestor said"
     );
-    let summary = bye(&mut conn);
-    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
-    assert_eq!(summary_value(&summary, "pieces"), 60, "{summary}");
-    assert_eq!(summary_value(&summary, "echo_mismatches"), 0, "{summary}");
-    assert_eq!(summary_value(&summary, "frames"), seen.frames, "{summary}");
     let lines = u64::from(nestor::game::score::bcd_value(&console.game().lines));
-    assert_eq!(summary_value(&summary, "lines"), lines, "{summary}");
+    bye_with(
+        &mut conn,
+        &[
+            ("desyncs", 0),
+            ("pieces", 60),
+            ("echo_mismatches", 0),
+            ("frames", seen.frames),
+            ("lines", lines),
+        ],
+    );
     assert!(lines >= 10, "60 pieces at level 19 clear lines: {lines}");
     let out = server.wait_stdout(Duration::from_secs(30));
     let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON summary");
@@ -79,9 +91,7 @@ fn a_vanished_client_is_followed_by_the_next_one_over_tcp() {
     let mut console = model(0x5E12_0003);
     let (seen, _) = play(&mut conn, &ranges, &mut console, 0, 12, None);
     assert_eq!((seen.pieces, seen.lock_mismatches), (12, 0));
-    let summary = bye(&mut conn);
-    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
-    assert_eq!(summary_value(&summary, "pieces"), 12, "{summary}");
+    bye_with(&mut conn, &[("desyncs", 0), ("pieces", 12)]);
     drop(conn);
     let _ = server.child.kill();
     let err = server.stderr_text();
@@ -111,9 +121,7 @@ fn resets_and_loaded_states_are_replanned_from_not_desyncs() {
     let mut c = model(0x5E12_0006);
     let (seen, _) = play(&mut conn, &ranges, &mut c, 0, 6, None);
     assert_eq!((seen.pieces, seen.lock_mismatches), (6, 0), "{seen:?}");
-    let summary = bye(&mut conn);
-    assert_eq!(summary_value(&summary, "jumps"), 2, "{summary}");
-    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
+    bye_with(&mut conn, &[("jumps", 2), ("desyncs", 0)]);
 }
 
 /// A soft reset keeps the frame numbers going but shows the menus: nestor leaves the game it
@@ -137,9 +145,7 @@ fn a_soft_reset_sends_nestor_back_to_the_menus() {
         }
     }
     assert!(starts > 0, "nestor never pressed Start on the title screen");
-    let summary = bye(&mut conn);
-    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
-    assert_eq!(summary_value(&summary, "jumps"), 1, "{summary}");
+    bye_with(&mut conn, &[("desyncs", 0), ("jumps", 1)]);
 }
 
 /// The emulator paused: nothing arrives for a while, then play goes on where it was.
@@ -151,8 +157,7 @@ fn a_pause_is_just_a_wait() {
     std::thread::sleep(Duration::from_millis(1500));
     let (seen, _) = play(&mut conn, &ranges, &mut console, n, 5, first.pending);
     assert_eq!((seen.pieces, seen.lock_mismatches), (5, 0));
-    let summary = bye(&mut conn);
-    assert_eq!(summary_value(&summary, "desyncs"), 0, "{summary}");
+    bye_with(&mut conn, &[("desyncs", 0)]);
 }
 
 /// Assist: nestor presses nothing and shows a lock for each piece soon after it appears.
