@@ -189,15 +189,17 @@ fn lines_percentiles_level_shares_and_lines_after_29() {
     assert_eq!(s.p10_lines, 100.0);
     assert_eq!(s.p90_lines, 900.0);
     // Every game reached 29 (level 29 at 100 lines); 39 from 200 lines; 49 from 300; 99 from 800.
-    assert_eq!(s.reached_29_rate, 1.0);
-    assert_eq!(s.reached_39_rate, 0.9);
-    assert_eq!(s.reached_49_rate, 0.8);
-    assert_eq!(s.reached_99_rate, 0.3);
-    assert_eq!(s.crash_level_rate, 0.1);
-    assert_eq!(s.top_out_rate, 0.9);
+    let reached = [
+        s.reached_29_rate,
+        s.reached_39_rate,
+        s.reached_49_rate,
+        s.reached_99_rate,
+    ];
+    assert_eq!(reached, [1.0, 0.9, 0.8, 0.3]);
+    assert_eq!((s.crash_level_rate, s.top_out_rate), (0.1, 0.9));
     // Lines after 29: 0, 100, … 900.
-    assert_eq!(s.mean_lines_after_29, 450.0);
-    assert_eq!(s.median_lines_after_29, 450.0);
+    let after_29 = (s.mean_lines_after_29, s.median_lines_after_29);
+    assert_eq!(after_29, (450.0, 450.0));
 }
 
 #[test]

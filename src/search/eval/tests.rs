@@ -132,10 +132,13 @@ fn a_deep_covered_gap_is_one_hole_at_its_top() {
         ..........
         #.........",
     ));
-    assert_eq!(f.column_holes, 1);
-    assert_eq!(f.weighted_column_holes, 17);
+    let holes = (
+        f.column_holes,
+        f.weighted_column_holes,
+        f.column_hole_depths,
+    );
+    assert_eq!(holes, (1, 17, 1));
     assert_eq!((f.min_column_hole_depth, f.max_column_hole_depth), (1, 1));
-    assert_eq!(f.column_hole_depths, 1);
     assert_eq!(f.column_transitions, 2);
     // r15 and r19 {c0}: c0→c1 and c9→wall → 2 each; the empty rows r16..r18 → 2 each.
     assert_eq!(f.row_transitions, 10);
