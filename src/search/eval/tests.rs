@@ -64,21 +64,17 @@ fn every_feature_on_a_mixed_board() {
     // Row numbers from the top starting at 1: 18 + 20 + 18 + 20.
     assert_eq!(f.weighted_column_holes, 76);
     assert_eq!(f.column_hole_depths, 2 + 1 + 1 + 3);
-    assert_eq!(f.min_column_hole_depth, 1);
-    assert_eq!(f.max_column_hole_depth, 3);
+    assert_eq!((f.min_column_hole_depth, f.max_column_hole_depth), (1, 3));
     // Wells: c0 rows 15, 16 (wall on the left, c1 on the right) and c9 row 16 (c8, wall).
-    assert_eq!(f.well_cells, 3);
-    assert_eq!(f.deep_wells, 0);
+    assert_eq!((f.well_cells, f.deep_wells), (3, 0));
     // Down each column from its top cell: c1 F F E E F → 2, c5 F E → 1, c8 F E F E → 3.
     assert_eq!(f.column_transitions, 6);
     // Rows 15..19 with walls filled: 4 + 6 + 2 + 4 + 6.
     assert_eq!(f.row_transitions, 22);
-    assert_eq!(f.column_heights, 17);
-    assert_eq!(f.pile_height, 5);
-    assert_eq!(f.column_height_spread, 5);
+    let heights = (f.column_heights, f.pile_height, f.column_height_spread);
+    assert_eq!(heights, (17, 5, 5));
     // Cells per row 1, 2, 1, 3, 5; weighted by height 5·1 + 4·2 + 3·1 + 2·3 + 1·5.
-    assert_eq!(f.solid_cells, 12);
-    assert_eq!(f.weighted_solid_cells, 27);
+    assert_eq!((f.solid_cells, f.weighted_solid_cells), (12, 27));
     // |5−1| + |0−5| + 0 + |1−0| + |2−1| + |1−2| + |0−1| + |4−0| + |3−4|.
     assert_eq!(f.column_height_variance, 18);
     assert_eq!(
@@ -116,8 +112,8 @@ fn a_well_against_the_left_wall() {
     ));
     assert_eq!((f.well_cells, f.deep_wells), (4, 1));
     // Heights 0 4 0…: spread 4, bumpiness 4 + 4.
-    assert_eq!(f.column_height_spread, 4);
-    assert_eq!(f.column_height_variance, 8);
+    let heights = (f.column_height_spread, f.column_height_variance);
+    assert_eq!(heights, (4, 8));
 }
 
 #[test]
