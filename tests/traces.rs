@@ -96,7 +96,7 @@ trace_tests! {
 }
 
 /// The traces past level 150 and their first divergence, or `None` (verifies to its last
-/// frame): the measured baseline in `tests/fixtures/traces/past-155-baseline.toml`.
+/// frame): the measured baseline in `tests/fixtures/past-155-baseline.toml`.
 fn past_155() -> Vec<(String, Option<(u64, String)>)> {
     #[derive(serde::Deserialize)]
     struct Divergence {
@@ -108,7 +108,7 @@ fn past_155() -> Vec<(String, Option<(u64, String)>)> {
         verifies: Vec<String>,
         diverges: std::collections::BTreeMap<String, Divergence>,
     }
-    let text = include_str!("fixtures/traces/past-155-baseline.toml");
+    let text = include_str!("fixtures/past-155-baseline.toml");
     let b: Baseline = toml::from_str(text).expect("the baseline parses");
     let mut all: Vec<_> = b.verifies.into_iter().map(|r| (r, None)).collect();
     all.extend(
