@@ -142,15 +142,9 @@ impl Default for CoachSettings {
     }
 }
 
-impl CoachSettings {
-    pub fn load(path: &Path) -> Result<CoachSettings, SettingsError> {
-        let text = crate::io::read_toml_text(path).map_err(|source| SettingsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        CoachSettings::from_toml(&text, path)
-    }
+crate::toml_file!(CoachSettings, SettingsError);
 
+impl CoachSettings {
     /// Parses and checks settings text; `path` labels the errors.
     pub fn from_toml(text: &str, path: &Path) -> Result<CoachSettings, SettingsError> {
         let s: CoachSettings = toml::from_str(text).map_err(|source| SettingsError::Parse {

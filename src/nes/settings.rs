@@ -51,16 +51,9 @@ pub enum SettingsError {
     },
 }
 
-impl PlaySettings {
-    /// Reads a settings file; relative paths in it are taken relative to the file.
-    pub fn load(path: &Path) -> Result<PlaySettings, SettingsError> {
-        let text = crate::io::read_toml_text(path).map_err(|source| SettingsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        PlaySettings::from_toml(&text, path)
-    }
+crate::toml_file!(PlaySettings, SettingsError);
 
+impl PlaySettings {
     /// Parses settings text; `path` labels errors and anchors relative paths.
     pub fn from_toml(text: &str, path: &Path) -> Result<PlaySettings, SettingsError> {
         let mut s: PlaySettings = toml::from_str(text).map_err(|source| SettingsError::Parse {
