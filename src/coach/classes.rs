@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::PadState;
+
 /// The shipped settings, which are also the defaults (one definition of the thresholds).
 const DEFAULT_TOML: &str = include_str!("../../config/coach.toml");
 
@@ -90,6 +92,26 @@ pub struct ButtonNames {
     pub b: String,
     pub start: String,
     pub select: String,
+}
+
+impl ButtonNames {
+    /// Each NES button bound to what `named(button, name)` makes of its name (a key, a gamepad
+    /// button), in the order left, right, up, down, A, B, Start, Select.
+    pub fn bind<T, E>(
+        &self,
+        named: impl Fn(&'static str, &str) -> Result<T, E>,
+    ) -> Result<[(T, PadState); 8], E> {
+        Ok([
+            (named("left", &self.left)?, PadState::LEFT),
+            (named("right", &self.right)?, PadState::RIGHT),
+            (named("up", &self.up)?, PadState::UP),
+            (named("down", &self.down)?, PadState::DOWN),
+            (named("a", &self.a)?, PadState::A),
+            (named("b", &self.b)?, PadState::B),
+            (named("start", &self.start)?, PadState::START),
+            (named("select", &self.select)?, PadState::SELECT),
+        ])
+    }
 }
 
 /// The whole settings file; every key is required.
