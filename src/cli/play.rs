@@ -23,7 +23,7 @@ use nestor::ui::ViewEvent;
 use clap::Args;
 use nestor::io::Output;
 
-use super::args::{BotArgs, OverwriteArg, RomOptions};
+use super::args::{BotArgs, OverwriteArg, RomArg, RomOptions, ROM_HELP_TEMPLATE};
 use super::explain::Explain;
 use super::interrupt::Interrupt;
 use super::play_finish::{finish, End, Run};
@@ -31,20 +31,13 @@ use super::play_settings::Settings;
 use super::play_summary::{GameEnd, GameSummary};
 
 #[derive(Args, Debug, Default)]
-// The ROM is required; only the hidden test console stands in for it, which would make
-// clap show it as optional (`[ROM]`): the usage and its line are written out here instead.
 #[command(
     override_usage = "nestor play [OPTIONS] <ROM>",
-    help_template = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}"
+    help_template = ROM_HELP_TEMPLATE
 )]
 pub struct PlayArgs {
-    /// The cartridge: your own "Tetris (U) [!].nes".
-    #[arg(
-        required_unless_present = "model_console",
-        value_name = "ROM",
-        hide = true
-    )]
-    pub rom: Option<PathBuf>,
+    #[command(flatten)]
+    pub cartridge: RomArg,
     /// Settings file (TOML, the same keys as these options, `explain` and `overwrite`
     /// included; see config/play.toml). Options given here win over the file.
     #[arg(long, value_name = "FILE")]
@@ -181,7 +174,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if let Some(out) = &settings.record {
         let mut inputs = Vec::new();
         let named = [
-            ("ROM", args.rom.as_ref()),
+            ("ROM", args.cartridge.rom.as_ref()),
             ("settings file", args.config.as_ref()),
             ("weights file", settings.weights.as_ref()),
             ("addresses file", settings.addresses.as_ref()),
@@ -218,7 +211,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let mut planner = Planner::new(standard);
     planner.profile = settings.profile.clone();
     let rate = args.inject_faults.unwrap_or(0.0);
-    match (args.model_console, &args.rom) {
+    match (args.model_console, &args.cartridge.rom) {
         (Some(seed), _) => {
             let delay = std::time::Duration::from_micros(args.model_frame_delay_us.unwrap_or(0));
             play_model(settings, record, seed, planner, explain, rate, delay, &stop)
@@ -241,10 +234,7 @@ fn play_rom(
     // Rom errors name the file and the problem (missing, not iNES, truncated, mapper, dump).
     // The message already includes the I/O cause; `anyhow!` keeps it from printing twice.
     let rom = super::load_rom(path, settings.allow_unknown_rom).map_err(|e| anyhow!("{e}"))?;
-    let map = match &settings.addresses {
-        Some(p) => AddressMap::load(p)?,
-        None => AddressMap::default(),
-    };
+    let map = AddressMap::load_or_default(settings.addresses.as_deref())?;
     let title = format!("nestor: {}", rom.name());
     let (mut view, video) = super::open_view(settings.headless, &title, explain.is_some());
     let deck = NesDeck::new(&rom, video)
@@ -264,15 +254,7 @@ fn play_rom(
     let mut movie = settings.record.as_ref().map(|_| {
         Movie::new_recording(rom.name(), rom.prg_chr_md5, settings.comments(&rom_comment))
     });
-    let mut driver = Driver::new(
-        FaultyPad::new(deck, rate, FAULT_SEED),
-        map,
-        planner,
-        DriverConfig {
-            level: settings.level,
-        },
-    )?;
-    driver.set_run_ahead(settings.run_ahead_from);
+    let mut driver = new_driver(deck, rate, FAULT_SEED, map, planner, &settings)?;
     let show_plan = settings.show_plan;
     let mut run = drive(
         &mut driver,
@@ -320,6 +302,28 @@ fn play_rom(
     )
 }
 
+/// The driver that plays `console` under `settings`, its pads corrupted at `rate` (`fault_seed`
+/// seeds which).
+fn new_driver<C: Console>(
+    console: C,
+    rate: f64,
+    fault_seed: u64,
+    map: AddressMap,
+    planner: Planner<Standard>,
+    settings: &Settings,
+) -> Result<Driver<FaultyPad<C>, Standard>> {
+    let mut driver = Driver::new(
+        FaultyPad::new(console, rate, fault_seed),
+        map,
+        planner,
+        DriverConfig {
+            level: settings.level,
+        },
+    )?;
+    driver.set_run_ahead(settings.run_ahead_from);
+    Ok(driver)
+}
+
 /// The rules model through the same driver: no ROM, no menus; each game is a fresh seeded
 /// model game (the next seed), started by the driver's `new_game`.
 #[allow(clippy::too_many_arguments)]
@@ -333,10 +337,7 @@ fn play_model(
     frame_delay: std::time::Duration,
     stop: &Interrupt,
 ) -> Result<ExitCode> {
-    let map = match &settings.addresses {
-        Some(p) => AddressMap::load(p)?,
-        None => AddressMap::default(),
-    };
+    let map = AddressMap::load_or_default(settings.addresses.as_deref())?;
     let level = settings.level;
     let console = ModelConsole::new(Game::seeded(level, seed), map.clone());
     let rom_comment = format!(
@@ -347,13 +348,14 @@ fn play_model(
         .record
         .as_ref()
         .map(|_| Movie::new_recording("nestor-model", [0; 16], settings.comments(&rom_comment)));
-    let mut driver = Driver::new(
-        FaultyPad::new(console, rate, FAULT_SEED ^ seed),
+    let mut driver = new_driver(
+        console,
+        rate,
+        FAULT_SEED ^ seed,
         map.clone(),
         planner,
-        DriverConfig { level },
+        &settings,
     )?;
-    driver.set_run_ahead(settings.run_ahead_from);
     let mut next_seed = seed;
     let mut view = (!settings.headless)
         .then(|| super::open_board_view("nestor play: model console", explain.is_some()))
