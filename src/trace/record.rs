@@ -228,29 +228,26 @@ fn get_rows(line: &Map<String, Value>, key: &str, n: usize) -> Result<Vec<String
         .collect()
 }
 
-/// The fields of the schema `game_from_line` does without: the frame's identity and input, the
-/// menu bytes it defaults, and what it derives (`lines`, `score`) or assumes. A trace that
-/// `trace verify` can check keeps all the others (plus `input` or `held` on every line).
-const NOT_FOR_START: &[&str] = &[
-    "frame",
-    "t",
-    "input",
-    "game_mode",
-    "game_mode_state",
-    "render_mode",
-    "game_type",
-    "lines",
-    "score",
-    "active_matches_p1",
-];
-
 /// The fields `game_from_line` needs, in schema order; the others are optional or only
-/// compared.
+/// compared. It does without the frame's identity and input, the menu bytes (defaulted), and
+/// what it derives (`lines`, `score`) or assumes. A trace that `trace verify` can check keeps
+/// all of these (plus `input` or `held` on every line).
 pub fn start_fields() -> impl Iterator<Item = &'static str> {
-    FIELDS
-        .iter()
-        .copied()
-        .filter(|f| !NOT_FOR_START.contains(f))
+    FIELDS.iter().copied().filter(|f| {
+        !matches!(
+            *f,
+            "frame"
+                | "t"
+                | "input"
+                | "game_mode"
+                | "game_mode_state"
+                | "render_mode"
+                | "game_type"
+                | "lines"
+                | "score"
+                | "active_matches_p1"
+        )
+    })
 }
 
 /// Builds the model from a trace line (the state at the end of that frame): the line is read
