@@ -87,10 +87,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
     let (weights, profile) = (bot.weights, bot.profile);
     let worst = settings.report.worst;
     let outputs = check_outputs(args, worst)?;
-    let map = match &args.rom_options.addresses {
-        Some(p) => AddressMap::load(p)?,
-        None => AddressMap::default(),
-    };
+    let map = AddressMap::load_or_default(args.rom_options.addresses.as_deref())?;
     let standard = Standard::new(weights);
     let mut analyzer = Analyzer::new(standard.clone(), map.clone(), settings.classes);
     analyzer.set_profile(profile.clone());

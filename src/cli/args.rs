@@ -18,6 +18,23 @@ Inputs: regular files only (a FIFO or a device is refused at once), with a size 
 Exit codes: 0 done; 1 error, or a result that failed (desyncs, a trace mismatch, traces \
 that differ); 2 bad command line; 130 interrupted (Ctrl-C or SIGTERM) after saving what was done.";
 
+/// The help of a command with a [`RomArg`]: its line written out, as required.
+pub const ROM_HELP_TEMPLATE: &str = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}";
+
+/// The cartridge of a command the hidden test console (`--model-console`) can stand in for.
+/// clap would show it as optional (`[ROM]`): it is hidden, and the command writes its usage
+/// (`override_usage`) and its line ([`ROM_HELP_TEMPLATE`]) out instead.
+#[derive(Args, Clone, Debug, Default)]
+pub struct RomArg {
+    /// The cartridge: your own "Tetris (U) [!].nes".
+    #[arg(
+        required_unless_present = "model_console",
+        value_name = "ROM",
+        hide = true
+    )]
+    pub rom: Option<PathBuf>,
+}
+
 /// The options of a command that reads the cartridge.
 #[derive(Args, Clone, Debug, Default)]
 pub struct RomOptions {

@@ -11,7 +11,7 @@ use clap::Args;
 use nestor::io::Output;
 use std::path::PathBuf;
 
-use super::args::{BotArgs, ModelConsoleArgs, OverwriteArg};
+use super::args::{BotArgs, ModelConsoleArgs, OverwriteArg, RomArg, ROM_HELP_TEMPLATE};
 use nestor::coach::summary::line;
 use nestor::coach::{Analyzer, CoachSettings, Observed, Summary};
 use nestor::game::Game;
@@ -26,20 +26,13 @@ use nestor::ui::render::{draw_game_into, overlay_plan_on_nes, BACKGROUND, PLAN, 
 use nestor::ui::{save_png, screenshot_path, DrawOptions, Frame, Window};
 
 #[derive(Args, Debug)]
-// The ROM is required; only the hidden test console stands in for it, which would make
-// clap show it as optional (`[ROM]`): the usage and its line are written out here instead.
 #[command(
     override_usage = "nestor assist [OPTIONS] <ROM>",
-    help_template = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}"
+    help_template = ROM_HELP_TEMPLATE
 )]
 pub struct AssistArgs {
-    /// The cartridge: your own "Tetris (U) [!].nes".
-    #[arg(
-        required_unless_present = "model_console",
-        value_name = "ROM",
-        hide = true
-    )]
-    pub rom: Option<PathBuf>,
+    #[command(flatten)]
+    pub cartridge: RomArg,
     /// Record every button pressed, from power-on, as an FCEUX movie.
     #[arg(long, value_name = "OUT.fm2")]
     pub record: Option<PathBuf>,
@@ -84,7 +77,7 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
     let bot = args.bot.resolve()?;
     let mut inputs = Vec::new();
     for (role, p) in [
-        ("ROM", args.rom.as_ref()),
+        ("ROM", args.cartridge.rom.as_ref()),
         ("settings file", args.settings.as_ref()),
         ("weights file", args.bot.weights.as_ref()),
     ] {
@@ -106,7 +99,7 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
     let map = AddressMap::default();
     let mut analyzer = Analyzer::new(Standard::new(bot.weights), map.clone(), settings.classes);
     analyzer.set_profile(bot.profile);
-    match (args.model.model_console, &args.rom) {
+    match (args.model.model_console, &args.cartridge.rom) {
         (Some(seed), _) => {
             let console = ModelConsole::new(Game::seeded(args.model.model_level, seed), map);
             let window = open(&format!("nestor assist: model console {seed}"), true)?;

@@ -20,15 +20,23 @@ use super::args::ProfileArg;
 use super::interrupt::Interrupt;
 use super::sim::{load_weights, threads};
 
-/// Options of a batch of games used to judge weights (compare, tune).
-#[derive(Args, Clone, Debug)]
-pub struct JudgeArgs {
+/// The games that judge weights (compare, tune): the figure they are judged by and the level
+/// they start from (which together say which levels count, `Objective::levels`).
+#[derive(Args, Clone, Copy, Debug)]
+pub struct GamesJudged {
     /// The figure games are judged by.
     #[arg(long, default_value = "lines", value_parser = objective_parser())]
     pub objective: Objective,
     /// Start level (0-29).
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
     pub level: u8,
+}
+
+/// Options of a batch of games used to judge weights (`sim compare`).
+#[derive(Args, Clone, Debug)]
+pub struct JudgeArgs {
+    #[command(flatten)]
+    pub judged: GamesJudged,
     /// Stop each game after this many pieces (a cap that keeps long games affordable; at
     /// least 1) [default: no limit].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -176,10 +184,10 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let a = load_weights(a_path)?;
     let b = load_weights(b_path)?;
     let profile = args.profile.resolve()?;
-    let objective = args.judge.objective;
+    let objective = args.judge.judged.objective;
     let config = BatchConfig {
         games: args.games,
-        level: args.judge.level,
+        level: args.judge.judged.level,
         seed: args.seed,
         threads: threads(args.judge.threads, args.games),
         limits: Limits {

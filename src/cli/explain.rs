@@ -1,6 +1,7 @@
 //! `--explain N` for the commands the bot plays (`demo`, `play`): after each new plan, the top
 //! N placements of that decision with their per-feature terms, for the terminal or a panel.
 
+pub use nestor::nes::settings::parse_count;
 use nestor::nes::{Console, Driver};
 use nestor::search::explain::{explain_top, Explanation};
 use nestor::search::rank::Ranker;
@@ -86,15 +87,6 @@ impl Explain {
 pub const PICK_NOTE: &str = "note: #1 is the bot's pick by its third-piece look-ahead (the \
 expected value over the piece after next), which can differ from the best two-piece value; the \
 others follow by two-piece value";
-
-/// `--explain N`: at least one placement (`--explain 0` would explain nothing).
-pub fn parse_count(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("0 placements would explain nothing: give 1 or more".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(format!("`{text}`: {e}")),
-    }
-}
 
 #[cfg(test)]
 mod tests {

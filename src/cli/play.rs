@@ -23,7 +23,7 @@ use nestor::ui::ViewEvent;
 use clap::Args;
 use nestor::io::Output;
 
-use super::args::{BotArgs, OverwriteArg, RomOptions};
+use super::args::{BotArgs, OverwriteArg, RomArg, RomOptions, ROM_HELP_TEMPLATE};
 use super::explain::Explain;
 use super::interrupt::Interrupt;
 use super::play_finish::{finish, End, Run};
@@ -31,50 +31,21 @@ use super::play_settings::Settings;
 use super::play_summary::{GameEnd, GameSummary};
 
 #[derive(Args, Debug, Default)]
-// The ROM is required; only the hidden test console stands in for it, which would make
-// clap show it as optional (`[ROM]`): the usage and its line are written out here instead.
 #[command(
     override_usage = "nestor play [OPTIONS] <ROM>",
-    help_template = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}"
+    help_template = ROM_HELP_TEMPLATE
 )]
 pub struct PlayArgs {
-    /// The cartridge: your own "Tetris (U) [!].nes".
-    #[arg(
-        required_unless_present = "model_console",
-        value_name = "ROM",
-        hide = true
-    )]
-    pub rom: Option<PathBuf>,
+    #[command(flatten)]
+    pub cartridge: RomArg,
     /// Settings file (TOML, the same keys as these options, `explain` and `overwrite`
     /// included; see config/play.toml). Options given here win over the file.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Run without a window, as fast as the emulator goes.
-    #[arg(long)]
-    pub headless: bool,
-    /// Start level (0-19) [default: 19].
-    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=29))]
-    pub level: Option<u8>,
-    /// Games to play (back to the level menu after each game over) [default: 1].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    pub games: Option<u32>,
-    /// Stop after this many pieces (at least 1) [default: no limit].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    pub pieces: Option<u32>,
-    /// Stop after this many frames (at least 1) [default: no limit].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub frames: Option<u64>,
+    #[command(flatten)]
+    pub options: PlaySettings,
     #[command(flatten)]
     pub bot: BotArgs,
-    /// Outline the planned lock position on the playfield.
-    #[arg(long)]
-    pub show_plan: bool,
-    /// Record every button pressed, from power-on, as an FCEUX movie.
-    #[arg(long, value_name = "OUT.fm2")]
-    pub record: Option<PathBuf>,
-    /// Print the summary as JSON.
-    #[arg(long)]
-    pub json: bool,
     #[command(flatten)]
     pub rom_options: RomOptions,
     #[command(flatten)]
@@ -99,28 +70,29 @@ pub struct PlayArgs {
         requires = "model_console"
     )]
     pub model_frame_delay_us: Option<u64>,
-    /// After each decision, print its top N placements with their values split by feature
-    /// (on stderr, a JSON line each with --json; in the window, a panel E hides) [default N: 3].
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3", value_parser = super::explain::parse_count)]
-    pub explain: Option<usize>,
-    /// Before each new plan from this level on, play it on a copy of the console and plan
-    /// again without a lock whose clear crashes the copy (0-255) [default: 150].
-    #[arg(long, value_name = "LEVEL", conflicts_with = "no_run_ahead")]
-    pub run_ahead_from: Option<u8>,
-    /// Never check a plan ahead on a copy of the console (the run-ahead check is on from
-    /// level 150 without it).
-    #[arg(long)]
-    pub no_run_ahead: bool,
 }
 
 impl PlayArgs {
+    /// The options given on the command line, in the settings file's shape (the shared option
+    /// groups under their keys).
+    fn given(&self) -> PlaySettings {
+        PlaySettings {
+            weights: self.bot.weights.clone(),
+            allow_unknown_rom: self.rom_options.allow_unknown_rom.then_some(true),
+            addresses: self.rom_options.addresses.clone(),
+            profile: self.bot.profile.name.clone(),
+            overwrite: self.output.overwrite.then_some(true),
+            ..self.options.clone()
+        }
+    }
+
     /// The options merged with the settings file `file` (named `file_name` in errors): an
     /// option given wins over the file, the file over the defaults.
     pub fn settings(&self, file: PlaySettings, file_name: &str) -> Result<Settings> {
-        let args = self;
+        let args = self.given();
         let level = args.level.or(file.level).unwrap_or(19);
         // The menus offer 0-19; the model console (tests) starts any level up to 29.
-        let top = if args.model_console.is_some() { 29 } else { 19 };
+        let top = if self.model_console.is_some() { 29 } else { 19 };
         if level > top {
             let from = if args.level.is_some() {
                 "--level"
@@ -130,9 +102,9 @@ impl PlayArgs {
             bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
         }
         let profile =
-            args.bot
+            self.bot
                 .profile
-                .apply(match (&args.bot.profile.name, &file.profile) {
+                .apply(match (&args.profile, &file.profile) {
                     (Some(p), _) => super::profile::resolve(p)?,
                     (None, Some(p)) => super::profile::resolve(p)
                         .with_context(|| format!("{file_name}: `profile`"))?,
@@ -152,26 +124,26 @@ impl PlayArgs {
         // An option wins over the file; the file's `no_run_ahead` wins over the default.
         let run_ahead_from = match (args.run_ahead_from, args.no_run_ahead) {
             (Some(l), _) => Some(l),
-            (None, true) => None,
-            (None, false) if file.no_run_ahead == Some(true) => None,
-            (None, false) => Some(file.run_ahead_from.unwrap_or(RUN_AHEAD_LEVEL)),
+            (None, Some(true)) => None,
+            (None, _) if file.no_run_ahead == Some(true) => None,
+            (None, _) => Some(file.run_ahead_from.unwrap_or(RUN_AHEAD_LEVEL)),
         };
+        let flag = |given: Option<bool>, file: Option<bool>| given.or(file).unwrap_or(false);
         Ok(Settings {
             level,
             games,
             pieces: args.pieces.or(file.pieces),
             frames: args.frames.or(file.frames),
-            headless: args.headless || file.headless.unwrap_or(false),
-            show_plan: args.show_plan || file.show_plan.unwrap_or(false),
-            weights: args.bot.weights.clone().or(file.weights),
-            record: args.record.clone().or(file.record),
-            json: args.json || file.json.unwrap_or(false),
-            allow_unknown_rom: args.rom_options.allow_unknown_rom
-                || file.allow_unknown_rom.unwrap_or(false),
-            addresses: args.rom_options.addresses.clone().or(file.addresses),
+            headless: flag(args.headless, file.headless),
+            show_plan: flag(args.show_plan, file.show_plan),
+            weights: args.weights.or(file.weights),
+            record: args.record.or(file.record),
+            json: flag(args.json, file.json),
+            allow_unknown_rom: flag(args.allow_unknown_rom, file.allow_unknown_rom),
+            addresses: args.addresses.or(file.addresses),
             profile,
             explain,
-            overwrite: args.output.overwrite || file.overwrite.unwrap_or(false),
+            overwrite: flag(args.overwrite, file.overwrite),
             run_ahead_from,
         })
     }
@@ -202,7 +174,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if let Some(out) = &settings.record {
         let mut inputs = Vec::new();
         let named = [
-            ("ROM", args.rom.as_ref()),
+            ("ROM", args.cartridge.rom.as_ref()),
             ("settings file", args.config.as_ref()),
             ("weights file", settings.weights.as_ref()),
             ("addresses file", settings.addresses.as_ref()),
@@ -239,7 +211,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let mut planner = Planner::new(standard);
     planner.profile = settings.profile.clone();
     let rate = args.inject_faults.unwrap_or(0.0);
-    match (args.model_console, &args.rom) {
+    match (args.model_console, &args.cartridge.rom) {
         (Some(seed), _) => {
             let delay = std::time::Duration::from_micros(args.model_frame_delay_us.unwrap_or(0));
             play_model(settings, record, seed, planner, explain, rate, delay, &stop)
@@ -262,10 +234,7 @@ fn play_rom(
     // Rom errors name the file and the problem (missing, not iNES, truncated, mapper, dump).
     // The message already includes the I/O cause; `anyhow!` keeps it from printing twice.
     let rom = super::load_rom(path, settings.allow_unknown_rom).map_err(|e| anyhow!("{e}"))?;
-    let map = match &settings.addresses {
-        Some(p) => AddressMap::load(p)?,
-        None => AddressMap::default(),
-    };
+    let map = AddressMap::load_or_default(settings.addresses.as_deref())?;
     let title = format!("nestor: {}", rom.name());
     let (mut view, video) = super::open_view(settings.headless, &title, explain.is_some());
     let deck = NesDeck::new(&rom, video)
@@ -285,15 +254,7 @@ fn play_rom(
     let mut movie = settings.record.as_ref().map(|_| {
         Movie::new_recording(rom.name(), rom.prg_chr_md5, settings.comments(&rom_comment))
     });
-    let mut driver = Driver::new(
-        FaultyPad::new(deck, rate, FAULT_SEED),
-        map,
-        planner,
-        DriverConfig {
-            level: settings.level,
-        },
-    )?;
-    driver.set_run_ahead(settings.run_ahead_from);
+    let mut driver = new_driver(deck, rate, FAULT_SEED, map, planner, &settings)?;
     let show_plan = settings.show_plan;
     let mut run = drive(
         &mut driver,
@@ -341,6 +302,28 @@ fn play_rom(
     )
 }
 
+/// The driver that plays `console` under `settings`, its pads corrupted at `rate` (`fault_seed`
+/// seeds which).
+fn new_driver<C: Console>(
+    console: C,
+    rate: f64,
+    fault_seed: u64,
+    map: AddressMap,
+    planner: Planner<Standard>,
+    settings: &Settings,
+) -> Result<Driver<FaultyPad<C>, Standard>> {
+    let mut driver = Driver::new(
+        FaultyPad::new(console, rate, fault_seed),
+        map,
+        planner,
+        DriverConfig {
+            level: settings.level,
+        },
+    )?;
+    driver.set_run_ahead(settings.run_ahead_from);
+    Ok(driver)
+}
+
 /// The rules model through the same driver: no ROM, no menus; each game is a fresh seeded
 /// model game (the next seed), started by the driver's `new_game`.
 #[allow(clippy::too_many_arguments)]
@@ -354,10 +337,7 @@ fn play_model(
     frame_delay: std::time::Duration,
     stop: &Interrupt,
 ) -> Result<ExitCode> {
-    let map = match &settings.addresses {
-        Some(p) => AddressMap::load(p)?,
-        None => AddressMap::default(),
-    };
+    let map = AddressMap::load_or_default(settings.addresses.as_deref())?;
     let level = settings.level;
     let console = ModelConsole::new(Game::seeded(level, seed), map.clone());
     let rom_comment = format!(
@@ -368,13 +348,14 @@ fn play_model(
         .record
         .as_ref()
         .map(|_| Movie::new_recording("nestor-model", [0; 16], settings.comments(&rom_comment)));
-    let mut driver = Driver::new(
-        FaultyPad::new(console, rate, FAULT_SEED ^ seed),
+    let mut driver = new_driver(
+        console,
+        rate,
+        FAULT_SEED ^ seed,
         map.clone(),
         planner,
-        DriverConfig { level },
+        &settings,
     )?;
-    driver.set_run_ahead(settings.run_ahead_from);
     let mut next_seed = seed;
     let mut view = (!settings.headless)
         .then(|| super::open_board_view("nestor play: model console", explain.is_some()))

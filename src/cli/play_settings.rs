@@ -1,5 +1,5 @@
-//! `play`'s one shape of its settings, which `PlayArgs::settings` (in `play.rs`) merges from
-//! the options and the `--config` file (options win), and how the movie's header describes it.
+//! `play`'s settings resolved: the options (`PlaySettings`, one shape for the flags and the
+//! `--config` file) merged by `PlayArgs::settings`, defaults applied; and the movie's comments.
 
 use std::path::PathBuf;
 
@@ -9,7 +9,7 @@ use nestor::movie::Header;
 use nestor::search::profile::Profile;
 use nestor::search::weights::WeightsChoice;
 
-/// Every setting, after the file and the options are merged.
+/// Every setting, after the file and the options are merged and the profile is loaded.
 #[derive(Debug, Serialize)]
 pub struct Settings {
     pub level: u8,

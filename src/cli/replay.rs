@@ -52,10 +52,7 @@ pub struct Loaded {
 /// Loads and cross-checks everything a replay needs; every failure says which file.
 pub fn load(rom: &Path, movie: &Path, options: &RomOptions, force: bool) -> Result<Loaded> {
     let rom = super::load_rom(rom, options.allow_unknown_rom)?;
-    let map = match options.addresses.as_deref() {
-        Some(p) => AddressMap::load(p)?,
-        None => AddressMap::default(),
-    };
+    let map = AddressMap::load_or_default(options.addresses.as_deref())?;
     // Every error of `Replay::load` names the file already.
     let replay = Replay::load(movie)?;
     let checksum = replay

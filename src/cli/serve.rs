@@ -126,10 +126,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         Some(p) => Weights::load(p)?,
         None => Weights::default_set(),
     };
-    let map = match &args.addresses {
-        Some(p) => AddressMap::load(p)?,
-        None => AddressMap::default(),
-    };
+    let map = AddressMap::load_or_default(args.addresses.as_deref())?;
     let brain = Brain {
         weights,
         profile: args.profile.resolve()?,

@@ -8,7 +8,6 @@ use anyhow::{bail, Context, Result};
 
 use clap::{Args, Subcommand};
 use nestor::io::{Output, OutputError};
-use nestor::lab::objective::Objective;
 use nestor::lab::shard::ShardSpec;
 use nestor::lab::tune::race::{play_race, RaceRule};
 use nestor::lab::tune::{
@@ -16,7 +15,7 @@ use nestor::lab::tune::{
 };
 
 use super::args::{BotArgs, OverwriteArg};
-use super::compare::{describe, objective_parser, play_and_compare_profiled};
+use super::compare::{describe, play_and_compare_profiled, GamesJudged};
 use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
 use super::sim::threads;
 
@@ -55,12 +54,8 @@ pub struct TuneSetup {
     /// The state file, written after every candidate and generation.
     #[arg(long, default_value = "tune-state.json", value_name = "FILE")]
     pub state: PathBuf,
-    /// The figure games are judged by.
-    #[arg(long, default_value = "lines", value_parser = objective_parser())]
-    pub objective: Objective,
-    /// Start level (0-29).
-    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u8).range(0..=29))]
-    pub level: u8,
+    #[command(flatten)]
+    pub judged: GamesJudged,
     /// Stop each game after this many pieces (at least 1) [default: no limit].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub pieces: Option<u32>,
@@ -251,11 +246,11 @@ fn new_state(setup: &TuneSetup) -> Result<(TuneState, Output)> {
     // `--weights`, else the profile's set: a profile's tune starts from what it plays.
     let bot = setup.bot.resolve()?;
     let start = bot.weights;
-    let levels = setup.objective.levels(setup.level);
+    let levels = setup.judged.objective.levels(setup.judged.level);
     let keys = tunable_keys(&start, setup.phase.as_deref(), levels)?;
     let config = TuneConfig {
-        objective: setup.objective,
-        level: setup.level,
+        objective: setup.judged.objective,
+        level: setup.judged.level,
         max_pieces: setup.pieces,
         max_lines: setup.max_lines,
         population: setup.population,

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::PadState;
+
 /// The shipped settings, which are also the defaults (one definition of the thresholds).
 const DEFAULT_TOML: &str = include_str!("../../config/coach.toml");
 
@@ -92,6 +94,26 @@ pub struct ButtonNames {
     pub select: String,
 }
 
+impl ButtonNames {
+    /// Each NES button bound to what `named(button, name)` makes of its name (a key, a gamepad
+    /// button), in the order left, right, up, down, A, B, Start, Select.
+    pub fn bind<T, E>(
+        &self,
+        named: impl Fn(&'static str, &str) -> Result<T, E>,
+    ) -> Result<[(T, PadState); 8], E> {
+        Ok([
+            (named("left", &self.left)?, PadState::LEFT),
+            (named("right", &self.right)?, PadState::RIGHT),
+            (named("up", &self.up)?, PadState::UP),
+            (named("down", &self.down)?, PadState::DOWN),
+            (named("a", &self.a)?, PadState::A),
+            (named("b", &self.b)?, PadState::B),
+            (named("start", &self.start)?, PadState::START),
+            (named("select", &self.select)?, PadState::SELECT),
+        ])
+    }
+}
+
 /// The whole settings file; every key is required.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -142,15 +164,9 @@ impl Default for CoachSettings {
     }
 }
 
-impl CoachSettings {
-    pub fn load(path: &Path) -> Result<CoachSettings, SettingsError> {
-        let text = crate::io::read_toml_text(path).map_err(|source| SettingsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        CoachSettings::from_toml(&text, path)
-    }
+crate::toml_file!(CoachSettings, SettingsError);
 
+impl CoachSettings {
     /// Parses and checks settings text; `path` labels the errors.
     pub fn from_toml(text: &str, path: &Path) -> Result<CoachSettings, SettingsError> {
         let s: CoachSettings = toml::from_str(text).map_err(|source| SettingsError::Parse {

@@ -6,38 +6,41 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// An error type with a variant for each way a data file fails; `file_error!` implements it
-/// for an enum whose `Read`, `Write` and `Parse` variants hold `path` and `source`.
-pub trait FileError: Sized {
-    fn read(path: PathBuf, source: std::io::Error) -> Self;
-    fn write(path: PathBuf, source: std::io::Error) -> Self;
-    fn parse(path: PathBuf, source: serde_json::Error) -> Self;
+/// Why one of nestor's data files could not be read, parsed or written; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum DataError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a nestor {kind} file (truncated or another format): {source}")]
+    Parse {
+        path: PathBuf,
+        /// What the file should have been ("shard", "tune").
+        kind: &'static str,
+        source: serde_json::Error,
+    },
 }
 
-/// Implements [`FileError`] for an error enum with `Read { path, source }`,
-/// `Write { path, source }` and `Parse { path, source }` variants.
-#[macro_export]
-macro_rules! file_error {
-    ($error:ty) => {
-        impl $crate::io::json::FileError for $error {
-            fn read(path: ::std::path::PathBuf, source: ::std::io::Error) -> Self {
-                Self::Read { path, source }
-            }
-            fn write(path: ::std::path::PathBuf, source: ::std::io::Error) -> Self {
-                Self::Write { path, source }
-            }
-            fn parse(path: ::std::path::PathBuf, source: ::serde_json::Error) -> Self {
-                Self::Parse { path, source }
-            }
-        }
-    };
+/// A module's error type that holds [`DataError`]s; `KIND` names its files in a parse error.
+pub trait FileError: From<DataError> {
+    const KIND: &'static str;
 }
 
 /// Reads a JSON file of at most [`super::MAX_DATA_BYTES`] (regular files only) into `T`.
 pub fn read_json<T: DeserializeOwned, E: FileError>(path: &Path) -> Result<T, E> {
-    let text = super::read_at_most(path, super::MAX_DATA_BYTES)
-        .map_err(|source| E::read(path.to_path_buf(), source))?;
-    serde_json::from_slice(&text).map_err(|source| E::parse(path.to_path_buf(), source))
+    let text =
+        super::read_at_most(path, super::MAX_DATA_BYTES).map_err(|source| DataError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    serde_json::from_slice(&text).map_err(|source| parse_error::<E>(path, source))
 }
 
 /// Writes `value` as pretty JSON through [`super::write_atomically`]: whole or not at all, an
@@ -48,8 +51,21 @@ pub fn write_json<T: Serialize, E: FileError>(
     replace: bool,
 ) -> Result<(), E> {
     let text = serde_json::to_vec_pretty(value).expect("a nestor data file serializes");
-    super::write_atomically(path, &text, replace)
-        .map_err(|source| E::write(path.to_path_buf(), source))
+    super::write_atomically(path, &text, replace).map_err(|source| {
+        E::from(DataError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    })
+}
+
+/// `path` holds JSON that is not a file of `E`'s kind.
+pub fn parse_error<E: FileError>(path: &Path, source: serde_json::Error) -> E {
+    E::from(DataError::Parse {
+        path: path.to_path_buf(),
+        kind: E::KIND,
+        source,
+    })
 }
 
 #[cfg(test)]
@@ -57,24 +73,11 @@ mod tests {
     use super::*;
 
     #[derive(Debug, thiserror::Error)]
-    enum Error {
-        #[error("read {path:?}: {source}")]
-        Read {
-            path: PathBuf,
-            source: std::io::Error,
-        },
-        #[error("write {path:?}: {source}")]
-        Write {
-            path: PathBuf,
-            source: std::io::Error,
-        },
-        #[error("parse {path:?}: {source}")]
-        Parse {
-            path: PathBuf,
-            source: serde_json::Error,
-        },
+    #[error(transparent)]
+    struct Error(#[from] DataError);
+    impl FileError for Error {
+        const KIND: &'static str = "test";
     }
-    crate::file_error!(Error);
 
     #[test]
     fn a_value_written_reads_back_and_is_not_replaced_without_leave() {
@@ -84,7 +87,10 @@ mod tests {
         let back: Vec<u32> = read_json::<_, Error>(&path).unwrap();
         assert_eq!(back, [1, 2, 3]);
         let again = write_json::<_, Error>(&path, &vec![9u32], false);
-        assert!(matches!(again, Err(Error::Write { .. })), "{again:?}");
+        assert!(
+            matches!(again, Err(Error(DataError::Write { .. }))),
+            "{again:?}"
+        );
         assert_eq!(read_json::<Vec<u32>, Error>(&path).unwrap(), [1, 2, 3]);
         write_json::<_, Error>(&path, &vec![9u32], true).unwrap();
         assert_eq!(read_json::<Vec<u32>, Error>(&path).unwrap(), [9]);
@@ -96,14 +102,14 @@ mod tests {
         let missing = dir.path().join("missing.json");
         let e = read_json::<Vec<u32>, Error>(&missing).unwrap_err();
         assert!(
-            matches!(&e, Error::Read { path, .. } if path == &missing),
+            matches!(&e, Error(DataError::Read { path, .. }) if path == &missing),
             "{e:?}"
         );
         let bad = dir.path().join("bad.json");
         std::fs::write(&bad, "{ not json").unwrap();
         let e = read_json::<Vec<u32>, Error>(&bad).unwrap_err();
         assert!(
-            matches!(&e, Error::Parse { path, .. } if path == &bad),
+            matches!(&e, Error(DataError::Parse { path, .. }) if path == &bad),
             "{e:?}"
         );
     }

@@ -101,6 +101,24 @@ pub fn read_toml_text(path: &Path) -> std::io::Result<String> {
         .map_err(|e| Error::new(ErrorKind::InvalidData, e))
 }
 
+/// Gives a settings type `$type` with `from_toml(text, path)` its `load(path)`: the file read
+/// with [`read_toml_text`] (a failure is `$error::Io { path, source }`), then parsed.
+#[macro_export]
+macro_rules! toml_file {
+    ($type:ident, $error:ident) => {
+        impl $type {
+            /// Reads the file (at most `MAX_TOML_BYTES`) and parses it with `from_toml`.
+            pub fn load(path: &::std::path::Path) -> Result<$type, $error> {
+                let text = $crate::io::read_toml_text(path).map_err(|source| $error::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                $type::from_toml(&text, path)
+            }
+        }
+    };
+}
+
 /// Reads all of the regular file `path` if it holds at most `limit` bytes. A longer file is an
 /// `InvalidData` error saying so, after reading `limit + 1` bytes; anything but a regular file
 /// is an `InvalidInput` error (see [`open_regular`]).

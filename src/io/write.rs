@@ -281,6 +281,13 @@ mod tests {
         assert_eq!(std::fs::read(&old).unwrap(), b"new");
     }
 
+    fn is_link(p: &Path) -> bool {
+        std::fs::symlink_metadata(p)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    }
+
     #[test]
     fn links_are_written_through_never_replaced() {
         let dir = tempfile::tempdir().unwrap();
@@ -290,19 +297,13 @@ mod tests {
         let link = dir.path().join("out.fm2");
         symlink("sub/target.fm2", &link).unwrap();
         write_atomically(&link, b"new", true).unwrap();
-        assert!(std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(is_link(&link));
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         // A dangling link: the file it names is created, the link stays.
         let dangling = dir.path().join("dangling.fm2");
         symlink("sub/made.fm2", &dangling).unwrap();
         write_atomically(&dangling, b"made", false).unwrap();
-        assert!(std::fs::symlink_metadata(&dangling)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(is_link(&dangling));
         assert_eq!(
             std::fs::read(dir.path().join("sub/made.fm2")).unwrap(),
             b"made"

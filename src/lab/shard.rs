@@ -164,21 +164,8 @@ impl PartFile {
 pub enum ShardError {
     #[error("bad shard `{text}`: {reason}")]
     Spec { text: String, reason: &'static str },
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path} is not a nestor shard file (truncated or another format): {source}")]
-    Parse {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
+    #[error(transparent)]
+    File(#[from] crate::io::json::DataError),
     #[error("{path} is a {format:?} file, not a nestor sim shard")]
     Format { path: PathBuf, format: String },
     #[error("{path} is a shard of another run ({difference})")]
@@ -203,7 +190,9 @@ pub enum ShardError {
     Empty,
 }
 
-crate::file_error!(ShardError);
+impl crate::io::FileError for ShardError {
+    const KIND: &'static str = "shard";
+}
 
 /// Writes a shard file; an existing file is never overwritten.
 pub fn write_part(path: &Path, part: &PartFile) -> Result<(), ShardError> {
@@ -212,7 +201,7 @@ pub fn write_part(path: &Path, part: &PartFile) -> Result<(), ShardError> {
 
 /// Reads and checks one shard file.
 pub fn read_part(path: &Path) -> Result<PartFile, ShardError> {
-    let mut part: PartFile = crate::io::read_json(path)?;
+    let mut part: PartFile = crate::io::read_json::<_, ShardError>(path)?;
     if part.format != PART_FORMAT {
         return Err(ShardError::Format {
             path: path.to_path_buf(),

@@ -301,21 +301,8 @@ pub enum TuneError {
     NoPhase(String),
     #[error("the weights have no key `{0}`")]
     NoKey(String),
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path} is not a nestor tune file (truncated or another format): {source}")]
-    Parse {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
+    #[error(transparent)]
+    File(#[from] crate::io::json::DataError),
     #[error("{path} was written by nestor {found}; this is nestor {expected}, which may play other games: start a new run")]
     Version {
         path: PathBuf,
@@ -333,7 +320,9 @@ pub enum TuneError {
     },
 }
 
-crate::file_error!(TuneError);
+impl crate::io::FileError for TuneError {
+    const KIND: &'static str = "tune";
+}
 
 impl TuneState {
     /// A new run at generation 0, centred on the starting weights.
@@ -449,7 +438,7 @@ impl TuneState {
     /// Reads a state file and checks it is whole, of this version, and consistent.
     pub fn load(path: &Path) -> Result<TuneState, TuneError> {
         // The version first, so a file of another version says so even if its shape changed.
-        let raw: Value = crate::io::read_json(path)?;
+        let raw: Value = crate::io::read_json::<_, TuneError>(path)?;
         let inconsistent = |reason: String| TuneError::Inconsistent {
             path: path.to_path_buf(),
             reason,
@@ -465,11 +454,8 @@ impl TuneState {
                 expected: env!("CARGO_PKG_VERSION").to_string(),
             });
         }
-        let mut state: TuneState =
-            serde_json::from_value(raw).map_err(|source| TuneError::Parse {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        let mut state: TuneState = serde_json::from_value(raw)
+            .map_err(|e| crate::io::json::parse_error::<TuneError>(path, e))?;
         state
             .config
             .check()

@@ -204,6 +204,11 @@ impl AddressMap {
         AddressMap::parse(&text, &file)
     }
 
+    /// The map in `path` (see [`AddressMap::load`]), or the built-in one when there is none.
+    pub fn load_or_default(path: Option<&Path>) -> Result<AddressMap, Error> {
+        path.map_or_else(|| Ok(AddressMap::default()), AddressMap::load)
+    }
+
     /// Parses and checks a map; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<AddressMap, Error> {
         let table: Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax {

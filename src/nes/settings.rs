@@ -7,32 +7,74 @@ use serde::Deserialize;
 
 use crate::search::profile::Profile;
 
-/// The settings file: the same keys as `play`'s options (snake_case). Every key is optional;
-/// an unknown key is an error so that a typo is never silently ignored.
-#[derive(Debug, Default, Deserialize, PartialEq)]
+/// `play`'s options in one shape, read from the command line (clap) and from the settings
+/// file (TOML, the same keys in snake_case); `play` merges the two, an option given winning
+/// over the file. Every key is optional; an unknown key in the file is an error so that a typo
+/// is never silently ignored. The keys `play` shares with other commands (weights, profile,
+/// ROM options, overwrite) are the shared option groups on the command line: keys only here.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct PlaySettings {
-    pub level: Option<u8>,
-    pub games: Option<u32>,
-    pub pieces: Option<u32>,
-    pub frames: Option<u64>,
+    /// Run without a window, as fast as the emulator goes.
+    #[arg(long, num_args = 0, default_missing_value = "true")]
     pub headless: Option<bool>,
+    /// Start level (0-19) [default: 19].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=29))]
+    pub level: Option<u8>,
+    /// Games to play (back to the level menu after each game over) [default: 1].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: Option<u32>,
+    /// Stop after this many pieces (at least 1) [default: no limit].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub pieces: Option<u32>,
+    /// Stop after this many frames (at least 1) [default: no limit].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: Option<u64>,
+    /// `--weights`.
+    #[arg(skip)]
     pub weights: Option<PathBuf>,
+    /// Outline the planned lock position on the playfield.
+    #[arg(long, num_args = 0, default_missing_value = "true")]
     pub show_plan: Option<bool>,
+    /// Record every button pressed, from power-on, as an FCEUX movie.
+    #[arg(long, value_name = "OUT.fm2")]
     pub record: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long, num_args = 0, default_missing_value = "true")]
     pub json: Option<bool>,
+    /// `--allow-unknown-rom`.
+    #[arg(skip)]
     pub allow_unknown_rom: Option<bool>,
+    /// `--addresses`.
+    #[arg(skip)]
     pub addresses: Option<PathBuf>,
-    /// A preset name, or a profile file (relative to the settings file).
+    /// `--profile`: a preset name, or a profile file (relative to the settings file).
+    #[arg(skip)]
     pub profile: Option<String>,
-    /// `--explain N`: the top N placements of each decision (at least 1).
+    /// After each decision, print its top N placements with their values split by feature
+    /// (on stderr, a JSON line each with --json; in the window, a panel E hides) [default N: 3].
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3", value_parser = parse_count)]
     pub explain: Option<usize>,
     /// `--overwrite`: replace a `record` file that exists.
+    #[arg(skip)]
     pub overwrite: Option<bool>,
-    /// `--run-ahead-from LEVEL`: the level from which plans are checked ahead.
+    /// Before each new plan from this level on, play it on a copy of the console and plan
+    /// again without a lock whose clear crashes the copy (0-255) [default: 150].
+    #[arg(long, value_name = "LEVEL", conflicts_with = "no_run_ahead")]
     pub run_ahead_from: Option<u8>,
-    /// `--no-run-ahead`: no check ahead at any level.
+    /// Never check a plan ahead on a copy of the console (the run-ahead check is on from
+    /// level 150 without it).
+    #[arg(long, num_args = 0, default_missing_value = "true")]
     pub no_run_ahead: Option<bool>,
+}
+
+/// `--explain N`: at least one placement (`--explain 0` would explain nothing).
+pub fn parse_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("0 placements would explain nothing: give 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("`{text}`: {e}")),
+    }
 }
 
 /// Why a settings file was refused; every message names the file.
@@ -51,16 +93,9 @@ pub enum SettingsError {
     },
 }
 
-impl PlaySettings {
-    /// Reads a settings file; relative paths in it are taken relative to the file.
-    pub fn load(path: &Path) -> Result<PlaySettings, SettingsError> {
-        let text = crate::io::read_toml_text(path).map_err(|source| SettingsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        PlaySettings::from_toml(&text, path)
-    }
+crate::toml_file!(PlaySettings, SettingsError);
 
+impl PlaySettings {
     /// Parses settings text; `path` labels errors and anchors relative paths.
     pub fn from_toml(text: &str, path: &Path) -> Result<PlaySettings, SettingsError> {
         let mut s: PlaySettings = toml::from_str(text).map_err(|source| SettingsError::Parse {

@@ -228,35 +228,27 @@ fn get_rows(line: &Map<String, Value>, key: &str, n: usize) -> Result<Vec<String
         .collect()
 }
 
-/// The fields `game_from_line` needs: a trace that `trace verify` can check keeps all of them
-/// (plus `input` or `held` on every line). The others are optional or only compared.
-pub const START_FIELDS: &[&str] = &[
-    "hidden",
-    "field",
-    "play_state",
-    "piece",
-    "x",
-    "y",
-    "next",
-    "fall_timer",
-    "das",
-    "soft_drop",
-    "hold_down_points",
-    "level",
-    "start_level",
-    "lines_bcd",
-    "score_bcd",
-    "rng",
-    "spawn_id",
-    "spawn_count",
-    "frame_counter",
-    "held",
-    "newly",
-    "vram_row",
-    "completed_lines",
-    "row_y",
-    "curtain_row",
-];
+/// The fields `game_from_line` needs, in schema order; the others are optional or only
+/// compared. It does without the frame's identity and input, the menu bytes (defaulted), and
+/// what it derives (`lines`, `score`) or assumes. A trace that `trace verify` can check keeps
+/// all of these (plus `input` or `held` on every line).
+pub fn start_fields() -> impl Iterator<Item = &'static str> {
+    FIELDS.iter().copied().filter(|f| {
+        !matches!(
+            *f,
+            "frame"
+                | "t"
+                | "input"
+                | "game_mode"
+                | "game_mode_state"
+                | "render_mode"
+                | "game_type"
+                | "lines"
+                | "score"
+                | "active_matches_p1"
+        )
+    })
+}
 
 /// Builds the model from a trace line (the state at the end of that frame): the line is read
 /// as the RAM it records, then checked and turned into a `Game` like RAM from a console.

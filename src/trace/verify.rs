@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::capture::CaptureSpan;
 use super::file::{read_trace, Trace, TraceError};
-use super::record::{game_from_line, FrameRecord, FIELDS, START_FIELDS};
+use super::record::{game_from_line, start_fields, FrameRecord, FIELDS};
 use crate::game::pad::PadState;
 
 /// The first place the model and the trace disagree.
@@ -132,11 +132,7 @@ fn not_verifiable(trace: &Trace) -> Option<String> {
         );
     }
     let first = &trace.frames[0];
-    let missing: Vec<&str> = START_FIELDS
-        .iter()
-        .copied()
-        .filter(|f| !first.contains_key(*f))
-        .collect();
+    let missing: Vec<&str> = start_fields().filter(|f| !first.contains_key(*f)).collect();
     if missing.is_empty() {
         return None;
     }
@@ -145,7 +141,7 @@ fn not_verifiable(trace: &Trace) -> Option<String> {
          with at least: {}, input",
         missing.len(),
         missing.join(", "),
-        START_FIELDS.join(",")
+        start_fields().collect::<Vec<_>>().join(",")
     ))
 }
 
@@ -174,7 +170,7 @@ mod tests {
         for key in t.frames[0].keys() {
             let mut line = t.frames[0].clone();
             line.remove(key);
-            let needed = START_FIELDS.contains(&key.as_str());
+            let needed = start_fields().any(|f| f == key);
             assert_eq!(game_from_line(&line).is_err(), needed, "field `{key}`");
         }
     }

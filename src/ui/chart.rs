@@ -3,6 +3,8 @@
 
 use std::sync::Once;
 
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::Ranged;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
@@ -65,6 +67,37 @@ pub fn grid_line() -> RGBColor {
     colour(GRID)
 }
 
+/// A chart with a title over its plot: the margins and label areas every titled chart uses.
+pub fn titled_chart<'a, 'b>(
+    root: &'a Area<'b>,
+    caption: impl AsRef<str>,
+) -> ChartBuilder<'a, 'static, BitMapBackend<'b>> {
+    let mut c = ChartBuilder::on(root);
+    c.caption(caption, title())
+        .margin(14)
+        .x_label_area_size(54)
+        .y_label_area_size(70);
+    c
+}
+
+/// The house style of a chart's axes: tick labels, axis names and axis lines.
+pub fn axes_style<'m, 'a, 'b, 'd, X: Ranged, Y: Ranged>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, BitMapBackend<'d>>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, BitMapBackend<'d>> {
+    mesh.label_style(ticks())
+        .axis_desc_style(axis_name())
+        .axis_style(axis())
+}
+
+/// [`axes_style`] with the grid: major lines in the grid colour, no minor lines.
+pub fn grid_style<'m, 'a, 'b, 'd, X: Ranged, Y: Ranged>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, BitMapBackend<'d>>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, BitMapBackend<'d>> {
+    axes_style(mesh)
+        .bold_line_style(grid_line())
+        .light_line_style(TRANSPARENT)
+}
+
 /// A `width`×`height` chart on nestor's background, drawn by `draw`, as a [`Frame`].
 pub fn draw_chart(
     width: u32,
@@ -116,15 +149,12 @@ pub fn colour_scale(
         .margin_right(8)
         .set_label_area_size(LabelAreaPosition::Right, 70)
         .build_cartesian_2d(0f64..1f64, 0f64..top)?;
-    c.configure_mesh()
+    axes_style(&mut c.configure_mesh())
         .disable_mesh()
         .disable_x_axis()
         .y_desc(name)
         .y_labels(6)
         .y_label_formatter(&|v| tick_label(*v))
-        .label_style(ticks())
-        .axis_desc_style(axis_name())
-        .axis_style(axis())
         .draw()?;
     const STEPS: usize = 200;
     c.draw_series((0..STEPS).map(|i| {

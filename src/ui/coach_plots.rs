@@ -8,7 +8,7 @@ use crate::coach::{Class, Rating};
 use crate::game::board::HIDDEN_ROWS;
 
 use super::chart::{
-    axis, axis_name, colour, draw_chart, grid_line, tick_label, ticks, title, Area, ChartError,
+    colour, draw_chart, grid_style, tick_label, ticks, title, titled_chart, Area, ChartError,
     DrawError, BAR,
 };
 use super::font::{draw_text, GLYPH_H};
@@ -52,7 +52,7 @@ pub fn loss_per_piece(ratings: &[Rating]) -> Result<Frame, ChartError> {
             .x_label_area_size(54)
             .y_label_area_size(80)
             .build_cartesian_2d(0f64..n, 0f64..top * 1.02)?;
-        c.configure_mesh()
+        grid_style(&mut c.configure_mesh())
             .disable_x_mesh()
             .x_desc("Piece (in playing order)")
             .y_desc("Loss (evaluation units, log scale)")
@@ -69,11 +69,6 @@ pub fn loss_per_piece(ratings: &[Rating]) -> Result<Frame, ChartError> {
                     tick_label(10f64.powi(v.round() as i32))
                 }
             })
-            .label_style(ticks())
-            .axis_desc_style(axis_name())
-            .axis_style(axis())
-            .bold_line_style(grid_line())
-            .light_line_style(TRANSPARENT)
             .draw()?;
         for class in Class::ALL {
             let fill = colour(class_colour(class));
@@ -115,13 +110,9 @@ fn class_legend(root: &Area) -> Result<(), DrawError> {
 pub fn accuracy_by_level(levels: &[LevelAccuracy]) -> Result<Frame, ChartError> {
     let n = levels.len().max(1);
     draw_chart(640, 400, |root| {
-        let mut c = ChartBuilder::on(root)
-            .caption("Accuracy by level", title())
-            .margin(14)
-            .x_label_area_size(54)
-            .y_label_area_size(70)
+        let mut c = titled_chart(root, "Accuracy by level")
             .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..105f64)?;
-        c.configure_mesh()
+        grid_style(&mut c.configure_mesh())
             .disable_x_mesh()
             .x_desc("Level")
             .y_desc("Placements best or good (percent)")
@@ -135,11 +126,6 @@ pub fn accuracy_by_level(levels: &[LevelAccuracy]) -> Result<Frame, ChartError> 
                 }
             })
             .y_label_formatter(&|v| format!("{v:.0}"))
-            .label_style(ticks())
-            .axis_desc_style(axis_name())
-            .axis_style(axis())
-            .bold_line_style(grid_line())
-            .light_line_style(TRANSPARENT)
             .draw()?;
         c.draw_series(levels.iter().enumerate().map(|(i, l)| {
             let x = i as f64;

@@ -72,16 +72,7 @@ impl PadMap {
             return Err(PadError::Stick(stick.dpad));
         }
         Ok(PadMap {
-            bindings: [
-                (button_named("left", &names.left)?, PadState::LEFT),
-                (button_named("right", &names.right)?, PadState::RIGHT),
-                (button_named("up", &names.up)?, PadState::UP),
-                (button_named("down", &names.down)?, PadState::DOWN),
-                (button_named("a", &names.a)?, PadState::A),
-                (button_named("b", &names.b)?, PadState::B),
-                (button_named("start", &names.start)?, PadState::START),
-                (button_named("select", &names.select)?, PadState::SELECT),
-            ],
+            bindings: names.bind(button_named)?,
             stick: stick.dpad,
             held: PadState::NONE,
             axes: (0.0, 0.0),

@@ -102,16 +102,7 @@ fn key_named(button: &'static str, name: &str) -> Result<Key, KeyNameError> {
 impl Keypad {
     pub fn new(names: &ButtonNames) -> Result<Keypad, KeyNameError> {
         Ok(Keypad {
-            bindings: [
-                (key_named("left", &names.left)?, PadState::LEFT),
-                (key_named("right", &names.right)?, PadState::RIGHT),
-                (key_named("up", &names.up)?, PadState::UP),
-                (key_named("down", &names.down)?, PadState::DOWN),
-                (key_named("a", &names.a)?, PadState::A),
-                (key_named("b", &names.b)?, PadState::B),
-                (key_named("start", &names.start)?, PadState::START),
-                (key_named("select", &names.select)?, PadState::SELECT),
-            ],
+            bindings: names.bind(key_named)?,
         })
     }
 

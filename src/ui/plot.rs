@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use super::chart::{
-    axis, axis_name, colour, colour_scale, draw_chart, grid_line, heat_colour, tick_label, ticks,
-    title, ChartError, BAR,
+    axes_style, colour, colour_scale, draw_chart, grid_style, heat_colour, tick_label, title,
+    titled_chart, ChartError, BAR,
 };
 use super::render::{Frame, Rgb, FIELD};
 
@@ -28,13 +28,9 @@ pub fn score_histogram(scores: &[u32]) -> Result<Frame, ChartError> {
     let counts = histogram(scores, 20, 1_000_000);
     let top = counts.iter().copied().max().unwrap_or(0).max(1);
     draw_chart(800, 450, |root| {
-        let mut c = ChartBuilder::on(root)
-            .caption(format!("Final score, {} games", scores.len()), title())
-            .margin(14)
-            .x_label_area_size(54)
-            .y_label_area_size(70)
+        let mut c = titled_chart(root, format!("Final score, {} games", scores.len()))
             .build_cartesian_2d(0f64..1_000_000f64, 0f64..f64::from(top) * 1.05)?;
-        c.configure_mesh()
+        grid_style(&mut c.configure_mesh())
             .disable_x_mesh()
             .x_desc("Final score (points; bins of 50K, the last 950K and above)")
             .y_desc("Games")
@@ -42,11 +38,6 @@ pub fn score_histogram(scores: &[u32]) -> Result<Frame, ChartError> {
             .y_labels(6)
             .x_label_formatter(&|v| tick_label(*v))
             .y_label_formatter(&|v| tick_label(*v))
-            .label_style(ticks())
-            .axis_desc_style(axis_name())
-            .axis_style(axis())
-            .bold_line_style(grid_line())
-            .light_line_style(TRANSPARENT)
             .draw()?;
         c.draw_series(
             counts
@@ -113,7 +104,7 @@ pub fn lock_heat_map(locks: &[(u8, u8)]) -> Result<Frame, ChartError> {
             .x_label_area_size(54)
             .y_label_area_size(70)
             .build_cartesian_2d(-0.5f64..9.5, ROWS)?;
-        c.configure_mesh()
+        axes_style(&mut c.configure_mesh())
             .disable_mesh()
             .x_desc("Column (0 = left)")
             .y_desc("Row (0 = top)")
@@ -121,9 +112,6 @@ pub fn lock_heat_map(locks: &[(u8, u8)]) -> Result<Frame, ChartError> {
             .y_labels(5)
             .x_label_formatter(&|v| format!("{}", v.round()))
             .y_label_formatter(&row_label)
-            .label_style(ticks())
-            .axis_desc_style(axis_name())
-            .axis_style(axis())
             .draw()?;
         c.draw_series(counts.iter().enumerate().flat_map(|(r, row)| {
             row.iter().enumerate().map(move |(col, &n)| {
@@ -145,13 +133,9 @@ pub fn row_histogram(locks: &[(u8, u8)]) -> Result<Frame, ChartError> {
     let rows: Vec<u32> = count_grid(locks).iter().map(|r| r.iter().sum()).collect();
     let top = rows.iter().copied().max().unwrap_or(0).max(1);
     draw_chart(800, 560, |root| {
-        let mut c = ChartBuilder::on(root)
-            .caption(format!("Locks per row, {} locks", locks.len()), title())
-            .margin(14)
-            .x_label_area_size(54)
-            .y_label_area_size(70)
+        let mut c = titled_chart(root, format!("Locks per row, {} locks", locks.len()))
             .build_cartesian_2d(0f64..f64::from(top) * 1.05, ROWS)?;
-        c.configure_mesh()
+        grid_style(&mut c.configure_mesh())
             .disable_y_mesh()
             .x_desc("Locks (pieces whose pivot locked in the row)")
             .y_desc("Row (0 = top)")
@@ -159,11 +143,6 @@ pub fn row_histogram(locks: &[(u8, u8)]) -> Result<Frame, ChartError> {
             .y_labels(5)
             .x_label_formatter(&|v| tick_label(*v))
             .y_label_formatter(&row_label)
-            .label_style(ticks())
-            .axis_desc_style(axis_name())
-            .axis_style(axis())
-            .bold_line_style(grid_line())
-            .light_line_style(TRANSPARENT)
             .draw()?;
         c.draw_series(
             rows.iter()
@@ -194,27 +173,15 @@ pub fn survival_plot(curve: &[(u32, f64)], games: usize) -> Result<Frame, ChartE
         steps.push((next, 100.0 * share));
     }
     draw_chart(800, 450, |root| {
-        let mut c = ChartBuilder::on(root)
-            .caption(
-                format!("Games alive by lines cleared, {games} games"),
-                title(),
-            )
-            .margin(14)
-            .x_label_area_size(54)
-            .y_label_area_size(70)
+        let mut c = titled_chart(root, format!("Games alive by lines cleared, {games} games"))
             .build_cartesian_2d(0f64..most, 0f64..105f64)?;
-        c.configure_mesh()
+        grid_style(&mut c.configure_mesh())
             .x_desc("Lines cleared")
             .y_desc("Games still playing (percent)")
             .x_labels(8)
             .y_labels(6)
             .x_label_formatter(&|v| tick_label(*v))
             .y_label_formatter(&|v| format!("{v:.0}"))
-            .label_style(ticks())
-            .axis_desc_style(axis_name())
-            .axis_style(axis())
-            .bold_line_style(grid_line())
-            .light_line_style(TRANSPARENT)
             .draw()?;
         c.draw_series(AreaSeries::new(
             steps.iter().copied(),

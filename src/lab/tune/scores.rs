@@ -82,7 +82,7 @@ pub fn write(path: &Path, file: &ScoresFile) -> Result<(), TuneError> {
 }
 
 fn read(path: &Path) -> Result<ScoresFile, TuneError> {
-    let file: ScoresFile = crate::io::read_json(path)?;
+    let file: ScoresFile = crate::io::read_json::<_, TuneError>(path)?;
     if file.format != SCORES_FORMAT {
         return Err(TuneError::Scores {
             path: path.to_path_buf(),
