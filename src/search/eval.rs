@@ -65,6 +65,7 @@ macro_rules! features_struct {
 
         impl PhaseWeights {
             /// The weighted feature sum, without the rules: the products added in file order.
+            #[inline]
             pub fn score(&self, f: &Features) -> f64 {
                 let terms = [$(self.$name * f64::from(f.$name)),*];
                 let mut sum = terms[0];
