@@ -76,8 +76,15 @@ struct Row {
     candidates: usize,
 }
 
+/// `f`'s result and the CPU time (ms) this thread spent in it.
+pub fn cpu_timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = cpu_ms();
+    let r = f();
+    (r, cpu_ms() - t)
+}
+
 /// The p-quantile of sorted `times`, as `times[round((n − 1)·p)]`.
-fn quantile(times: &[f64], p: f64) -> f64 {
+pub fn quantile(times: &[f64], p: f64) -> f64 {
     times[((times.len() - 1) as f64 * p).round() as usize]
 }
 

@@ -35,9 +35,8 @@ fn main() {
             for round in (0..8).cycle().take(8 * repeat) {
                 for i in 0..Piece::NUM {
                     let s = bench::situation(board, level, round, i);
-                    let t = bench::cpu_ms();
-                    let plan = planner.plan(&s).expect("a plan");
-                    let el = bench::cpu_ms() - t;
+                    let (plan, el) = bench::cpu_timed(|| planner.plan(&s));
+                    let plan = plan.expect("a plan");
                     assert!(plan.candidates > 0 && !plan.inputs.is_empty());
                     if round > 0 {
                         times.push(el);
@@ -45,7 +44,7 @@ fn main() {
                 }
             }
             times.sort_by(f64::total_cmp);
-            let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+            let pct = |p: f64| bench::quantile(&times, p);
             println!(
                 "{:<12} {:>5} {:>10.2} {:>10.2} {:>10.2}",
                 name,

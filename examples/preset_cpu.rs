@@ -31,9 +31,8 @@ fn main() {
     for round in (0..8).cycle().take(8 * repeat) {
         for i in 0..Piece::NUM {
             let s = bench::situation(board, 19, round, i);
-            let t = bench::cpu_ms();
-            let plan = planner.plan(&s).expect("a plan");
-            let el = bench::cpu_ms() - t;
+            let (plan, el) = bench::cpu_timed(|| planner.plan(&s));
+            let plan = plan.expect("a plan");
             assert!(plan.candidates > 0);
             if round > 0 {
                 times.push(el);
@@ -41,7 +40,7 @@ fn main() {
         }
     }
     times.sort_by(f64::total_cmp);
-    let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    let pct = |p: f64| bench::quantile(&times, p);
     println!(
         "{name}: {} spawn decisions, cpu p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
         times.len(),
