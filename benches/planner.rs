@@ -19,21 +19,21 @@ use nestor::search::testing::ReferencePlanner;
 use nestor::search::third::Lookahead;
 use nestor::search::{CollisionMap, Planner, Situation, Standard};
 
-const EMPTY: &str = "";
+pub const EMPTY: &str = "";
 /// A typical level-19 mid-game stack: 6-8 rows, a well on the right, one covered hole.
-const MID_GAME: &str = "\
+pub const MID_GAME: &str = "\
 ..........\n..........\n..........\n..........\n..........\n\
 ..........\n..........\n..........\n..........\n..........\n\
 ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
 #########.\n####.####.\n#########.\n#########.\n#########.";
 /// Tall and ragged: a 14-row stack with holes, overhangs and deep wells.
-const TALL_RAGGED: &str = "\
+pub const TALL_RAGGED: &str = "\
 ..........\n..........\n..........\n..........\n..........\n\
 ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
 #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
 ####.####.\n###.#####.\n#########.\n##.######.\n#########.";
 
-fn board(text: &str) -> Board {
+pub fn board(text: &str) -> Board {
     if text.is_empty() {
         Board::EMPTY
     } else {
@@ -41,9 +41,23 @@ fn board(text: &str) -> Board {
     }
 }
 
+/// Decision `i` of `round`: `Piece::ALL[i]` at its spawn with next `ALL[(i + 3 + round) % 7]`
+/// (rounds 1-7 give all 49 pairs, round 0 warms up), 150 lines, nothing held.
+pub fn situation(board: Board, level: u8, round: usize, i: usize) -> Situation {
+    Situation {
+        board,
+        active: Active::spawn(Piece::ALL[i].spawn().id(), 0, 0),
+        prev: PadState::NONE,
+        level,
+        lines: [0x50, 0x01],
+        next: Some(Piece::ALL[(i + 3 + round) % 7]),
+        progress: Default::default(),
+    }
+}
+
 /// This thread's CPU time in ms: unlike the wall clock it does not count the time the
 /// scheduler gave the core to other work, which on a loaded machine makes most of the p99.
-fn cpu_ms() -> f64 {
+pub fn cpu_ms() -> f64 {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -62,8 +76,15 @@ struct Row {
     candidates: usize,
 }
 
+/// `f`'s result and the CPU time (ms) this thread spent in it.
+pub fn cpu_timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = cpu_ms();
+    let r = f();
+    (r, cpu_ms() - t)
+}
+
 /// The p-quantile of sorted `times`, as `times[round((n − 1)·p)]`.
-fn quantile(times: &[f64], p: f64) -> f64 {
+pub fn quantile(times: &[f64], p: f64) -> f64 {
     times[((times.len() - 1) as f64 * p).round() as usize]
 }
 
@@ -112,15 +133,7 @@ fn profiles() {
         let (mut spawn, mut replan) = (Row::default(), Row::default());
         for round in 0..9 {
             for (i, piece) in Piece::ALL.iter().enumerate() {
-                let s = Situation {
-                    board: b,
-                    active: Active::spawn(piece.spawn().id(), 0, 0),
-                    prev: PadState::NONE,
-                    level,
-                    lines: [0x50, 0x01],
-                    next: Some(Piece::ALL[(i + 3 + round) % 7]),
-                    progress: Default::default(),
-                };
+                let s = situation(b, level, round, i);
                 let (t, c) = (Instant::now(), cpu_ms());
                 let plan = planner.plan(&s).expect("a plan");
                 let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
@@ -190,15 +203,7 @@ fn main() {
             for round in 0..8 {
                 for (i, piece) in Piece::ALL.iter().enumerate() {
                     let next = Piece::ALL[(i + 3 + round) % 7];
-                    let s = Situation {
-                        board: b,
-                        active: Active::spawn(piece.spawn().id(), 0, 0),
-                        prev: PadState::NONE,
-                        level,
-                        lines: [0x50, 0x01],
-                        next: Some(next),
-                        progress: Default::default(),
-                    };
+                    let s = situation(b, level, round, i);
                     let (t, c) = (Instant::now(), cpu_ms());
                     let plan = planner.plan(&s).expect("a plan");
                     let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
@@ -225,16 +230,8 @@ fn main() {
             if level == 19 {
                 let mut row = Row::default();
                 for round in 0..8 {
-                    for (i, piece) in Piece::ALL.iter().enumerate() {
-                        let s = Situation {
-                            board: b,
-                            active: Active::spawn(piece.spawn().id(), 0, 0),
-                            prev: PadState::NONE,
-                            level,
-                            lines: [0x50, 0x01],
-                            next: Some(Piece::ALL[(i + 3 + round) % 7]),
-                            progress: Default::default(),
-                        };
+                    for i in 0..Piece::NUM {
+                        let s = situation(b, level, round, i);
                         let (t, c) = (Instant::now(), cpu_ms());
                         let plan = deeper.plan(&s).expect("a plan");
                         let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);

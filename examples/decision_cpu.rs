@@ -5,31 +5,14 @@
 //! board and level; `depth2` turns the third-piece expectation off (the planner bench's
 //! main table), REPEAT plays the rounds that many times (for perf and callgrind).
 
-use nestor::game::{Active, Board, PadState, Piece};
+use nestor::game::Piece;
 use nestor::search::third::Lookahead;
-use nestor::search::{Planner, Situation, Standard};
+use nestor::search::{Planner, Standard};
 
-const MID_GAME: &str = "\
-..........\n..........\n..........\n..........\n..........\n\
-..........\n..........\n..........\n..........\n..........\n\
-..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-#########.\n####.####.\n#########.\n#########.\n#########.";
-const TALL_RAGGED: &str = "\
-..........\n..........\n..........\n..........\n..........\n\
-......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
-#.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
-####.####.\n###.#####.\n#########.\n##.######.\n#########.";
-
-/// CPU time this thread has used, in milliseconds.
-fn thread_cpu_ms() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid clock id and a valid pointer to a timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 * 1000.0 + ts.tv_nsec as f64 / 1.0e6
-}
+/// The planner bench's boards, decisions and CPU clock (one definition, in the bench).
+#[allow(dead_code)]
+#[path = "../benches/planner.rs"]
+mod bench;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -43,26 +26,17 @@ fn main() {
         "board", "level", "p50 ms", "p99 ms", "max ms"
     );
     for (name, board) in [
-        ("empty", Board::EMPTY),
-        ("mid-game", Board::from_text(MID_GAME).expect("board")),
-        ("tall-ragged", Board::from_text(TALL_RAGGED).expect("board")),
+        ("empty", bench::board(bench::EMPTY)),
+        ("mid-game", bench::board(bench::MID_GAME)),
+        ("tall-ragged", bench::board(bench::TALL_RAGGED)),
     ] {
         for level in [19u8, 29] {
             let mut times = Vec::new();
             for round in (0..8).cycle().take(8 * repeat) {
-                for (i, piece) in Piece::ALL.iter().enumerate() {
-                    let s = Situation {
-                        board,
-                        active: Active::spawn(piece.spawn().id(), 0, 0),
-                        prev: PadState::NONE,
-                        level,
-                        lines: [0x50, 0x01],
-                        next: Some(Piece::ALL[(i + 3 + round) % 7]),
-                        progress: Default::default(),
-                    };
-                    let t = thread_cpu_ms();
-                    let plan = planner.plan(&s).expect("a plan");
-                    let el = thread_cpu_ms() - t;
+                for i in 0..Piece::NUM {
+                    let s = bench::situation(board, level, round, i);
+                    let (plan, el) = bench::cpu_timed(|| planner.plan(&s));
+                    let plan = plan.expect("a plan");
                     assert!(plan.candidates > 0 && !plan.inputs.is_empty());
                     if round > 0 {
                         times.push(el);
@@ -70,7 +44,7 @@ fn main() {
                 }
             }
             times.sort_by(f64::total_cmp);
-            let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+            let pct = |p: f64| bench::quantile(&times, p);
             println!(
                 "{:<12} {:>5} {:>10.2} {:>10.2} {:>10.2}",
                 name,

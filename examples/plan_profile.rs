@@ -1,22 +1,21 @@
 //! One board and level of the planner bench for instruction counts: `valgrind --tool=callgrind
 //! target/release/examples/plan_profile mid|empty LEVEL [old|third]` (reference, default planner).
 
-use nestor::game::{Active, Board, PadState, Piece};
+use nestor::game::{Board, Piece};
 use nestor::search::testing::ReferencePlanner;
 use nestor::search::third::Lookahead;
-use nestor::search::{Planner, Situation, Standard};
+use nestor::search::{Planner, Standard};
 
-const MID_GAME: &str = "\
-..........\n..........\n..........\n..........\n..........\n\
-..........\n..........\n..........\n..........\n..........\n\
-..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-#########.\n####.####.\n#########.\n#########.\n#########.";
+/// The planner bench's boards, decisions and CPU clock (one definition, in the bench).
+#[allow(dead_code)]
+#[path = "../benches/planner.rs"]
+mod bench;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let board = match args.get(1).map(String::as_str) {
         Some("empty") => Board::EMPTY,
-        _ => Board::from_text(MID_GAME).expect("board"),
+        _ => bench::board(bench::MID_GAME),
     };
     let level: u8 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(19);
     let old = args.get(3).is_some_and(|a| a == "old");
@@ -28,16 +27,8 @@ fn main() {
     let mut reference = ReferencePlanner::new(Standard::default());
     let mut candidates = 0;
     for round in 1..8 {
-        for (i, piece) in Piece::ALL.iter().enumerate() {
-            let s = Situation {
-                board,
-                active: Active::spawn(piece.spawn().id(), 0, 0),
-                prev: PadState::NONE,
-                level,
-                lines: [0x50, 0x01],
-                next: Some(Piece::ALL[(i + 3 + round) % 7]),
-                progress: Default::default(),
-            };
+        for i in 0..Piece::NUM {
+            let s = bench::situation(board, level, round, i);
             let plan = if old {
                 reference.plan(&s)
             } else {

@@ -65,6 +65,7 @@ macro_rules! features_struct {
 
         impl PhaseWeights {
             /// The weighted feature sum, without the rules: the products added in file order.
+            #[inline]
             pub fn score(&self, f: &Features) -> f64 {
                 let terms = [$(self.$name * f64::from(f.$name)),*];
                 let mut sum = terms[0];
@@ -78,6 +79,9 @@ macro_rules! features_struct {
 }
 with_features!(features_struct);
 
+/// `Standard::reach_of` for a gravity with no reach table.
+const NO_REACH: u8 = u8::MAX;
+
 /// meatfighter's evaluator, by phase: the weighted features plus the Tetris, ceiling-penalty,
 /// spawn-room and sealed-ceiling rules, and (where weighted) the columns out of reach.
 #[derive(Clone, Debug)]
@@ -87,6 +91,9 @@ pub struct Standard {
     phase_of: [u8; 256],
     /// Reach tables by gravity (frames per row), derived for the phases that weigh reach.
     reach: Vec<(u8, ReachTable)>,
+    /// Index into `reach` for every level's gravity ([`NO_REACH`] when none was derived):
+    /// one load per pair instead of a search.
+    reach_of: [u8; 256],
     /// The CPU counts bits in one instruction (see [`Standard::evaluate_portable`]).
     popcnt: bool,
 }
@@ -113,14 +120,21 @@ impl Standard {
                 speeds.push(speed);
             }
         }
-        let reach = speeds
+        let reach: Vec<(u8, ReachTable)> = speeds
             .into_iter()
             .map(|s| (s, ReachTable::derive(s)))
             .collect();
+        let mut reach_of = [NO_REACH; 256];
+        for (level, r) in (0..=255u8).zip(reach_of.iter_mut()) {
+            if let Some(i) = reach.iter().position(|(s, _)| *s == drop_speed(level)) {
+                *r = i as u8;
+            }
+        }
         Standard {
             weights,
             phase_of,
             reach,
+            reach_of,
             popcnt: has_popcnt(),
         }
     }
@@ -136,9 +150,11 @@ impl Standard {
     }
 
     /// The reach table for `level`'s gravity, if one was derived.
+    #[inline]
     fn reach_at(&self, level: u8) -> Option<&ReachTable> {
-        let speed = drop_speed(level);
-        self.reach.iter().find(|(s, _)| *s == speed).map(|(_, t)| t)
+        self.reach
+            .get(usize::from(self.reach_of[usize::from(level)]))
+            .map(|(_, t)| t)
     }
 
     /// Rules 3 and 4: is the final board still playable at `level`? (Every piece can spawn,
@@ -246,10 +262,26 @@ pub fn features(board: &Board) -> Features {
 }
 
 /// Rows the piece's lowest cell sits above the floor: 19 − (pivot y + largest dy).
+#[inline]
 pub fn lock_height(p: &Placement) -> u32 {
-    let (_, _, _, max_dy) = p.orientation.extent();
+    let max_dy = MAX_DY[usize::from(p.orientation.id())];
     let bottom = i32::from(p.y as i8) + i32::from(max_dy);
     (19 - bottom).max(0) as u32
+}
+
+/// Per orientation id, the largest row offset of its cells (`Orientation::extent`'s last).
+const MAX_DY: [i8; Orientation::NUM] = max_dys();
+
+const fn max_dys() -> [i8; Orientation::NUM] {
+    let mut dys = [0i8; Orientation::NUM];
+    let mut id = 0;
+    while id < Orientation::NUM {
+        if let Some(o) = Orientation::new(id as u8) {
+            dys[id] = o.extent().3;
+        }
+        id += 1;
+    }
+    dys
 }
 
 /// The 15 board features of the visible rows (0..19 from the top, masked to ten columns), in
@@ -270,6 +302,8 @@ fn features_of(rows: &[u16; 20]) -> Features {
     // 16 entries, indexed by a masked bit position: no bounds check in the loops below.
     let mut top = [20u8; 16];
     let mut covered = 0u16;
+    // The row where the last column was first covered (20: some column never is).
+    let mut full_at = 20u32;
     let (mut wells1, mut wells2, mut wells3) = (0u16, 0u16, 0u16);
     let mut above = 0u16;
     for (r, &row) in rows.iter().enumerate().skip(pile_top) {
@@ -289,11 +323,16 @@ fn features_of(rows: &[u16; 20]) -> Features {
         }
         f.column_transitions += ((row ^ above) & covered).count_ones();
         let mut new = row & !covered;
-        while new != 0 {
-            top[new.trailing_zeros() as usize & 15] = r as u8;
-            new &= new - 1;
+        if new != 0 {
+            covered |= row;
+            if covered == FULL_ROW {
+                full_at = r as u32;
+            }
+            while new != 0 {
+                top[new.trailing_zeros() as usize & 15] = r as u8;
+                new &= new - 1;
+            }
         }
-        covered |= row;
         let walls = !covered & ((row << 1) | 1) & ((row >> 1) | (1 << 9)) & FULL_ROW;
         f.well_cells += walls.count_ones();
         wells3 |= wells2 & walls;
@@ -301,17 +340,22 @@ fn features_of(rows: &[u16; 20]) -> Features {
         wells1 |= walls;
         let walled = (row << 1) | 1 | (1 << 11);
         f.row_transitions += ((walled ^ (walled >> 1)) & 0x7FF).count_ones();
-        let cells = row.count_ones();
-        f.solid_cells += cells;
-        f.weighted_solid_cells += (20 - r as u32) * cells;
+        // Running sums: a column first covered in row r adds 1 to each row from r to 19, its
+        // height 20 − r; a filled cell in row r likewise adds its weight 20 − r.
+        f.column_heights += covered.count_ones();
+        f.solid_cells += row.count_ones();
+        f.weighted_solid_cells += f.solid_cells;
         above = row;
     }
     f.deep_wells = wells3.count_ones();
-    let height = |c: usize| 20 - u32::from(top[c]);
-    f.column_heights = (0..10).map(height).sum();
     f.pile_height = 20 - pile_top as u32;
-    f.column_height_spread = f.pile_height - (0..10).map(height).min().unwrap_or(0);
-    f.column_height_variance = (1..10).map(|c| height(c).abs_diff(height(c - 1))).sum();
+    // The lowest column is 0 high until every column is covered.
+    f.column_height_spread = f.pile_height - (20 - full_at);
+    let mut variance = 0;
+    for c in 1..10 {
+        variance += u32::from(top[c].abs_diff(top[c - 1]));
+    }
+    f.column_height_variance = variance;
     f
 }
 

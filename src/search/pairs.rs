@@ -93,19 +93,37 @@ impl AfterFirst {
         mut f: impl FnMut(f64, Placement, u32, &Board),
     ) {
         for second in seconds {
-            let mut board2 = self.board;
-            let lines2 = board2.lock(second.x, second.y, second.orientation);
-            let outcome = PairOutcome {
-                first: self.first,
-                second,
-                lines_first: self.lines,
-                lines_second: lines2,
-                board: &board2,
-                level: self.level,
-            };
-            if let Some(v) = evaluator.evaluate(&outcome) {
+            let (board2, lines2) = self.then(second);
+            if let Some(v) = evaluator.evaluate(&self.outcome(second, lines2, &board2)) {
                 f(v, second, lines2, &board2);
             }
+        }
+    }
+
+    /// `second` locked on the board after the first lock: the board after both and the lines
+    /// the second cleared.
+    #[inline]
+    pub fn then(&self, second: Placement) -> (Board, u32) {
+        let mut board2 = self.board;
+        let lines2 = board2.lock(second.x, second.y, second.orientation);
+        (board2, lines2)
+    }
+
+    /// The pair of this first lock and `second`, which cleared `lines_second` and left `board2`.
+    #[inline]
+    pub fn outcome<'a>(
+        &self,
+        second: Placement,
+        lines_second: u32,
+        board2: &'a Board,
+    ) -> PairOutcome<'a> {
+        PairOutcome {
+            first: self.first,
+            second,
+            lines_first: self.lines,
+            lines_second,
+            board: board2,
+            level: self.level,
         }
     }
 

@@ -109,6 +109,21 @@ pub(crate) fn placement(l: &Lock) -> Placement {
     Placement::from(l)
 }
 
+/// The board after `first` and the next piece's locks on it from `first`'s DAS counter, in
+/// `Bfs`'s order with paths (in `bfs`): what ties and the entry hold are decided on.
+fn after_in_bfs_order<'b>(
+    s: &Situation,
+    first: &Lock,
+    next: Piece,
+    (profile, moves): (&Profile, MoveSet),
+    bfs: &'b mut Bfs,
+    map: &mut CollisionMap,
+) -> (AfterFirst, &'b [Lock]) {
+    let after = AfterFirst::new(&s.board, s.level, s.lines, placement(first));
+    let q = LockQuery::after_lock(&after.board, next, after.speed, profile, moves, first.das);
+    (after, q.search_ordered(bfs, map))
+}
+
 /// What [`Planner::first_locks`] found: the prefix frames (inputs, positions) before the
 /// locks in `firsts`, or the plan of a piece that locked within them.
 enum Firsts {
@@ -283,17 +298,14 @@ impl<E: Evaluator> Planner<E> {
         next: Piece,
         value: f64,
     ) -> Option<Placement> {
-        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
-        let das = self.firsts[i].das;
-        let q = LockQuery::after_lock(
-            &after.board,
+        let (after, seconds) = after_in_bfs_order(
+            s,
+            &self.firsts[i],
             next,
-            after.speed,
-            &self.profile,
-            self.moves,
-            das,
+            (&self.profile, self.moves),
+            &mut self.second,
+            &mut self.map2,
         );
-        let seconds = q.search_ordered(&mut self.second, &mut self.map2);
         let mut found = None;
         let guard = &mut self.crash_guard;
         after.each_pair(
@@ -496,16 +508,14 @@ impl<E: Evaluator> Planner<E> {
         if !self.profile.shift.holds() {
             return PadState::NONE;
         }
-        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
-        let q = LockQuery::after_lock(
-            &after.board,
+        let (_, seconds) = after_in_bfs_order(
+            s,
+            &self.firsts[i],
             next,
-            after.speed,
-            &self.profile,
-            self.moves,
-            self.firsts[i].das,
+            (&self.profile, self.moves),
+            &mut self.second,
+            &mut self.map2,
         );
-        let seconds = q.search_ordered(&mut self.second, &mut self.map2);
         match seconds.iter().find(|l| placement(l) == second).copied() {
             Some(l) => self.second.root_hold(&l),
             None => PadState::NONE,

@@ -15,13 +15,13 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::drop_speed;
 
-use super::bfs::{Bfs, Lock, MoveSet};
-use super::collision::CollisionMap;
+use super::bfs::MoveSet;
 use super::eval::{Evaluator, Placement};
 use super::locks::LockQuery;
 use super::pairs::AfterFirst;
 use super::plan::{Planner, Situation};
 use super::profile::Profile;
+use super::reference::PairSearch;
 
 /// One placement of the current piece and what it is worth.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,11 +87,7 @@ pub struct Ranker<E: Evaluator> {
     /// The bot whose choice ranks first (same evaluator, default look-ahead).
     planner: Planner<E>,
     pub moves: MoveSet,
-    first: Bfs,
-    second: Bfs,
-    map1: CollisionMap,
-    map2: CollisionMap,
-    firsts: Vec<Lock>,
+    bfs: PairSearch,
     /// Inputs ending the first-piece delay of the last ranked situation.
     prefix: Vec<PadState>,
     /// The state searched from, after that prefix.
@@ -104,11 +100,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
             planner: Planner::new(evaluator.clone()),
             evaluator,
             moves: MoveSet::default(),
-            first: Bfs::new(),
-            second: Bfs::new(),
-            map1: CollisionMap::default(),
-            map2: CollisionMap::default(),
-            firsts: Vec::with_capacity(256),
+            bfs: PairSearch::default(),
             prefix: Vec::new(),
             start: None,
         }
@@ -144,7 +136,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
         };
         let profile = &self.planner.profile;
         let q = LockQuery::spawn(&after.board, next, after.speed, profile, self.moves);
-        let seconds = q.search_ordered(&mut self.second, &mut self.map2);
+        let seconds = q.search_ordered(&mut self.bfs.second, &mut self.bfs.map2);
         match after.best_pair(&self.evaluator, seconds.iter().map(Placement::from)) {
             Some((v, second)) => (Some(v), Some(second)),
             None => (None, None),
@@ -156,18 +148,18 @@ impl<E: Evaluator + Clone> Ranker<E> {
     pub fn rank(&mut self, s: &Situation) -> Option<Ranking> {
         let orientation = Orientation::new(s.active.id)?;
         let speed = drop_speed(s.level);
-        self.map1.build(&s.board, orientation.piece());
+        self.bfs.map1.build(&s.board, orientation.piece());
         self.prefix.clear();
         let mut expected = Vec::new();
         let (start, prev, locked) = Planner::<E>::start_prefix(
             s,
-            &self.map1,
+            &self.bfs.map1,
             self.planner.profile.start_delay,
             &mut self.prefix,
             &mut expected,
         );
         self.start = Some((start, prev));
-        self.firsts.clear();
+        self.bfs.firsts.clear();
         if locked {
             let lock = Placement {
                 x: start.x,
@@ -189,21 +181,21 @@ impl<E: Evaluator + Clone> Ranker<E> {
             });
         }
         let progress = Planner::<E>::progress_after(s, &self.prefix);
-        let firsts = self.first.search_profiled(
+        let firsts = self.bfs.first.search_profiled(
             start,
             prev,
             speed,
-            &self.map1,
+            &self.bfs.map1,
             self.moves,
             &self.planner.profile,
             progress,
         );
-        self.firsts.extend_from_slice(firsts);
-        if self.firsts.is_empty() {
+        self.bfs.firsts.extend_from_slice(firsts);
+        if self.bfs.firsts.is_empty() {
             return None;
         }
-        let mut entries = Vec::with_capacity(self.firsts.len());
-        let firsts = std::mem::take(&mut self.firsts);
+        let mut entries = Vec::with_capacity(self.bfs.firsts.len());
+        let firsts = std::mem::take(&mut self.bfs.firsts);
         for l1 in &firsts {
             let lock = Placement::from(l1);
             let after = AfterFirst::new(&s.board, s.level, s.lines, lock);
@@ -216,7 +208,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
                 frames: self.prefix.len() as u16 + l1.frames,
             });
         }
-        self.firsts = firsts;
+        self.bfs.firsts = firsts;
         // Stable: equal values keep the BFS order, so the first entry is the planner's pick.
         entries.sort_by(|a, b| compare_values(a.value, b.value));
         let mut ranking = Ranking {
@@ -248,15 +240,16 @@ impl<E: Evaluator + Clone> Ranker<E> {
     /// entries), as a plan would press them; `None` for a lock the last search did not reach.
     pub fn inputs_to(&self, lock: &Placement) -> Option<Vec<PadState>> {
         let mut inputs = self.prefix.clone();
-        if self.firsts.is_empty() {
+        if self.bfs.firsts.is_empty() {
             return Some(inputs);
         }
         let l = self
+            .bfs
             .firsts
             .iter()
             .find(|l| (l.x, l.y, l.id) == (lock.x, lock.y, lock.orientation.id()))?;
         let (mut path, mut expected) = (Vec::new(), Vec::new());
-        self.first.path(l, &mut path, &mut expected);
+        self.bfs.first.path(l, &mut path, &mut expected);
         inputs.extend_from_slice(&path);
         Some(inputs)
     }

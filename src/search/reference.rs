@@ -12,15 +12,34 @@ use super::eval::{Evaluator, Placement};
 use super::pairs::AfterFirst;
 use super::plan::{placement, Plan, Planner, Situation};
 
+/// The arrays of a two-piece search by `Bfs` (both pieces with paths), allocated once: this
+/// planner's and the ranker's (`search::rank`).
+pub(crate) struct PairSearch {
+    pub first: Bfs,
+    pub second: Bfs,
+    pub map1: CollisionMap,
+    pub map2: CollisionMap,
+    /// The current piece's locks, in `first`'s order.
+    pub firsts: Vec<Lock>,
+}
+
+impl Default for PairSearch {
+    fn default() -> PairSearch {
+        PairSearch {
+            first: Bfs::new(),
+            second: Bfs::new(),
+            map1: CollisionMap::default(),
+            map2: CollisionMap::default(),
+            firsts: Vec::with_capacity(256),
+        }
+    }
+}
+
 /// The old two-piece planner, same answers as [`Planner`] by construction of the test suite.
 pub struct ReferencePlanner<E: Evaluator> {
     pub evaluator: E,
     pub moves: MoveSet,
-    first: Bfs,
-    second: Bfs,
-    map1: CollisionMap,
-    map2: CollisionMap,
-    firsts: Vec<Lock>,
+    bfs: PairSearch,
 }
 
 impl<E: Evaluator> ReferencePlanner<E> {
@@ -28,11 +47,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
         ReferencePlanner {
             evaluator,
             moves: MoveSet::default(),
-            first: Bfs::new(),
-            second: Bfs::new(),
-            map1: CollisionMap::default(),
-            map2: CollisionMap::default(),
-            firsts: Vec::with_capacity(256),
+            bfs: PairSearch::default(),
         }
     }
 
@@ -42,28 +57,33 @@ impl<E: Evaluator> ReferencePlanner<E> {
         let orientation = Orientation::new(s.active.id)?;
         let piece = orientation.piece();
         let speed = drop_speed(s.level);
-        self.map1.build_by_positions(&s.board, piece);
+        self.bfs.map1.build_by_positions(&s.board, piece);
         let mut prefix_inputs = Vec::new();
         let mut prefix_expected = Vec::new();
         let (start, prev, locked) = Planner::<E>::end_first_piece_delay(
             s,
-            &self.map1,
+            &self.bfs.map1,
             &mut prefix_inputs,
             &mut prefix_expected,
         );
         if locked {
             return Plan::locked_early(&start, prefix_inputs, prefix_expected);
         }
-        self.firsts.clear();
-        self.firsts.extend_from_slice(
-            self.first
-                .search_general(start, prev, speed, &self.map1, self.moves),
-        );
-        if self.firsts.is_empty() {
+        self.bfs.firsts.clear();
+        self.bfs
+            .firsts
+            .extend_from_slice(self.bfs.first.search_general(
+                start,
+                prev,
+                speed,
+                &self.bfs.map1,
+                self.moves,
+            ));
+        if self.bfs.firsts.is_empty() {
             return None;
         }
         let mut best: Option<(f64, usize, Option<Placement>)> = None;
-        for (i, l1) in self.firsts.iter().enumerate() {
+        for (i, l1) in self.bfs.firsts.iter().enumerate() {
             let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
             let mut consider = |value: f64, second: Option<Placement>| {
                 if best.as_ref().is_none_or(|b| value < b.0) {
@@ -76,13 +96,13 @@ impl<E: Evaluator> ReferencePlanner<E> {
                 }
                 continue;
             };
-            self.map2.build_by_positions(&after.board, next);
+            self.bfs.map2.build_by_positions(&after.board, next);
             let spawn = Active::spawn(next.spawn().id(), 0, 0);
-            let seconds = self.second.search_general(
+            let seconds = self.bfs.second.search_general(
                 spawn,
                 PadState::NONE,
                 after.speed,
-                &self.map2,
+                &self.bfs.map2,
                 self.moves,
             );
             after.each_pair(
@@ -92,8 +112,8 @@ impl<E: Evaluator> ReferencePlanner<E> {
             );
         }
         Some(Plan::of_best(
-            &self.first,
-            &self.firsts,
+            &self.bfs.first,
+            &self.bfs.firsts,
             best,
             prefix_inputs,
             prefix_expected,

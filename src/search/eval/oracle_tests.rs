@@ -105,17 +105,9 @@ fn every_pair_value_of_the_bench_decisions_is_the_oracles_bit_for_bit() {
                             MoveSet::default(),
                         );
                         for l2 in seconds.search(&q2) {
-                            let mut board2 = after.board;
                             let second = Placement::from(l2);
-                            let lines2 = board2.lock(second.x, second.y, second.orientation);
-                            let outcome = PairOutcome {
-                                first: after.first,
-                                second,
-                                lines_first: after.lines,
-                                lines_second: lines2,
-                                board: &board2,
-                                level,
-                            };
+                            let (board2, lines2) = after.then(second);
+                            let outcome = after.outcome(second, lines2, &board2);
                             let got = e.evaluate(&outcome).map(f64::to_bits);
                             let want = oracle::evaluate(&e, &outcome).map(f64::to_bits);
                             assert_eq!(got, want, "level {level}:\n{board2:?}");

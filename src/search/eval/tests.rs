@@ -169,6 +169,15 @@ fn lock_height_is_rows_between_the_lowest_cell_and_the_floor() {
         "T down spans rows 0 and 1"
     );
     assert_eq!(lock_height(&at(5, 255, 0x02)), 19, "pivot in hidden row −1");
+    // The table behind it is every orientation's lowest cell, at every pivot row.
+    for o in Orientation::all() {
+        for y in 0..=255u8 {
+            let (_, _, _, max_dy) = o.extent();
+            let bottom = i32::from(y as i8) + i32::from(max_dy);
+            let want = (19 - bottom).max(0) as u32;
+            assert_eq!(lock_height(&at(5, y, o.id())), want, "{o:?} at row {y}");
+        }
+    }
 }
 
 #[test]
@@ -464,4 +473,22 @@ fn out_of_reach_columns_cost_at_one_row_per_frame_only_where_weighted() {
         extra,
         PhaseWeights::killscreen().unreachable_columns * f64::from(blocked)
     );
+}
+
+#[test]
+fn the_reach_table_of_a_level_is_the_one_of_its_gravity() {
+    let e = Standard::default();
+    assert!(
+        !e.reach.is_empty(),
+        "the default weighs unreachable columns"
+    );
+    for level in 0..=255u8 {
+        let want = e
+            .reach
+            .iter()
+            .find(|(s, _)| *s == drop_speed(level))
+            .map(|(_, t)| t as *const ReachTable);
+        let got = e.reach_at(level).map(|t| t as *const ReachTable);
+        assert_eq!(got, want, "level {level}");
+    }
 }
