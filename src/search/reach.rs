@@ -14,6 +14,7 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
+mod hold;
 mod timeline;
 
 /// Pivot rows with a fit mask (0..=21), plus one always-blocked row below.
@@ -73,6 +74,8 @@ pub struct Reach {
     open: Vec<Frame>,
     open_key: Option<(Active, PadState, u8)>,
     open_fit: [u64; ROWS],
+    /// The per-class sets of `Reach::search_hold`.
+    hold: hold::HoldSets,
 }
 
 /// The search's state at the start of a frame.
@@ -120,6 +123,7 @@ impl Reach {
             open: Vec::with_capacity(1024),
             open_key: None,
             open_fit: [0; ROWS],
+            hold: hold::HoldSets::default(),
         }
     }
 

@@ -72,7 +72,7 @@ pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// The press rules of a profile, as the search applies them frame by frame.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Rules {
+pub(crate) struct Rules {
     pub timeline: Timeline,
     pub shift: Shift,
     /// Frames of the piece played before the search's first frame.
@@ -82,7 +82,7 @@ pub(super) struct Rules {
 }
 
 impl Rules {
-    pub fn new(profile: &Profile, progress: PieceProgress) -> Rules {
+    pub(crate) fn new(profile: &Profile, progress: PieceProgress) -> Rules {
         Rules {
             timeline: profile.timeline,
             shift: profile.shift,
