@@ -71,7 +71,7 @@ pub const ENTRY_ROOTS: [PadState; 3] = [PadState::NONE, PadState::LEFT, PadState
 pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// The press rules of a profile, as the search applies them frame by frame.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rules {
     pub timeline: Timeline,
     pub shift: Shift,

@@ -39,26 +39,82 @@ fn class(input: usize, das: u8, pressed: u8) -> usize {
     (input * DAS_VALUES + das) * 4 + pressed as usize
 }
 
-/// Reusable per-class sets of one frame and the next, with the lists of classes in use.
+/// Empty-board searches kept (round robin past that): the next pieces of one decision start
+/// with a few counters, the third pieces with none.
+const OPEN_KEYS: usize = 64;
+
+/// What a search's frames depend on, the board apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OpenKey {
+    start: Active,
+    /// The root holds (the first `n`).
+    roots: [u8; 3],
+    n: u8,
+    speed: u8,
+    rules: Rules,
+}
+
+/// The state before one frame of an empty-board search: its row, fall timer and frame count,
+/// and its classes' sets in `Open::sets[at..end]`.
+#[derive(Clone, Copy, Debug)]
+struct OpenFrame {
+    y: u8,
+    fall: u8,
+    frames: u16,
+    at: u32,
+    end: u32,
+}
+
+/// The frames of one start on the empty board up to its first lock: on a board whose fit
+/// masks equal the empty board's down to some row, the frames above that row are these (as
+/// `Reach::search` does for taps).
+#[derive(Default)]
+struct Open {
+    key: Option<OpenKey>,
+    fit: [u64; ROWS],
+    frames: Vec<OpenFrame>,
+    sets: Vec<(u16, u64)>,
+}
+
+/// Reusable per-class sets of one frame and the next, with the lists of classes in use, and
+/// the empty-board searches kept.
 pub(crate) struct HoldSets {
     cur: Vec<u64>,
     next: Vec<u64>,
     live: Vec<u16>,
     born: Vec<u16>,
+    open: Vec<Open>,
+    evict: usize,
 }
 
 impl Default for HoldSets {
+    /// Empty, so that taking it out of `Reach` for a search costs nothing; sized on first use.
     fn default() -> Self {
         HoldSets {
-            cur: vec![0; CLASSES],
-            next: vec![0; CLASSES],
-            live: Vec::with_capacity(CLASSES),
-            born: Vec::with_capacity(CLASSES),
+            cur: Vec::new(),
+            next: Vec::new(),
+            live: Vec::new(),
+            born: Vec::new(),
+            open: Vec::new(),
+            evict: 0,
         }
     }
 }
 
 impl HoldSets {
+    /// The start's classes, one per root hold.
+    fn seed(&mut self, key: &OpenKey) {
+        let pressed = if key.rules.shift == Shift::Hold {
+            key.rules.pressed
+        } else {
+            0
+        };
+        for &h in &key.roots[..usize::from(key.n)] {
+            let input = INPUTS.iter().position(|&c| c == h).expect("checked roots");
+            self.add(class(input, key.start.das, pressed), 1u64 << key.start.x);
+        }
+    }
+
     #[inline(always)]
     fn add(&mut self, k: usize, m: u64) {
         if m != 0 {
@@ -98,42 +154,130 @@ impl Reach {
         {
             return None;
         }
-        self.build(board, start.id);
-        self.locks.clear();
-        let mut held = [0usize; 3];
+        let mut held = [0u8; 3];
         for (h, prev) in held.iter_mut().zip(roots) {
-            *h = INPUTS.iter().position(|&c| c == prev.0)?;
+            if !INPUTS.contains(&prev.0) {
+                return None;
+            }
+            *h = prev.0;
         }
-        let pressed = if rules.shift == Shift::Hold {
-            rules.pressed
-        } else {
-            0
+        let key = OpenKey {
+            start,
+            roots: held,
+            n: roots.len() as u8,
+            speed,
+            rules,
         };
         let mut sets = std::mem::take(&mut self.hold);
-        for &h in held.iter().take(roots.len()) {
-            sets.add(class(h, start.das, pressed), 1u64 << start.x);
+        if sets.cur.len() != CLASSES {
+            sets.cur = vec![0; CLASSES];
+            sets.next = vec![0; CLASSES];
+            sets.live.reserve(CLASSES);
+            sets.born.reserve(CLASSES);
         }
-        match self.turns {
-            4 => self.run_hold::<4>(&mut sets, start, speed, &rules),
-            2 => self.run_hold::<2>(&mut sets, start, speed, &rules),
-            _ => self.run_hold::<1>(&mut sets, start, speed, &rules),
+        // The frames on the empty board, searched once per key and kept.
+        let e = match sets.open.iter().position(|o| o.key == Some(key)) {
+            Some(e) => e,
+            None => {
+                let mut open = if sets.open.len() < OPEN_KEYS {
+                    Open::default()
+                } else {
+                    std::mem::take(&mut sets.open[sets.evict])
+                };
+                open.key = Some(key);
+                open.frames.clear();
+                open.sets.clear();
+                self.build(&Board::EMPTY, start.id);
+                open.fit = self.fit;
+                self.locks.clear();
+                sets.seed(&key);
+                self.run_turns_hold(&mut sets, &key, start, 0, Some(&mut open));
+                if sets.open.len() < OPEN_KEYS {
+                    sets.open.push(open);
+                    sets.open.len() - 1
+                } else {
+                    let e = sets.evict;
+                    sets.open[e] = open;
+                    sets.evict = (e + 1) % OPEN_KEYS;
+                    e
+                }
+            }
+        };
+        self.build(board, start.id);
+        self.locks.clear();
+        // Frames at row y read the masks of rows y and y + 1: those above the first row where
+        // the board differs from the empty board are the empty board's.
+        let open = &sets.open[e];
+        let same = (0..ROWS)
+            .find(|&y| self.fit[y] != open.fit[y])
+            .unwrap_or(ROWS);
+        let mut from = start;
+        match open
+            .frames
+            .iter()
+            .rposition(|f| usize::from(f.y) + 1 < same)
+        {
+            Some(i) => {
+                let f = open.frames[i];
+                for j in f.at as usize..f.end as usize {
+                    let (k, m) = sets.open[e].sets[j];
+                    sets.add(usize::from(k), m);
+                }
+                (from.y, from.fall_timer) = (f.y, f.fall);
+                self.run_turns_hold(&mut sets, &key, from, f.frames, None);
+            }
+            None => {
+                sets.seed(&key);
+                self.run_turns_hold(&mut sets, &key, from, 0, None);
+            }
         }
         self.hold = sets;
         Some(&self.locks)
     }
 
+    fn run_turns_hold(
+        &mut self,
+        sets: &mut HoldSets,
+        key: &OpenKey,
+        from: Active,
+        frames: u16,
+        record: Option<&mut Open>,
+    ) {
+        match self.turns {
+            4 => self.run_hold::<4>(sets, key, from, frames, record),
+            2 => self.run_hold::<2>(sets, key, from, frames, record),
+            _ => self.run_hold::<1>(sets, key, from, frames, record),
+        }
+    }
+
+    /// The frames from `from` (its row and fall timer), `frames` into the search, the sets
+    /// before the frame in `sets.next`; with `record`, keeps those sets before each frame
+    /// until something locks.
     fn run_hold<const TURNS: usize>(
         &mut self,
         sets: &mut HoldSets,
-        start: Active,
-        speed: u8,
-        rules: &Rules,
+        key: &OpenKey,
+        from: Active,
+        mut frames: u16,
+        mut record: Option<&mut Open>,
     ) {
-        let (mut y, mut fall) = (start.y as usize, start.fall_timer);
+        let (speed, rules) = (key.speed, &key.rules);
+        let (mut y, mut fall) = (from.y as usize, from.fall_timer);
         let hold_once = rules.shift == Shift::Hold;
         let mut seen = [0u64; ROWS];
-        let mut frames: u16 = 0;
         loop {
+            if let Some(open) = record.as_deref_mut().filter(|_| self.locks.is_empty()) {
+                let at = open.sets.len() as u32;
+                open.sets
+                    .extend(sets.born.iter().map(|&k| (k, sets.next[k as usize])));
+                open.frames.push(OpenFrame {
+                    y: y as u8,
+                    fall,
+                    frames,
+                    at,
+                    end: open.sets.len() as u32,
+                });
+            }
             // The sets just built become this frame's.
             std::mem::swap(&mut sets.cur, &mut sets.next);
             std::mem::swap(&mut sets.live, &mut sets.born);
@@ -282,7 +426,8 @@ mod tests {
 
     /// The bit sets against the profiled `Bfs` (exact by the completeness test): from the
     /// spawn with each carried counter and each entry hold, one root and the three at once,
-    /// on the empty board and two stacks, at three gravities.
+    /// at three gravities, each key on two stacks and the empty board in turn (so the second
+    /// and third resume from the kept empty-board frames).
     #[test]
     fn the_same_locks_as_the_profiled_bfs_with_carried_charge_and_entry_holds() {
         let mut boards: Vec<Board> = BOARDS
@@ -290,23 +435,27 @@ mod tests {
             .map(|t| Board::from_text(t).unwrap())
             .collect();
         boards.push(Board::EMPTY);
+        let roots: [&[PadState]; 4] = [
+            &[PadState::NONE],
+            &[PadState::LEFT],
+            &[PadState::RIGHT],
+            &ENTRY_ROOTS,
+        ];
         let mut reach = Reach::new();
         let mut bfs = Bfs::new();
         let mut searched = 0;
         for profile in profiles() {
             let rules = Rules::new(&profile, PieceProgress::default());
-            for board in &boards {
-                for level in [18u8, 19, 29] {
-                    let speed = drop_speed(level);
-                    for piece in Piece::ALL {
-                        let map = CollisionMap::new(board, piece);
-                        for das in [0u8, 3, 11, 15, 16] {
-                            let start = Active::spawn(piece.spawn().id(), das, 0);
-                            let what =
-                                format!("{} level {level} {piece:?} das {das}", profile.name);
-                            for prev in ENTRY_ROOTS {
-                                let want: Locks = bfs
-                                    .search_profiled(
+            for level in [18u8, 19, 29] {
+                let speed = drop_speed(level);
+                for piece in Piece::ALL {
+                    for das in [0u8, 3, 11, 15, 16] {
+                        let start = Active::spawn(piece.spawn().id(), das, 0);
+                        for &root in &roots {
+                            for (b, board) in boards.iter().enumerate() {
+                                let map = CollisionMap::new(board, piece);
+                                let want = match root {
+                                    &[prev] => bfs.search_profiled(
                                         start,
                                         prev,
                                         speed,
@@ -314,31 +463,29 @@ mod tests {
                                         MoveSet::default(),
                                         &profile,
                                         PieceProgress::default(),
-                                    )
-                                    .iter()
-                                    .map(|l| (l.x, l.y, l.id))
-                                    .collect();
+                                    ),
+                                    _ => bfs.search_entry(
+                                        start,
+                                        speed,
+                                        &map,
+                                        MoveSet::default(),
+                                        &profile,
+                                    ),
+                                };
+                                let want: Locks = want.iter().map(|l| (l.x, l.y, l.id)).collect();
                                 let got: Locks = reach
-                                    .search_hold(board, start, &[prev], speed, rules)
+                                    .search_hold(board, start, root, speed, rules)
                                     .expect("a modelled start")
                                     .iter()
                                     .map(|l| (l.x, l.y, l.id))
                                     .collect();
-                                assert_eq!(got, want, "{what} {prev}");
+                                let what = format!(
+                                    "{} level {level} {piece:?} das {das} {root:?} board {b}",
+                                    profile.name
+                                );
+                                assert_eq!(got, want, "{what}");
                                 searched += 1;
                             }
-                            let want: Locks = bfs
-                                .search_entry(start, speed, &map, MoveSet::default(), &profile)
-                                .iter()
-                                .map(|l| (l.x, l.y, l.id))
-                                .collect();
-                            let got: Locks = reach
-                                .search_hold(board, start, &ENTRY_ROOTS, speed, rules)
-                                .expect("a modelled start")
-                                .iter()
-                                .map(|l| (l.x, l.y, l.id))
-                                .collect();
-                            assert_eq!(got, want, "{what} entry");
                         }
                     }
                 }
