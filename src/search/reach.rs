@@ -113,6 +113,44 @@ fn turn_b<const TURNS: usize>(m: u64) -> u64 {
     }
 }
 
+/// A frame's shift of the positions `m` by `input`'s direction at fit mask `fit`: (those that
+/// moved, those blocked where they stand); (`m`, 0) without a direction.
+#[inline(always)]
+fn shift(m: u64, input: u8, fit: u64) -> (u64, u64) {
+    if input & 0x01 != 0 {
+        ((m << 1) & fit, m & !(fit >> 1))
+    } else if input & 0x02 != 0 {
+        ((m >> 1) & fit, m & !(fit << 1))
+    } else {
+        (m, 0)
+    }
+}
+
+/// The rest of a frame after the shift: the turn of `input` (A clockwise, else B
+/// counter-clockwise; a position stays where the turn does not fit), then gravity when it
+/// fires, the positions that cannot fall added to `locked` and left out of the result.
+#[inline(always)]
+fn turn_and_drop<const TURNS: usize>(
+    mut m: u64,
+    input: u8,
+    fit: u64,
+    below: u64,
+    gravity: bool,
+    locked: &mut u64,
+) -> u64 {
+    if input & 0x80 != 0 {
+        m = (turn_a::<TURNS>(m) & fit) | (m & !turn_b::<TURNS>(fit));
+    } else if input & 0x40 != 0 {
+        m = (turn_b::<TURNS>(m) & fit) | (m & !turn_a::<TURNS>(fit));
+    }
+    m &= LANES;
+    if gravity {
+        *locked |= m & !below;
+        m &= below;
+    }
+    m
+}
+
 impl Reach {
     pub fn new() -> Reach {
         Reach {
@@ -179,30 +217,16 @@ impl Reach {
         let below = self.fit[(y + 1).min(ROWS - 1)];
         let mut locked = 0;
         for c in 0..9 {
-            let mut m = src[c];
+            let m = src[c];
             if m == 0 {
                 out[c] = 0;
                 continue;
             }
             let input = INPUTS[c];
             // Shift (Right wins over Left, but they never come together here).
-            if input & 0x01 != 0 {
-                m = ((m << 1) & fit) | (m & !(fit >> 1));
-            } else if input & 0x02 != 0 {
-                m = ((m >> 1) & fit) | (m & !(fit << 1));
-            }
-            // Rotate: A clockwise, else B counter-clockwise; stays where the turn does not fit.
-            if input & 0x80 != 0 {
-                m = (turn_a::<TURNS>(m) & fit) | (m & !turn_b::<TURNS>(fit));
-            } else if input & 0x40 != 0 {
-                m = (turn_b::<TURNS>(m) & fit) | (m & !turn_a::<TURNS>(fit));
-            }
-            m &= LANES;
-            if gravity {
-                locked |= m & !below;
-                m &= below;
-            }
-            out[c] = m;
+            let (moved, blocked) = shift(m, input, fit);
+            out[c] =
+                turn_and_drop::<TURNS>(moved | blocked, input, fit, below, gravity, &mut locked);
         }
         locked
     }

@@ -21,7 +21,7 @@ use crate::game::score::minus;
 use crate::search::bfs::Rules;
 use crate::search::profile::Shift;
 
-use super::{turn_a, turn_b, Reach, INPUTS, LANES, ROWS};
+use super::{shift, turn_and_drop, Reach, INPUTS, ROWS};
 
 /// Counter values 0..=16 a class keeps.
 const DAS_VALUES: usize = DAS_RESET as usize + 1;
@@ -325,27 +325,12 @@ impl Reach {
                     } else {
                         (true, DAS_DELAY)
                     };
-                    let parts = if !tries {
-                        [(m, das), (0, 0)]
-                    } else if input & 0x01 != 0 {
-                        [((m << 1) & fit, das), (m & !(fit >> 1), DAS_RESET)]
-                    } else {
-                        [((m >> 1) & fit, das), (m & !(fit << 1), DAS_RESET)]
-                    };
-                    for (mut p, das) in parts {
+                    let (moved, blocked) = if tries { shift(m, input, fit) } else { (m, 0) };
+                    for (p, das) in [(moved, das), (blocked, DAS_RESET)] {
                         if p == 0 {
                             continue;
                         }
-                        if input & 0x80 != 0 {
-                            p = (turn_a::<TURNS>(p) & fit) | (p & !turn_b::<TURNS>(fit));
-                        } else if input & 0x40 != 0 {
-                            p = (turn_b::<TURNS>(p) & fit) | (p & !turn_a::<TURNS>(fit));
-                        }
-                        p &= LANES;
-                        if gravity {
-                            locked |= p & !below;
-                            p &= below;
-                        }
+                        let p = turn_and_drop::<TURNS>(p, input, fit, below, gravity, &mut locked);
                         sets.add(class(c, das, pressed), p);
                     }
                 }
