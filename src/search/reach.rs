@@ -324,11 +324,8 @@ impl Reach {
             frames += 1;
             let gravity = !minus(fall, speed);
             let mut next = [0u64; 9];
-            let locked = self.frame::<TURNS>(&src, y, gravity, &mut next) & !seen[y];
-            if locked != 0 {
-                seen[y] |= locked;
-                self.push_locks(locked, y, frames);
-            }
+            let locked = self.frame::<TURNS>(&src, y, gravity, &mut next);
+            self.push_new_locks(&mut seen[y], locked, y, frames);
             if gravity {
                 fall = 0;
                 y += 1;
@@ -343,6 +340,17 @@ impl Reach {
             }
             cur = next;
             src = sources(&cur);
+        }
+    }
+
+    /// Records the positions of `locked` at row `y` not yet in `seen` (the row's locks so far),
+    /// reached on frame `frames`.
+    #[inline(always)]
+    fn push_new_locks(&mut self, seen: &mut u64, locked: u64, y: usize, frames: u16) {
+        let new = locked & !*seen;
+        if new != 0 {
+            *seen |= new;
+            self.push_locks(new, y, frames);
         }
     }
 
@@ -420,13 +428,19 @@ mod tests {
         map
     }
 
-    #[test]
-    fn same_locks_and_first_frames_as_the_bfs() {
+    /// The test stacks and the empty board.
+    pub(super) fn boards() -> Vec<Board> {
         let mut boards: Vec<Board> = BOARDS
             .iter()
             .map(|t| Board::from_text(t).unwrap())
             .collect();
         boards.push(Board::EMPTY);
+        boards
+    }
+
+    #[test]
+    fn same_locks_and_first_frames_as_the_bfs() {
+        let mut boards = boards();
         let mut hidden = boards[0];
         hidden.set(-1, 5);
         hidden.set(-2, 3);

@@ -335,11 +335,7 @@ impl Reach {
                     }
                 }
             }
-            locked &= !seen[y];
-            if locked != 0 {
-                seen[y] |= locked;
-                self.push_locks(locked, y, frames);
-            }
+            self.push_new_locks(&mut seen[y], locked, y, frames);
             if gravity {
                 fall = 0;
                 y += 1;
@@ -386,17 +382,6 @@ mod tests {
     use crate::search::collision::CollisionMap;
     use crate::search::profile::{PieceProgress, Profile};
 
-    const BOARDS: [&str; 2] = [
-        "..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-         #########.\n####.####.\n#########.\n#########.\n#########.",
-        "..........\n..........\n..###.....\n..#.#.....\n..........\n\
-         ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
-         #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
-         ####.####.\n###.#####.\n#########.\n##.######.\n#########.",
-    ];
-
     type Locks = BTreeSet<(u8, u8, u8)>;
 
     fn profiles() -> Vec<Profile> {
@@ -415,11 +400,7 @@ mod tests {
     /// and third resume from the kept empty-board frames).
     #[test]
     fn the_same_locks_as_the_profiled_bfs_with_carried_charge_and_entry_holds() {
-        let mut boards: Vec<Board> = BOARDS
-            .iter()
-            .map(|t| Board::from_text(t).unwrap())
-            .collect();
-        boards.push(Board::EMPTY);
+        let boards = super::super::tests::boards();
         let roots: [&[PadState]; 4] = [
             &[PadState::NONE],
             &[PadState::LEFT],
