@@ -23,6 +23,9 @@ mod completeness;
 mod profiled;
 mod rows;
 
+pub(crate) use profiled::Rules;
+pub use profiled::ENTRY_ROOTS;
+
 /// A reachable lock: the piece locks at (x, y, id) on frame `frames` (1 = the first searched frame).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lock {

@@ -1,4 +1,4 @@
-//! Which of the six lock-set searches answers a start ([`Kernel::choose`], the one place it is
+//! Which of the seven lock-set searches answers a start ([`Kernel::choose`], the one place it is
 //! decided) and what a search may press ([`MoveSet`]); below `bfs`, `locks` and `reach`.
 
 use crate::game::active::Active;
@@ -38,6 +38,9 @@ pub enum Kernel {
     ReachBits,
     /// `Reach`'s bit sets on a tap timeline, no paths.
     ReachTimeline,
+    /// `Reach`'s bit sets per held-button class and DAS counter: a profile that holds
+    /// directions, no soft drop, no paths.
+    ReachHold,
 }
 
 impl Kernel {
@@ -70,6 +73,15 @@ impl Kernel {
                 Timeline::Unlimited => Kernel::ReachBits,
                 _ => Kernel::ReachTimeline,
             };
+        }
+        if !paths
+            && !taps
+            && !moves.soft_drop
+            && settled
+            && (start.y as usize) < BOARD_ROWS
+            && start.das <= 16
+        {
+            return Kernel::ReachHold;
         }
         if taps && profile.timeline == Timeline::Unlimited {
             return if !moves.soft_drop && settled && start.y < 20 {

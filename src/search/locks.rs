@@ -6,7 +6,7 @@ use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 
-use super::bfs::{Bfs, Lock, MoveSet};
+use super::bfs::{Bfs, Lock, MoveSet, Rules, ENTRY_ROOTS};
 use super::collision::CollisionMap;
 pub use super::kernel::Kernel;
 use super::profile::{PieceProgress, Profile};
@@ -132,6 +132,16 @@ impl LockSets {
                 q.profile.timeline,
                 u32::from(q.progress.frames),
             ),
+            Kernel::ReachHold => {
+                let roots = if q.entry {
+                    &ENTRY_ROOTS[..]
+                } else {
+                    std::slice::from_ref(&q.prev)
+                };
+                let rules = Rules::new(q.profile, q.progress);
+                self.reach
+                    .search_hold(q.board, q.start, roots, q.speed, rules)
+            }
             _ => None,
         };
         // `choose` gives the bit sets only for starts they model, so they always answer.

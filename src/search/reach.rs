@@ -14,6 +14,7 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
+mod hold;
 mod timeline;
 
 /// Pivot rows with a fit mask (0..=21), plus one always-blocked row below.
@@ -73,6 +74,8 @@ pub struct Reach {
     open: Vec<Frame>,
     open_key: Option<(Active, PadState, u8)>,
     open_fit: [u64; ROWS],
+    /// The per-class sets of `Reach::search_hold`.
+    hold: hold::HoldSets,
 }
 
 /// The search's state at the start of a frame.
@@ -110,6 +113,44 @@ fn turn_b<const TURNS: usize>(m: u64) -> u64 {
     }
 }
 
+/// A frame's shift of the positions `m` by `input`'s direction at fit mask `fit`: (those that
+/// moved, those blocked where they stand); (`m`, 0) without a direction.
+#[inline(always)]
+fn shift(m: u64, input: u8, fit: u64) -> (u64, u64) {
+    if input & 0x01 != 0 {
+        ((m << 1) & fit, m & !(fit >> 1))
+    } else if input & 0x02 != 0 {
+        ((m >> 1) & fit, m & !(fit << 1))
+    } else {
+        (m, 0)
+    }
+}
+
+/// The rest of a frame after the shift: the turn of `input` (A clockwise, else B
+/// counter-clockwise; a position stays where the turn does not fit), then gravity when it
+/// fires, the positions that cannot fall added to `locked` and left out of the result.
+#[inline(always)]
+fn turn_and_drop<const TURNS: usize>(
+    mut m: u64,
+    input: u8,
+    fit: u64,
+    below: u64,
+    gravity: bool,
+    locked: &mut u64,
+) -> u64 {
+    if input & 0x80 != 0 {
+        m = (turn_a::<TURNS>(m) & fit) | (m & !turn_b::<TURNS>(fit));
+    } else if input & 0x40 != 0 {
+        m = (turn_b::<TURNS>(m) & fit) | (m & !turn_a::<TURNS>(fit));
+    }
+    m &= LANES;
+    if gravity {
+        *locked |= m & !below;
+        m &= below;
+    }
+    m
+}
+
 impl Reach {
     pub fn new() -> Reach {
         Reach {
@@ -120,6 +161,7 @@ impl Reach {
             open: Vec::with_capacity(1024),
             open_key: None,
             open_fit: [0; ROWS],
+            hold: hold::HoldSets::default(),
         }
     }
 
@@ -175,30 +217,16 @@ impl Reach {
         let below = self.fit[(y + 1).min(ROWS - 1)];
         let mut locked = 0;
         for c in 0..9 {
-            let mut m = src[c];
+            let m = src[c];
             if m == 0 {
                 out[c] = 0;
                 continue;
             }
             let input = INPUTS[c];
             // Shift (Right wins over Left, but they never come together here).
-            if input & 0x01 != 0 {
-                m = ((m << 1) & fit) | (m & !(fit >> 1));
-            } else if input & 0x02 != 0 {
-                m = ((m >> 1) & fit) | (m & !(fit << 1));
-            }
-            // Rotate: A clockwise, else B counter-clockwise; stays where the turn does not fit.
-            if input & 0x80 != 0 {
-                m = (turn_a::<TURNS>(m) & fit) | (m & !turn_b::<TURNS>(fit));
-            } else if input & 0x40 != 0 {
-                m = (turn_b::<TURNS>(m) & fit) | (m & !turn_a::<TURNS>(fit));
-            }
-            m &= LANES;
-            if gravity {
-                locked |= m & !below;
-                m &= below;
-            }
-            out[c] = m;
+            let (moved, blocked) = shift(m, input, fit);
+            out[c] =
+                turn_and_drop::<TURNS>(moved | blocked, input, fit, below, gravity, &mut locked);
         }
         locked
     }
@@ -296,11 +324,8 @@ impl Reach {
             frames += 1;
             let gravity = !minus(fall, speed);
             let mut next = [0u64; 9];
-            let locked = self.frame::<TURNS>(&src, y, gravity, &mut next) & !seen[y];
-            if locked != 0 {
-                seen[y] |= locked;
-                self.push_locks(locked, y, frames);
-            }
+            let locked = self.frame::<TURNS>(&src, y, gravity, &mut next);
+            self.push_new_locks(&mut seen[y], locked, y, frames);
             if gravity {
                 fall = 0;
                 y += 1;
@@ -315,6 +340,17 @@ impl Reach {
             }
             cur = next;
             src = sources(&cur);
+        }
+    }
+
+    /// Records the positions of `locked` at row `y` not yet in `seen` (the row's locks so far),
+    /// reached on frame `frames`.
+    #[inline(always)]
+    fn push_new_locks(&mut self, seen: &mut u64, locked: u64, y: usize, frames: u16) {
+        let new = locked & !*seen;
+        if new != 0 {
+            *seen |= new;
+            self.push_locks(new, y, frames);
         }
     }
 
@@ -392,13 +428,19 @@ mod tests {
         map
     }
 
-    #[test]
-    fn same_locks_and_first_frames_as_the_bfs() {
+    /// The test stacks and the empty board.
+    pub(super) fn boards() -> Vec<Board> {
         let mut boards: Vec<Board> = BOARDS
             .iter()
             .map(|t| Board::from_text(t).unwrap())
             .collect();
         boards.push(Board::EMPTY);
+        boards
+    }
+
+    #[test]
+    fn same_locks_and_first_frames_as_the_bfs() {
+        let mut boards = boards();
         let mut hidden = boards[0];
         hidden.set(-1, 5);
         hidden.set(-2, 3);

@@ -108,36 +108,38 @@ fn enumerate(
     (locks, passed)
 }
 
+/// A profiled search's signature (`Bfs::search_profiled` and its keyed oracle).
+type Search = for<'a> fn(
+    &'a mut Bfs,
+    Active,
+    PadState,
+    u8,
+    &CollisionMap,
+    MoveSet,
+    &Profile,
+    PieceProgress,
+) -> &'a [super::Lock];
+
 /// The BFS's locks, by the dense search and by the hashed key (both must agree).
 fn bfs_locks(bfs: &mut Bfs, board: &Board, from: InFlight, speed: u8, profile: &Profile) -> Locks {
     let piece = Orientation::new(from.state.id).unwrap().piece();
     let map = CollisionMap::new(board, piece);
-    let keyed: Locks = bfs
-        .search_profiled_keyed(
-            from.state,
-            from.prev,
-            speed,
-            &map,
-            MoveSet::default(),
-            profile,
-            from.progress,
-        )
-        .iter()
-        .map(|l| (l.x, l.y, l.id))
-        .collect();
-    let got: Locks = bfs
-        .search_profiled(
-            from.state,
-            from.prev,
-            speed,
-            &map,
-            MoveSet::default(),
-            profile,
-            from.progress,
-        )
-        .iter()
-        .map(|l| (l.x, l.y, l.id))
-        .collect();
+    let [keyed, got]: [Locks; 2] = [Bfs::search_profiled_keyed as Search, Bfs::search_profiled]
+        .map(|search| {
+            search(
+                bfs,
+                from.state,
+                from.prev,
+                speed,
+                &map,
+                MoveSet::default(),
+                profile,
+                from.progress,
+            )
+            .iter()
+            .map(|l| (l.x, l.y, l.id))
+            .collect()
+        });
     assert_eq!(got, keyed, "dense and keyed searches differ");
     got
 }

@@ -71,8 +71,8 @@ pub const ENTRY_ROOTS: [PadState; 3] = [PadState::NONE, PadState::LEFT, PadState
 pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// The press rules of a profile, as the search applies them frame by frame.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Rules {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rules {
     pub timeline: Timeline,
     pub shift: Shift,
     /// Frames of the piece played before the search's first frame.
@@ -82,7 +82,7 @@ pub(super) struct Rules {
 }
 
 impl Rules {
-    pub fn new(profile: &Profile, progress: PieceProgress) -> Rules {
+    pub(crate) fn new(profile: &Profile, progress: PieceProgress) -> Rules {
         Rules {
             timeline: profile.timeline,
             shift: profile.shift,
@@ -217,6 +217,28 @@ impl Bfs {
         &self.locks
     }
 
+    /// A node of a profiled search: `state` after `held` was pressed on frame `frames`, from
+    /// node `parent` (`u32::MAX` for a root, `held` being then the hold before the start), with
+    /// the directions `pressed` so far.
+    #[inline(always)]
+    fn push_profiled(
+        &mut self,
+        state: Active,
+        held: PadState,
+        parent: u32,
+        frames: u16,
+        pressed: u8,
+    ) {
+        self.nodes.push(Node {
+            state,
+            prev: held,
+            parent,
+            input: held,
+            frames,
+        });
+        self.pressed.push(pressed);
+    }
+
     /// The button held at the root a lock of the last search came from (its entry hold).
     pub fn root_hold(&self, lock: &Lock) -> PadState {
         let mut i = lock.node as usize;
@@ -276,14 +298,7 @@ impl Bfs {
         let hold_once = rules.shift == Shift::Hold;
         let pressed0 = if hold_once { rules.pressed } else { 0 };
         for &prev in roots {
-            self.nodes.push(Node {
-                state: start,
-                prev,
-                parent: u32::MAX,
-                input: prev,
-                frames: 0,
-            });
-            self.pressed.push(pressed0);
+            self.push_profiled(start, prev, u32::MAX, 0, pressed0);
         }
         let mut i = 0;
         let mut deepest = 0u32;
@@ -315,14 +330,7 @@ impl Bfs {
                         let d = dense(&a, held, holds, pressed);
                         if self.depth_seen[d] != stamp {
                             self.depth_seen[d] = stamp;
-                            self.nodes.push(Node {
-                                state: a,
-                                prev: held,
-                                parent: i as u32,
-                                input: held,
-                                frames: n.frames + 1,
-                            });
-                            self.pressed.push(pressed);
+                            self.push_profiled(a, held, i as u32, n.frames + 1, pressed);
                         }
                     }
                 }
@@ -359,14 +367,7 @@ impl Bfs {
                     pressed0,
                 ));
             }
-            self.nodes.push(Node {
-                state: start,
-                prev,
-                parent: u32::MAX,
-                input: prev,
-                frames: 0,
-            });
-            self.pressed.push(pressed0);
+            self.push_profiled(start, prev, u32::MAX, 0, pressed0);
         }
         let holds = rules.shift.holds();
         let mut i = 0;
@@ -401,14 +402,7 @@ impl Bfs {
                             .keys
                             .insert(key(&a, held, speed, &rules, phase, pressed))
                         {
-                            self.nodes.push(Node {
-                                state: a,
-                                prev: held,
-                                parent: i as u32,
-                                input: held,
-                                frames: n.frames + 1,
-                            });
-                            self.pressed.push(pressed);
+                            self.push_profiled(a, held, i as u32, n.frames + 1, pressed);
                         }
                     }
                 }

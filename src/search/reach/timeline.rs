@@ -81,11 +81,8 @@ impl Reach {
                 src[0] = m;
             }
             let mut out = [0u64; 9];
-            let locked = self.frame::<TURNS>(&src, y, gravity, &mut out) & !seen[y];
-            if locked != 0 {
-                seen[y] |= locked;
-                self.push_locks(locked, y, frames);
-            }
+            let locked = self.frame::<TURNS>(&src, y, gravity, &mut out);
+            self.push_new_locks(&mut seen[y], locked, y, frames);
             m = out.iter().fold(0, |a, &o| a | o);
             held = 0;
             if gravity {
