@@ -34,13 +34,6 @@ pub const PRESSURE_TETRIS: u8 = 6;
 /// off columns, and a top-out is sure where a "may crash" is only possible.
 pub const PRESSURE_ANY: u8 = 10;
 
-/// How much cheaper a tetris's frame can be than `clear_cycles`'s lowest count: that count
-/// always includes the tetris flash (16 cycles) in the NMI before the frame, while the model
-/// (`Game::nmi_work`) runs the flash only when the frame counter is a multiple of 4. Seen in
-/// sim: a tetris at level 182 counted 31,750 by the model (the hang band) against
-/// `clear_cycles` 31,765-31,771; the guard called it "may crash" and the game hung.
-const TETRIS_FLASH_SLACK: u32 = 16;
-
 /// The score the guard assumes (see the module doc).
 const SCORE_CAP: [u8; 3] = [0x99; 3];
 
@@ -78,11 +71,6 @@ pub fn key_risk(key: RiskKey, level: u8, lines: [u8; 2]) -> ClearRisk {
         clear_cycles_any_hold(&input)
     } else {
         clear_cycles(&input)
-    };
-    let lo = if key.0 == 4 {
-        lo.saturating_sub(TETRIS_FLASH_SLACK)
-    } else {
-        lo
     };
     // A range reaching into the hang band can hang for sure (all traced frames there hung):
     // the guard ranks it with the hangs, below every other "may crash".
