@@ -232,7 +232,11 @@ impl CrashGuard {
             return 0.0;
         }
         let first = first_cleared.min(4) as usize;
-        let k = risk_key(board2, cleared, None);
+        // The next lock's path is not fixed yet; its own screen will use the path's soft drop.
+        // Counted without one (at gravity 1 the fastest paths bring none): counting every soft
+        // drop would flag levels where only the plain drop is safe (247-248 without a line,
+        // doubles at 168) and steer the pairs away from the one safe lock.
+        let k = risk_key(board2, cleared, Some(0));
         let memo = &mut self.memo2[first][k.0][k.1];
         let class = *memo.get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, first_cleared);
@@ -469,6 +473,31 @@ mod tests {
             |k| risks[k.1],
         );
         assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
+    }
+
+    /// Level 248, 3,222 lines: a lock without a line is safe by the plain drop and may crash
+    /// with any soft drop of 2 or more. The next piece's lock is counted with the plain drop
+    /// (its own screen will count its path's): counting every soft drop put the second-lock
+    /// penalty on every pair whose second lock clears nothing, and the games topped out there.
+    #[test]
+    fn the_next_lock_is_counted_with_the_plain_drop() {
+        let (level, lines) = (248, [0x22, 32]);
+        assert!(key_risk((0, 10, 0), level, lines).is_safe());
+        assert!(!key_risk((0, 10, HOLD_ANY), level, lines).is_safe());
+        let mut g = CrashGuard::default();
+        let safe = ClearRisk::Safe { margin_cycles: 100 };
+        g.screen((level, lines), 0, 1, |_| (0, 10, 0), |_| safe);
+        assert_eq!(g.second_penalty((level, lines), 0, &Board::EMPTY, 0), 0.0);
+        // Where the plain drop may crash too (level 249, 3,231 lines), the penalty stays
+        // (outside the stretch weighing: strict).
+        let (level, lines) = (249, [0x31, 32]);
+        assert!(!key_risk((0, 10, 0), level, lines).is_safe());
+        g.strict = true;
+        g.screen((level, lines), 0, 1, |_| (0, 10, 0), |_| safe);
+        assert_eq!(
+            g.second_penalty((level, lines), 0, &Board::EMPTY, 0),
+            SECOND_LOCK_PENALTY
+        );
     }
 
     #[test]
