@@ -3,8 +3,10 @@
 //!
 //! The planner's `Situation` carries no score: past level 140 (the only levels where a lock
 //! can come near the danger band) a game from any start level holds the 999,999 cap, so the
-//! guard counts the points loop at the cap. The soft drop the path will use is not fixed
-//! either: every soft drop is covered ([`clear_cycles_any_hold`]).
+//! guard counts the points loop at the cap. The first lock's risk counts its own path's soft
+//! drop; the next piece's lock, whose path is not fixed, counts the plain drop
+//! ([`CrashGuard::second_penalty`]); a caller with no path at all covers every soft drop
+//! ([`clear_cycles_any_hold`]).
 
 use crate::game::board::Board;
 use crate::game::crash::{
