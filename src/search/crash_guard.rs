@@ -148,13 +148,15 @@ fn stretch_penalty() -> f64 {
     STRETCH_PENALTY
 }
 
-/// Whether `level` and BCD `lines` are in a stretch where a kind of lock has no safe form
-/// (row 5 empty, no soft drop): no clear of 1-4 lines is safe (levels 166-170 in the broad
-/// band), or a lock without a line is not (from level 246): the game cannot go on without
-/// risky frames there, so they are weighed, not refused.
+/// Whether `level` and BCD `lines` are in a stretch where the safe locks are too few to play
+/// on (row 5 empty, no soft drop): at most one clear size of 1-4 lines is safe (levels 168-170
+/// with the narrow windows), or a lock without a line is not (249-255 at some line counts):
+/// risky frames are weighed there, not refused. Counting only "no clear size safe" (as first
+/// built) left the doubles alone at 168 and the game built holes only singles, which hang
+/// there, could clear: 200 games from 19 reach the rebirth 90.5 % of the time against 74 %.
 pub fn in_stretch(level: u8, lines: [u8; 2]) -> bool {
     let unsafe_lock = |n: usize| !key_risk((n, 10, 0), level, lines).is_safe();
-    (1..=4).all(unsafe_lock) || unsafe_lock(0)
+    (1..=4).filter(|&n| !unsafe_lock(n)).count() <= 1 || unsafe_lock(0)
 }
 
 impl CrashGuard {
@@ -475,6 +477,26 @@ mod tests {
             |k| risks[k.1],
         );
         assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
+    }
+
+    /// Level 168, 1,620 lines: only the doubles are safe (singles hang, triples and tetrises
+    /// may crash): a stretch. Level 170, 1,640 lines: triples and tetrises are safe: not one.
+    #[test]
+    fn one_safe_clear_size_is_a_stretch_two_are_not() {
+        let safe = |n, level, lines| key_risk((n, 10, 0), level, lines).is_safe();
+        let (level, lines) = (168, [0x20, 16]);
+        assert_eq!(
+            (1..=4).map(|n| safe(n, level, lines)).collect::<Vec<_>>(),
+            [false, true, false, false]
+        );
+        assert!(in_stretch(level, lines));
+        let (level, lines) = (170, [0x40, 16]);
+        assert_eq!(
+            (1..=4).map(|n| safe(n, level, lines)).collect::<Vec<_>>(),
+            [false, false, true, true]
+        );
+        assert!(safe(0, level, lines) && !in_stretch(level, lines));
+        assert!(!in_stretch(157, [0x71, 0x0F]));
     }
 
     /// Level 248, 3,222 lines: a lock without a line is safe by the plain drop and may crash
