@@ -220,7 +220,9 @@ pub struct ClearInput {
 
 /// The counted logic cycles (audio excluded) of the play-state-5 frame, as `(min, max)` over
 /// the terms the lock does not fix: the RNG's feedback bit on that frame and, for a tetris,
-/// whether the flash's sound write runs (frame counter ≡ 4 mod 8).
+/// whether the flash's sound write runs (frame counter ≡ 0 mod 8). The flash itself always
+/// runs before a tetris's frame: the NMI whose animation step ends the clear (counter ≡ 0
+/// mod 4) still sees `completedLines` = 4.
 pub fn clear_cycles(input: &ClearInput) -> (u32, u32) {
     let mut lines = input.lines;
     let mut level = input.level;

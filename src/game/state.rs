@@ -480,9 +480,10 @@ impl Game {
         cycles += score::add_soft_drop_points(&mut self.score, self.active.hold_down_points);
         self.active.hold_down_points = 0;
         cycles += score::add_clear_points(&mut self.score, cleared, self.level);
+        // The NMI before this frame still saw `completedLines` (the tetris flash).
+        let nmi = self.nmi_work(pre);
         self.completed_lines = 0;
         self.play_state = PlayState::GoalCheck;
-        let nmi = self.nmi_work(pre);
         ev.cycles = timing::frame_cycles(nmi, cycles, cleared);
         ev.lag = timing::lags(ev.cycles);
         let logic = timing::logic_cycles(nmi, cycles);

@@ -39,7 +39,7 @@ const NMI_LAST_ROW_EXTRA: u32 = 4;
 /// `generateNextPseudorandomNumber`: `beq` not taken plus `sec` when the feedback bit is 1.
 const NMI_RNG_BIT_EXTRA: u32 = 1;
 /// Tetris flash in `@renderTetrisFlashAndSound` (`completedLines` = 4 on a frame counter ≡ 0
-/// mod 4): the extra tests, plus the sound-effect write when the counter is ≢ 0 mod 8 fails.
+/// mod 4): the extra tests, plus the sound-effect write when the counter is ≡ 0 mod 8.
 const NMI_TETRIS_FLASH: u32 = 16;
 const NMI_TETRIS_SOUND: u32 = 5;
 

@@ -332,3 +332,66 @@ fn confetti_lags_until_the_counter_reaches_255_or_a_button_is_held() {
     }
     unreachable!();
 }
+
+/// A capped game at `level` whose vertical I, one row above the floor in column 0, completes
+/// `clear` rows (1-4) when it locks, from frame-counter phase `frame_counter`.
+fn i_clearing(level: u8, clear: u8, frame_counter: u16) -> Game {
+    let mut g = Game::new(19, 0x8988, 0, frame_counter);
+    g.active = Active::spawn(0x11, 0, 0);
+    g.active.x = 0;
+    g.active.y = 18; // rows 16-19
+    g.active.fall_timer = 1;
+    g.vram_row = 0x20;
+    g.level = level;
+    g.score = [0x99; 3];
+    g.lines = [0x01, 0x10];
+    for r in 0..4u8 {
+        for c in 1..10 {
+            // Row 16 (the top of the four) stays open at column 9 below a tetris.
+            if r + clear < 4 && c == 9 {
+                continue;
+            }
+            g.field.set(16 + r as i16, c, 0x7B);
+        }
+    }
+    g
+}
+
+#[test]
+fn the_tetris_flash_is_counted_on_every_tetris_and_only_there() {
+    // The state-5 frame follows the NMI whose animation step (counter ≡ 0 mod 4) ended the
+    // clear; that NMI still sees `completedLines` = 4, so it always flashes (16 cycles), and
+    // writes the sound effect too (5) when the counter is ≡ 0 mod 8.
+    let mut sound_seen = [false; 2];
+    for clear in 1..=4u8 {
+        for fc in 0..8u16 {
+            let g = i_clearing(200, clear, fc);
+            let input = crash::ClearInput {
+                level: g.level,
+                lines: g.lines,
+                score: g.score,
+                cleared: clear,
+                hold_down_points: 0,
+                row5_first_block: None,
+            };
+            let (ev, _) = score_frame(g);
+            assert_eq!(ev.cleared, clear);
+            let l = logic_of(&ev);
+            let (lo, hi) = crash::clear_cycles(&input);
+            assert!(
+                (lo..=hi).contains(&l),
+                "{clear} lines, fc {fc}: {l} ∉ {lo}-{hi}"
+            );
+            if clear == 4 {
+                // The range is the RNG bit (1) and the sound write (5), the flash in both ends.
+                assert_eq!(hi - lo, 6);
+                let extra = l - lo;
+                assert!(extra <= 1 || (5..=6).contains(&extra), "fc {fc}: +{extra}");
+                sound_seen[usize::from(extra >= 5)] = true;
+            } else {
+                assert_eq!(hi - lo, 1, "{clear} lines: only the RNG bit varies");
+            }
+        }
+    }
+    assert_eq!(sound_seen, [true; 2], "both sound phases exercised");
+}
