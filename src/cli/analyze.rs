@@ -141,7 +141,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
             "summary": summary,
             "worst": worst_rows,
             "explain": explained.iter().map(|(r, top, played)| json!({
-                "frame": r.frame,
+                "frame": r.at.frame,
                 "top": top,
                 "played": played,
             })).collect::<Vec<_>>(),
@@ -155,7 +155,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         for (r, top, played) in &explained {
             println!(
                 "\nframe {}: the top {} placements and the one played",
-                r.frame,
+                r.at.frame,
                 top.len()
             );
             for x in top {
@@ -224,7 +224,7 @@ fn explain_worst<'a>(
                     lock: r.player,
                     value,
                     next_lock,
-                    rank: r.rank,
+                    rank: r.verdict.rank,
                     frames: 0,
                 }
             }

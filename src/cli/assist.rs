@@ -306,12 +306,15 @@ fn play<C: Console>(
                 overlay.suggestion = None;
                 if let Some(r) = analyzer.ratings().last() {
                     println!("{}", line(r));
-                    let loss = r.loss.map_or("NO PAIR".into(), |l| format!("LOSS {l:.1}"));
+                    let loss = r
+                        .verdict
+                        .loss
+                        .map_or("NO PAIR".into(), |l| format!("LOSS {l:.1}"));
                     overlay.status = format!(
                         "LAST LOCK\nRANK {} OF {}\n{}\n{loss}",
-                        r.rank,
-                        r.placements,
-                        r.class.name().to_uppercase()
+                        r.verdict.rank,
+                        r.verdict.placements,
+                        r.verdict.class.name().to_uppercase()
                     );
                 }
             }
