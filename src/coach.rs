@@ -5,7 +5,7 @@ pub mod analysis;
 pub mod classes;
 pub mod summary;
 
-pub use analysis::{AnalysisError, Analyzer, Observed, Rating};
+pub use analysis::{AnalysisError, Analyzer, Moment, Observed, Rating, Verdict};
 pub use classes::{Class, CoachSettings, SettingsError, Thresholds};
 pub use summary::Summary;
 

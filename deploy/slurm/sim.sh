@@ -7,11 +7,11 @@
 # The summary lands in PARTS/summary.json (and PARTS/summary.txt); the job ids are printed.
 # Extra sbatch options (partition, account, time) go in SBATCH_ARGS.
 set -eu
-[ $# -ge 2 ] || { echo "usage: $0 TASKS PARTS [nestor sim options...]" >&2; exit 2; }
-tasks=$1 parts=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-nestor=${NESTOR:-$(command -v nestor || true)}
-[ -x "$nestor" ] || { echo "set NESTOR to the nestor binary" >&2; exit 2; }
+usage="TASKS PARTS [nestor sim options...]"
+# shellcheck source=deploy/slurm/submit.sh
+. "$here/submit.sh"
+tasks=$1 parts=$2; shift 2
 mkdir -p "$parts"
 # shellcheck disable=SC2086 # SBATCH_ARGS is a list of options
 array=$(sbatch --parsable ${SBATCH_ARGS:-} --array=0-$((tasks - 1)) --output="$parts/task-%a.log" \

@@ -10,11 +10,11 @@
 # (the init options are then ignored). A failed job cancels the jobs that depend on it; run
 # the script again to continue. Extra sbatch options go in SBATCH_ARGS.
 set -eu
-[ $# -ge 2 ] || { echo "usage: $0 TASKS RUN [nestor tune init options...]" >&2; exit 2; }
-tasks=$1 run=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-nestor=${NESTOR:-$(command -v nestor || true)}
-[ -x "$nestor" ] || { echo "set NESTOR to the nestor binary" >&2; exit 2; }
+usage="TASKS RUN [nestor tune init options...]"
+# shellcheck source=deploy/slurm/submit.sh
+. "$here/submit.sh"
+tasks=$1 run=$2; shift 2
 mkdir -p "$run/scores" "$run/logs"
 [ -e "$run/state.json" ] || "$nestor" tune init --state "$run/state.json" "$@"
 # Generations done and to do, from the state file's top-level fields.

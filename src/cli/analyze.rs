@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde_json::json;
 
 use nestor::coach::summary::{Row, CSV_HEADER};
-use nestor::coach::{AnalysisError, Analyzer, CoachSettings, Rating, Summary};
+use nestor::coach::{AnalysisError, Analyzer, Rating, Summary};
 use nestor::game::Game;
 use nestor::movie::Replay;
 use nestor::nes::{AddressMap, Console, ModelConsole, NesDeck, Video};
@@ -21,7 +21,7 @@ use nestor::ui::{save_png, Frame};
 use clap::Args;
 use nestor::io::{check_folder, Input, Output};
 
-use super::args::{BotArgs, ModelConsoleArgs, OverwriteArg, RomOptions};
+use super::args::{BotArgs, CoachSettingsArg, ModelConsoleArgs, OverwriteArg, ReplayRomOptions};
 use super::interrupt::Interrupt;
 
 #[derive(Args, Debug)]
@@ -43,16 +43,12 @@ pub struct AnalyzeArgs {
     /// values split by feature [default N: 3].
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3", value_parser = super::explain::parse_count)]
     pub explain: Option<usize>,
-    /// Class thresholds and report settings (TOML, as config/coach.toml).
-    #[arg(long, value_name = "FILE")]
-    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: CoachSettingsArg,
     #[command(flatten)]
     pub bot: BotArgs,
-    /// Analyse even if the movie's ROM checksum is not this ROM's.
-    #[arg(long)]
-    pub force: bool,
     #[command(flatten)]
-    pub rom_options: RomOptions,
+    pub rom_options: ReplayRomOptions,
     #[command(flatten)]
     pub output: OverwriteArg,
     /// Testing: replay the movie on the model console instead of a cartridge (give only the
@@ -78,23 +74,20 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
             bail!("`nestor analyze` needs the ROM and the movie: nestor analyze ROM MOVIE.fm2")
         }
     };
-    let settings = match &args.settings {
-        Some(p) => CoachSettings::load(p)?,
-        None => CoachSettings::default(),
-    };
+    let settings = args.settings.load()?;
     // The person's profile ranks with its own weight set unless --weights replaces it.
     let bot = args.bot.resolve()?;
     let (weights, profile) = (bot.weights, bot.profile);
     let worst = settings.report.worst;
     let outputs = check_outputs(args, worst)?;
-    let map = AddressMap::load_or_default(args.rom_options.addresses.as_deref())?;
+    let map = AddressMap::load_or_default(args.rom_options.rom.addresses.as_deref())?;
     let standard = Standard::new(weights);
     let mut analyzer = Analyzer::new(standard.clone(), map.clone(), settings.classes);
     analyzer.set_profile(profile.clone());
     let stop = Interrupt::install();
     let outcome = match (rom, args.model.model_console) {
         (Some(rom), _) => {
-            let loaded = super::replay::load(rom, movie, &args.rom_options, args.force)?;
+            let loaded = super::replay::load(rom, movie, &args.rom_options)?;
             let mut deck = NesDeck::new(&loaded.rom, Video::Headless)?;
             analyse(&mut analyzer, &mut deck, &loaded.replay, &stop)
         }
@@ -141,7 +134,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
             "summary": summary,
             "worst": worst_rows,
             "explain": explained.iter().map(|(r, top, played)| json!({
-                "frame": r.frame,
+                "frame": r.at.frame,
                 "top": top,
                 "played": played,
             })).collect::<Vec<_>>(),
@@ -155,7 +148,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         for (r, top, played) in &explained {
             println!(
                 "\nframe {}: the top {} placements and the one played",
-                r.frame,
+                r.at.frame,
                 top.len()
             );
             for x in top {
@@ -224,7 +217,7 @@ fn explain_worst<'a>(
                     lock: r.player,
                     value,
                     next_lock,
-                    rank: r.rank,
+                    rank: r.verdict.rank,
                     frames: 0,
                 }
             }
@@ -245,9 +238,9 @@ struct Outputs {
 fn check_outputs(args: &AnalyzeArgs, worst: usize) -> Result<Outputs> {
     let mut inputs: Vec<Input<'_>> = args.files.iter().map(|p| ("input", p.as_path())).collect();
     for (role, p) in [
-        ("settings file", args.settings.as_ref()),
+        ("settings file", args.settings.settings.as_ref()),
         ("weights file", args.bot.weights.as_ref()),
-        ("addresses file", args.rom_options.addresses.as_ref()),
+        ("addresses file", args.rom_options.rom.addresses.as_ref()),
     ] {
         if let Some(p) = p {
             inputs.push((role, p.as_path()));

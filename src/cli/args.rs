@@ -35,15 +35,51 @@ pub struct RomArg {
     pub rom: Option<PathBuf>,
 }
 
-/// The options of a command that reads the cartridge.
-#[derive(Args, Clone, Debug, Default)]
-pub struct RomOptions {
+/// `--allow-unknown-rom`, for every command that loads a cartridge.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct UnknownRomArg {
     /// Accept a well-formed ROM whose hash is not the known Tetris (U) [!] dump.
     #[arg(long)]
     pub allow_unknown_rom: bool,
+}
+
+/// The options of a command that reads the cartridge's RAM.
+#[derive(Args, Clone, Debug, Default)]
+pub struct RomOptions {
+    #[command(flatten)]
+    pub unknown: UnknownRomArg,
     /// RAM map (TOML, as addresses.toml) [default: the built-in map].
     #[arg(long, value_name = "FILE")]
     pub addresses: Option<PathBuf>,
+}
+
+/// The options of a command that replays a movie on the cartridge.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ReplayRomOptions {
+    /// Go on even if the movie's ROM checksum is not this ROM's.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub rom: RomOptions,
+}
+
+/// `--settings`: the coach's settings file, for the commands that rate placements.
+#[derive(Args, Clone, Debug, Default)]
+pub struct CoachSettingsArg {
+    /// Coach settings: keys, class thresholds and report settings (TOML, as
+    /// config/coach.toml) [default: the shipped settings].
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+}
+
+impl CoachSettingsArg {
+    /// The settings file given, or the shipped settings.
+    pub fn load(&self) -> anyhow::Result<nestor::coach::CoachSettings> {
+        Ok(match &self.settings {
+            Some(p) => nestor::coach::CoachSettings::load(p)?,
+            None => nestor::coach::CoachSettings::default(),
+        })
+    }
 }
 
 /// The help of `--profile`, naming the presets from `PRESETS` itself.

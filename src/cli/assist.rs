@@ -11,7 +11,10 @@ use clap::Args;
 use nestor::io::Output;
 use std::path::PathBuf;
 
-use super::args::{BotArgs, ModelConsoleArgs, OverwriteArg, RomArg, ROM_HELP_TEMPLATE};
+use super::args::{
+    BotArgs, CoachSettingsArg, ModelConsoleArgs, OverwriteArg, RomArg, UnknownRomArg,
+    ROM_HELP_TEMPLATE,
+};
 use nestor::coach::summary::line;
 use nestor::coach::{Analyzer, CoachSettings, Observed, Summary};
 use nestor::game::Game;
@@ -36,14 +39,12 @@ pub struct AssistArgs {
     /// Record every button pressed, from power-on, as an FCEUX movie.
     #[arg(long, value_name = "OUT.fm2")]
     pub record: Option<PathBuf>,
-    /// Keys and class thresholds (TOML, as config/coach.toml).
-    #[arg(long, value_name = "FILE")]
-    pub settings: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: CoachSettingsArg,
     #[command(flatten)]
     pub bot: BotArgs,
-    /// Accept a well-formed ROM whose hash is not the known dump.
-    #[arg(long)]
-    pub allow_unknown_rom: bool,
+    #[command(flatten)]
+    pub unknown_rom: UnknownRomArg,
     #[command(flatten)]
     pub output: OverwriteArg,
     /// Testing: play the rules model instead of a cartridge (no ROM).
@@ -61,11 +62,9 @@ struct Overlay {
 }
 
 pub fn run(args: &AssistArgs) -> Result<ExitCode> {
-    let settings = match &args.settings {
-        Some(p) => CoachSettings::load(p)?,
-        None => CoachSettings::default(),
-    };
+    let settings = args.settings.load()?;
     let file = args
+        .settings
         .settings
         .as_ref()
         .map_or("config/coach.toml (built in)".into(), |p| {
@@ -78,7 +77,7 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
     let mut inputs = Vec::new();
     for (role, p) in [
         ("ROM", args.cartridge.rom.as_ref()),
-        ("settings file", args.settings.as_ref()),
+        ("settings file", args.settings.settings.as_ref()),
         ("weights file", args.bot.weights.as_ref()),
     ] {
         if let Some(p) = p {
@@ -134,8 +133,8 @@ pub fn run(args: &AssistArgs) -> Result<ExitCode> {
             )
         }
         (None, Some(rom)) => {
-            let rom =
-                nestor::nes::Rom::load(rom, args.allow_unknown_rom).map_err(|e| anyhow!("{e}"))?;
+            let rom = nestor::nes::Rom::load(rom, args.unknown_rom.allow_unknown_rom)
+                .map_err(|e| anyhow!("{e}"))?;
             let deck = NesDeck::new(&rom, Video::On)
                 .with_context(|| format!("cannot start the emulator on {}", rom.path.display()))?;
             let window = open(&format!("nestor assist: {}", rom.name()), false)?;
@@ -306,12 +305,15 @@ fn play<C: Console>(
                 overlay.suggestion = None;
                 if let Some(r) = analyzer.ratings().last() {
                     println!("{}", line(r));
-                    let loss = r.loss.map_or("NO PAIR".into(), |l| format!("LOSS {l:.1}"));
+                    let loss = r
+                        .verdict
+                        .loss
+                        .map_or("NO PAIR".into(), |l| format!("LOSS {l:.1}"));
                     overlay.status = format!(
                         "LAST LOCK\nRANK {} OF {}\n{}\n{loss}",
-                        r.rank,
-                        r.placements,
-                        r.class.name().to_uppercase()
+                        r.verdict.rank,
+                        r.verdict.placements,
+                        r.verdict.class.name().to_uppercase()
                     );
                 }
             }

@@ -78,7 +78,7 @@ impl PlayArgs {
     fn given(&self) -> PlaySettings {
         PlaySettings {
             weights: self.bot.weights.clone(),
-            allow_unknown_rom: self.rom_options.allow_unknown_rom.then_some(true),
+            allow_unknown_rom: self.rom_options.unknown.allow_unknown_rom.then_some(true),
             addresses: self.rom_options.addresses.clone(),
             profile: self.bot.profile.name.clone(),
             overwrite: self.output.overwrite.then_some(true),

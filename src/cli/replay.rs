@@ -17,7 +17,7 @@ use nestor::nes::observe::RamSnapshot;
 use nestor::nes::{AddressMap, Console as _, NesDeck, Rom};
 use nestor::ui::ViewEvent;
 
-use super::args::RomOptions;
+use super::args::ReplayRomOptions;
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -28,9 +28,6 @@ pub struct ReplayArgs {
     /// Run without a window.
     #[arg(long)]
     pub headless: bool,
-    /// Replay even if the movie's ROM checksum is not this ROM's.
-    #[arg(long)]
-    pub force: bool,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -38,7 +35,7 @@ pub struct ReplayArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
     #[command(flatten)]
-    pub rom_options: RomOptions,
+    pub rom_options: ReplayRomOptions,
 }
 
 /// The cartridge, the RAM map and the checked movie, shared by `replay` and `trace`.
@@ -50,13 +47,13 @@ pub struct Loaded {
 }
 
 /// Loads and cross-checks everything a replay needs; every failure says which file.
-pub fn load(rom: &Path, movie: &Path, options: &RomOptions, force: bool) -> Result<Loaded> {
-    let rom = super::load_rom(rom, options.allow_unknown_rom)?;
-    let map = AddressMap::load_or_default(options.addresses.as_deref())?;
+pub fn load(rom: &Path, movie: &Path, options: &ReplayRomOptions) -> Result<Loaded> {
+    let rom = super::load_rom(rom, options.rom.unknown.allow_unknown_rom)?;
+    let map = AddressMap::load_or_default(options.rom.addresses.as_deref())?;
     // Every error of `Replay::load` names the file already.
     let replay = Replay::load(movie)?;
     let checksum = replay
-        .check_rom(&rom.prg_chr_md5, force)
+        .check_rom(&rom.prg_chr_md5, options.force)
         .with_context(|| format!("{}", movie.display()))?;
     if checksum == ChecksumCheck::ForcedMismatch {
         eprintln!(
@@ -96,7 +93,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
     // Ctrl-C stops the replay; the result so far is printed as usual, and the exit code says
     // it was interrupted.
     let stop = super::interrupt::Interrupt::install();
-    let loaded = load(&args.rom, &args.movie, &args.rom_options, args.force)?;
+    let loaded = load(&args.rom, &args.movie, &args.rom_options)?;
     let (mut view, video) = super::open_view(
         args.headless,
         &format!("nestor replay: {}", args.movie.display()),

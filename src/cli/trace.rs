@@ -16,7 +16,7 @@ use nestor::trace::{
     TraceError,
 };
 
-use super::args::{OverwriteArg, RomOptions};
+use super::args::{OverwriteArg, ReplayRomOptions};
 use super::interrupt::Interrupt;
 
 #[derive(Args, Debug)]
@@ -47,11 +47,8 @@ pub struct TraceCaptureArgs {
     /// frames, framed like the cartridge traces so `trace verify` can check them).
     #[arg(long)]
     pub whole_movie: bool,
-    /// Replay even if the movie's ROM checksum is not this ROM's.
-    #[arg(long)]
-    pub force: bool,
     #[command(flatten)]
-    pub rom_options: RomOptions,
+    pub rom_options: ReplayRomOptions,
     #[command(flatten)]
     pub output: OverwriteArg,
 }
@@ -192,12 +189,12 @@ pub fn capture(args: &TraceCaptureArgs) -> Result<ExitCode> {
     // an output that is an input must never be touched.
     check_fields(args.fields.as_deref())?;
     let mut inputs = vec![("ROM", rom.as_path()), ("movie", movie.as_path())];
-    if let Some(a) = &args.rom_options.addresses {
+    if let Some(a) = &args.rom_options.rom.addresses {
         inputs.push(("addresses file", a.as_path()));
     }
     // Kept to the end: a FIFO output stays open for its reader.
     let _out = Output::check("--out", out, &inputs, args.output.overwrite)?;
-    let loaded = super::replay::load(rom, movie, &args.rom_options, args.force)?;
+    let loaded = super::replay::load(rom, movie, &args.rom_options)?;
     let capture = TraceCapture::new(
         loaded.map.clone(),
         if args.whole_movie {

@@ -18,14 +18,16 @@ use crate::search::eval::{Evaluator, Placement};
 use crate::search::rank::{Ranker, Ranking};
 use crate::search::Situation;
 
+use serde::Serialize;
+
 use super::classes::{Class, Thresholds};
 
 /// `ary` bit 7: the first-piece delay armed by the game's initialisation.
 const FIRST_PIECE_DELAY_BIT: u8 = 0x80;
 
-/// The rating of one placement the player made.
-#[derive(Clone, Debug)]
-pub struct Rating {
+/// Which piece of which game a rating is about, its frames, and the counters at its spawn.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Moment {
     /// Game number within the run, from 1.
     pub game: u32,
     /// Piece number within the game, from 1.
@@ -37,12 +39,11 @@ pub struct Rating {
     pub level: u8,
     pub lines: u32,
     pub score: u32,
-    pub piece: Piece,
-    pub next: Option<Piece>,
-    /// Where the player locked the piece.
-    pub player: Placement,
-    /// The best placement (the planner's choice).
-    pub best: Placement,
+}
+
+/// How the player's placement compares with the others the move set reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Verdict {
     /// The player's rank among the placements (1 = best; equal values share a rank).
     pub rank: usize,
     /// Placements the move set reaches.
@@ -55,6 +56,19 @@ pub struct Rating {
     pub class: Class,
     /// The profile's move set reaches the player's lock; if not, it was valued directly.
     pub reachable: bool,
+}
+
+/// The rating of one placement the player made.
+#[derive(Clone, Debug)]
+pub struct Rating {
+    pub at: Moment,
+    pub piece: Piece,
+    pub next: Option<Piece>,
+    /// Where the player locked the piece.
+    pub player: Placement,
+    /// The best placement (the planner's choice).
+    pub best: Placement,
+    pub verdict: Verdict,
     /// The decision: the state at the end of the spawn frame (the field without the piece).
     pub situation: Situation,
 }
@@ -240,24 +254,28 @@ impl<E: Evaluator + Clone> Analyzer<E> {
         self.pieces_in_game += 1;
         let sit = &ranking.situation;
         self.ratings.push(Rating {
-            game: self.games,
-            piece_number: self.pieces_in_game,
-            frame: p.frame,
-            lock_frame: frame,
-            level: sit.level,
-            lines: bcd_value(&sit.lines),
-            score: p.score,
+            at: Moment {
+                game: self.games,
+                piece_number: self.pieces_in_game,
+                frame: p.frame,
+                lock_frame: frame,
+                level: sit.level,
+                lines: bcd_value(&sit.lines),
+                score: p.score,
+            },
             piece: orientation.piece(),
             next: sit.next,
             player,
             best: best.lock,
-            rank,
-            placements: ranking.entries.len(),
-            value,
-            best_value: best.value,
-            loss,
-            class: self.thresholds.class(loss),
-            reachable,
+            verdict: Verdict {
+                rank,
+                placements: ranking.entries.len(),
+                value,
+                best_value: best.value,
+                loss,
+                class: self.thresholds.class(loss),
+                reachable,
+            },
             situation: *sit,
         });
     }

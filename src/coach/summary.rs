@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::search::explain::PlacementView;
 
-use super::analysis::Rating;
+use super::analysis::{Moment, Rating, Verdict};
 use super::classes::Class;
 
 /// Accuracy is the share of placements rated best or good.
@@ -53,8 +53,8 @@ fn counts_by_name<S: serde::Serializer>(counts: &[(Class, u32)], s: S) -> Result
 /// Worse first: a rejected placement (no loss) before any loss, then larger losses, then the
 /// earlier frame.
 fn worse(a: &Rating, b: &Rating) -> std::cmp::Ordering {
-    let key = |r: &Rating| r.loss.unwrap_or(f64::INFINITY);
-    key(b).total_cmp(&key(a)).then(a.frame.cmp(&b.frame))
+    let key = |r: &Rating| r.verdict.loss.unwrap_or(f64::INFINITY);
+    key(b).total_cmp(&key(a)).then(a.at.frame.cmp(&b.at.frame))
 }
 
 impl Summary {
@@ -63,15 +63,20 @@ impl Summary {
         let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / f64::from(n) };
         let counts = Class::ALL
             .iter()
-            .map(|&c| (c, ratings.iter().filter(|r| r.class == c).count() as u32))
+            .map(|&c| {
+                (
+                    c,
+                    ratings.iter().filter(|r| r.verdict.class == c).count() as u32,
+                )
+            })
             .collect();
         let mut per_level: Vec<LevelAccuracy> = Vec::new();
         for r in ratings {
-            let i = match per_level.iter().position(|l| l.level == r.level) {
+            let i = match per_level.iter().position(|l| l.level == r.at.level) {
                 Some(i) => i,
                 None => {
                     per_level.push(LevelAccuracy {
-                        level: r.level,
+                        level: r.at.level,
                         pieces: 0,
                         accuracy: 0.0,
                     });
@@ -80,23 +85,28 @@ impl Summary {
             };
             let l = &mut per_level[i];
             l.accuracy = (l.accuracy * f64::from(l.pieces)
-                + f64::from(u8::from(accurate(r.class))))
+                + f64::from(u8::from(accurate(r.verdict.class))))
                 / f64::from(l.pieces + 1);
             l.pieces += 1;
         }
         per_level.sort_by_key(|l| l.level);
         let mut order: Vec<usize> = (0..ratings.len())
-            .filter(|&i| ratings[i].class != Class::Best)
+            .filter(|&i| ratings[i].verdict.class != Class::Best)
             .collect();
         order.sort_by(|&a, &b| worse(&ratings[a], &ratings[b]));
         order.truncate(worst);
         Summary {
-            games: ratings.iter().map(|r| r.game).max().unwrap_or(0),
+            games: ratings.iter().map(|r| r.at.game).max().unwrap_or(0),
             pieces: n,
-            accuracy: share(ratings.iter().filter(|r| accurate(r.class)).count()),
-            best_share: share(ratings.iter().filter(|r| r.class == Class::Best).count()),
+            accuracy: share(ratings.iter().filter(|r| accurate(r.verdict.class)).count()),
+            best_share: share(
+                ratings
+                    .iter()
+                    .filter(|r| r.verdict.class == Class::Best)
+                    .count(),
+            ),
             counts,
-            outside_move_set: ratings.iter().filter(|r| !r.reachable).count() as u32,
+            outside_move_set: ratings.iter().filter(|r| !r.verdict.reachable).count() as u32,
             per_level,
             worst: order,
         }
@@ -145,35 +155,34 @@ impl Summary {
 /// One rating in words: when, what, how bad.
 pub fn line(r: &Rating) -> String {
     let at = |p: &PlacementView| format!("x {} y {} o {:02x}", p.x, p.y, p.orientation);
-    let loss = r.loss.map_or("leaves no playable pair".to_string(), |l| {
-        format!("loss {l:.2}")
-    });
+    let loss = r
+        .verdict
+        .loss
+        .map_or("leaves no playable pair".to_string(), |l| {
+            format!("loss {l:.2}")
+        });
     format!(
         "frame {} (game {}, piece {}, level {}, lines {}): {} at {}: rank {} of {}, {loss}, {}; best {}",
-        r.frame,
-        r.game,
-        r.piece_number,
-        r.level,
-        r.lines,
+        r.at.frame,
+        r.at.game,
+        r.at.piece_number,
+        r.at.level,
+        r.at.lines,
         r.piece.letter(),
         at(&PlacementView::from(&r.player)),
-        r.rank,
-        r.placements,
-        r.class,
+        r.verdict.rank,
+        r.verdict.placements,
+        r.verdict.class,
         at(&PlacementView::from(&r.best)),
     )
 }
 
-/// One row per piece (CSV and JSON).
+/// One row per piece (CSV and JSON): the rating with its pieces as letters and its
+/// placements as coordinates.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
-    pub game: u32,
-    pub piece_number: u32,
-    pub frame: u64,
-    pub lock_frame: u64,
-    pub level: u8,
-    pub lines: u32,
-    pub score: u32,
+    #[serde(flatten)]
+    pub at: Moment,
     pub piece: char,
     pub next: Option<char>,
     pub x: u8,
@@ -182,13 +191,8 @@ pub struct Row {
     pub best_x: u8,
     pub best_y: i8,
     pub best_orientation: u8,
-    pub rank: usize,
-    pub placements: usize,
-    pub value: Option<f64>,
-    pub best_value: Option<f64>,
-    pub loss: Option<f64>,
-    pub class: Class,
-    pub reachable: bool,
+    #[serde(flatten)]
+    pub verdict: Verdict,
 }
 
 /// The CSV header, in the order of `Row`'s fields.
@@ -199,13 +203,7 @@ impl Row {
         let p = PlacementView::from(&r.player);
         let b = PlacementView::from(&r.best);
         Row {
-            game: r.game,
-            piece_number: r.piece_number,
-            frame: r.frame,
-            lock_frame: r.lock_frame,
-            level: r.level,
-            lines: r.lines,
-            score: r.score,
+            at: r.at,
             piece: r.piece.letter(),
             next: r.next.map(|n| n.letter()),
             x: p.x,
@@ -214,13 +212,7 @@ impl Row {
             best_x: b.x,
             best_y: b.y,
             best_orientation: b.orientation,
-            rank: r.rank,
-            placements: r.placements,
-            value: r.value,
-            best_value: r.best_value,
-            loss: r.loss,
-            class: r.class,
-            reachable: r.reachable,
+            verdict: r.verdict,
         }
     }
 
@@ -229,13 +221,13 @@ impl Row {
         let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
         format!(
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            self.game,
-            self.piece_number,
-            self.frame,
-            self.lock_frame,
-            self.level,
-            self.lines,
-            self.score,
+            self.at.game,
+            self.at.piece_number,
+            self.at.frame,
+            self.at.lock_frame,
+            self.at.level,
+            self.at.lines,
+            self.at.score,
             self.piece,
             self.next.map_or(String::new(), String::from),
             self.x,
@@ -244,13 +236,13 @@ impl Row {
             self.best_x,
             self.best_y,
             self.best_orientation,
-            self.rank,
-            self.placements,
-            opt(self.value),
-            opt(self.best_value),
-            opt(self.loss),
-            self.class,
-            self.reachable
+            self.verdict.rank,
+            self.verdict.placements,
+            opt(self.verdict.value),
+            opt(self.verdict.best_value),
+            opt(self.verdict.loss),
+            self.verdict.class,
+            self.verdict.reachable
         )
     }
 }

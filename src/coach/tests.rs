@@ -84,17 +84,21 @@ fn substituted_placements_are_found_with_their_ranks() {
     let ratings = a.ratings();
     assert!(ratings.len() >= 40, "{}", ratings.len());
     for (i, r) in ratings.iter().enumerate().take(40) {
-        assert_eq!(r.piece_number as usize, i + 1);
-        assert!(r.reachable, "piece {i}");
+        assert_eq!(r.at.piece_number as usize, i + 1);
+        assert!(r.verdict.reachable, "piece {i}");
         match played.get(&i) {
             Some(&rank) => {
-                assert_eq!(r.rank, rank, "piece {i}");
-                assert_ne!(r.class, Class::Best, "piece {i}");
-                assert!(r.loss.unwrap() > 0.0);
+                assert_eq!(r.verdict.rank, rank, "piece {i}");
+                assert_ne!(r.verdict.class, Class::Best, "piece {i}");
+                assert!(r.verdict.loss.unwrap() > 0.0);
                 assert_ne!(r.player, r.best);
             }
             None => {
-                assert_eq!((r.rank, r.class), (1, Class::Best), "piece {i}");
+                assert_eq!(
+                    (r.verdict.rank, r.verdict.class),
+                    (1, Class::Best),
+                    "piece {i}"
+                );
                 assert_eq!(r.player, r.best);
             }
         }
@@ -110,7 +114,7 @@ fn substituted_placements_are_found_with_their_ranks() {
     );
     assert!(s
         .text(ratings)
-        .contains(&format!("frame {}", ratings[worse[0]].frame)));
+        .contains(&format!("frame {}", ratings[worse[0]].at.frame)));
 }
 
 /// What `nestor play` does on the model console (the driver, the same weights): analysed,

@@ -98,17 +98,6 @@ pub fn check_movie<C: Console + ?Sized, E: Evaluator>(
     reaction: ReactionCheck,
 ) -> Result<CheckReport, ReplayError> {
     let replay = Replay::from_movie(movie.clone())?;
-    check_replay(&replay, console, map, planner, reaction)
-}
-
-/// `check_movie` for a movie already loaded (and its cartridge checked) as a `Replay`.
-pub fn check_replay<C: Console + ?Sized, E: Evaluator>(
-    replay: &Replay,
-    console: &mut C,
-    map: &AddressMap,
-    planner: &mut Planner<E>,
-    reaction: ReactionCheck,
-) -> Result<CheckReport, ReplayError> {
     let mut report = CheckReport::default();
     let mut prev = RamSnapshot::read(console.ram(), map);
     let mut live = None;

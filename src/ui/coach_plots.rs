@@ -39,7 +39,7 @@ pub fn loss_per_piece(ratings: &[Rating]) -> Result<Frame, ChartError> {
     let n = ratings.len().max(1) as f64;
     let top = ratings
         .iter()
-        .filter_map(|r| r.loss)
+        .filter_map(|r| r.verdict.loss)
         .map(log_loss)
         .fold(1.0f64, f64::max)
         .ceil();
@@ -76,9 +76,9 @@ pub fn loss_per_piece(ratings: &[Rating]) -> Result<Frame, ChartError> {
                 ratings
                     .iter()
                     .enumerate()
-                    .filter(|(_, r)| r.class == class)
+                    .filter(|(_, r)| r.verdict.class == class)
                     .map(|(i, r)| {
-                        let h = r.loss.map_or(top, log_loss).max(top / 200.0);
+                        let h = r.verdict.loss.map_or(top, log_loss).max(top / 200.0);
                         let x = i as f64;
                         Rectangle::new([(x + 0.1, 0.0), (x + 0.9, h)], fill.filled())
                     }),
@@ -148,7 +148,7 @@ pub fn placement_picture(r: &Rating) -> Frame {
     let mut f = Frame::new(panel + 300, fy + 20 * CELL + 2 * CELL, BACKGROUND);
     let title = format!(
         "FRAME {} - GAME {} PIECE {}",
-        r.frame, r.game, r.piece_number
+        r.at.frame, r.at.game, r.at.piece_number
     );
     draw_text(&mut f, fx, 10, &title, 2, TEXT);
     f.fill_rect(fx, fy, 10 * CELL + 1, 20 * CELL + 1, FIELD);
@@ -193,16 +193,17 @@ pub fn placement_picture(r: &Rating) -> Frame {
         );
     }
     let loss = r
+        .verdict
         .loss
         .map_or("NO PLAYABLE PAIR".to_string(), |l| format!("LOSS {l:.1}"));
     let lines = [
-        format!("LEVEL {}", r.level),
-        format!("LINES {}", r.lines),
+        format!("LEVEL {}", r.at.level),
+        format!("LINES {}", r.at.lines),
         format!("PIECE {}", r.piece.letter()),
         format!("NEXT {}", r.next.map_or('-', |n| n.letter())),
-        format!("RANK {} OF {}", r.rank, r.placements),
+        format!("RANK {} OF {}", r.verdict.rank, r.verdict.placements),
         loss,
-        r.class.name().to_uppercase(),
+        r.verdict.class.name().to_uppercase(),
     ];
     let lh = (GLYPH_H + 4) * 2;
     let mut y = fy;
@@ -222,6 +223,7 @@ pub fn placement_picture(r: &Rating) -> Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coach::{Moment, Verdict};
     use crate::game::piece::{Orientation, Piece};
     use crate::game::Game;
     use crate::search::eval::Placement;
@@ -234,24 +236,28 @@ mod tests {
             orientation: Orientation::new(0).unwrap(),
         };
         Rating {
-            game: 1,
-            piece_number,
-            frame: 0,
-            lock_frame: 0,
-            level: 19,
-            lines: 0,
-            score: 0,
+            at: Moment {
+                game: 1,
+                piece_number,
+                frame: 0,
+                lock_frame: 0,
+                level: 19,
+                lines: 0,
+                score: 0,
+            },
             piece: Piece::T,
             next: None,
             player: at,
             best: at,
-            rank: 1,
-            placements: 30,
-            value: Some(0.0),
-            best_value: Some(0.0),
-            loss,
-            class,
-            reachable: true,
+            verdict: Verdict {
+                rank: 1,
+                placements: 30,
+                value: Some(0.0),
+                best_value: Some(0.0),
+                loss,
+                class,
+                reachable: true,
+            },
             situation: Situation::of(&Game::seeded(19, 1)),
         }
     }
