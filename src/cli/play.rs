@@ -292,10 +292,8 @@ fn play_rom(
             ));
         }
     }
-    let faults = driver.console().faults();
     finish(
         run,
-        (faults, driver.run_ahead()),
         &settings,
         (movie, record),
         rom.path.display().to_string(),
@@ -391,10 +389,8 @@ fn play_model(
                 .map_err(Into::into)
         },
     );
-    let faults = driver.console().faults();
     finish(
         run,
-        (faults, driver.run_ahead()),
         &settings,
         (movie, record),
         format!("model console, seed {seed}"),
@@ -499,6 +495,8 @@ fn drive<C: Console>(
         frames,
         seconds: started.elapsed().as_secs_f64(),
         end,
+        faults: driver.console().faults(),
+        run_ahead: driver.run_ahead(),
     }
 }
 

@@ -23,23 +23,26 @@ pub(super) enum End {
     Failed(anyhow::Error),
 }
 
-/// What the loop leaves: the games, the frames run and why it ended.
+/// What the loop leaves: the games, the frames run, why it ended, and the driver's own
+/// counts (pad faults injected; run-ahead checks and disagreements).
 pub(super) struct Run {
     pub(super) games: Vec<GameSummary>,
     pub(super) frames: u64,
     pub(super) seconds: f64,
     pub(super) end: End,
+    pub(super) faults: u64,
+    pub(super) run_ahead: (u64, u64),
 }
 
 /// Saves the movie, prints the summary (also after a failure or an interruption: everything
 /// up to there) and turns the end into the exit code or the error.
 pub(super) fn finish(
     run: Run,
-    (faults, run_ahead): (u64, (u64, u64)),
     settings: &Settings,
     (movie, record): (Option<Movie>, Option<Output>),
     rom: String,
 ) -> Result<ExitCode> {
+    let (faults, run_ahead) = (run.faults, run.run_ahead);
     let pieces: u32 = run.games.iter().map(|g| g.pieces).sum();
     let ended = match &run.end {
         End::Done => format!("ended: all {} game(s) played", settings.games),
