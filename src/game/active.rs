@@ -85,13 +85,12 @@ impl Active {
     /// `shift_tetrimino`.
     #[inline]
     pub fn shift<C: Collide>(&mut self, held: PadState, newly: PadState, field: &C) {
-        const LR: PadState = PadState(0x03);
         if held.intersects(PadState::DOWN) {
             return;
         }
-        if newly.intersects(LR) {
+        if newly.intersects(PadState::LEFT_RIGHT) {
             self.das = 0;
-        } else if !held.intersects(LR) {
+        } else if !held.intersects(PadState::LEFT_RIGHT) {
             return;
         } else {
             self.das = self.das.wrapping_add(1);
@@ -140,7 +139,6 @@ impl Active {
         speed: u8,
         field: &C,
     ) -> Control {
-        const LR: PadState = PadState(0x03);
         if self.ary & 0x80 != 0 {
             if !newly.intersects(PadState::DOWN) {
                 self.ary = self.ary.wrapping_add(1);
@@ -149,7 +147,9 @@ impl Active {
             self.ary = 0;
         }
         if self.ary == 0 {
-            if !held.intersects(LR) && newly.0 & PadState::DPAD.0 == PadState::DOWN.0 {
+            if !held.intersects(PadState::LEFT_RIGHT)
+                && newly.0 & PadState::DPAD.0 == PadState::DOWN.0
+            {
                 self.ary = 1;
             }
         } else if held.0 & PadState::DPAD.0 != PadState::DOWN.0 {

@@ -17,6 +17,8 @@ impl PadState {
     pub const DOWN: PadState = PadState(0x04);
     pub const LEFT: PadState = PadState(0x02);
     pub const RIGHT: PadState = PadState(0x01);
+    /// Left and Right: what `shift_tetrimino` and `drop_tetrimino` test as one.
+    pub const LEFT_RIGHT: PadState = PadState(0x03);
     /// Up, Down, Left and Right.
     pub const DPAD: PadState = PadState(0x0F);
 

@@ -129,7 +129,7 @@ mod tests {
             for _ in 0..3000 {
                 let mut pad = inputs.next();
                 if seed % 2 == 1 {
-                    pad = pad.without(PadState::LEFT.union(PadState::RIGHT));
+                    pad = pad.without(PadState::LEFT_RIGHT);
                 }
                 c.frame(pad).unwrap();
                 let (f, g) = (c.frame_number(), c.game());

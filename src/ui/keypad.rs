@@ -71,10 +71,7 @@ const NAMED: &[(&str, Key)] = &[
 /// `pad` less any pair of opposite directions held together (a D-pad cannot press both; the
 /// keyboard, a stick and a pad merged can).
 pub fn without_opposites(mut pad: PadState) -> PadState {
-    for pair in [
-        PadState::LEFT.union(PadState::RIGHT),
-        PadState::UP.union(PadState::DOWN),
-    ] {
+    for pair in [PadState::LEFT_RIGHT, PadState::UP.union(PadState::DOWN)] {
         if pad.contains(pair) {
             pad = pad.without(pair);
         }
