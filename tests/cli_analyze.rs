@@ -134,8 +134,10 @@ fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
 fn a_game_played_under_a_profile_is_rated_under_it() {
     let tmp = temp_dir("analyze-profile");
     let movie_path = tmp.path().join("bot15.fm2");
-    let mut planner = Planner::new(Standard::default());
-    planner.profile = nestor::search::Profile::preset("15hz").unwrap();
+    // Played as `--profile 15hz` plays: the preset with the weight set it names.
+    let profile = nestor::search::Profile::preset("15hz").unwrap();
+    let mut planner = Planner::new(Standard::new(profile.weights.load().unwrap()));
+    planner.profile = profile;
     let console = ModelConsole::new(Game::seeded(19, 32), AddressMap::default());
     record_with(console, planner, 60).save(&movie_path).unwrap();
     let run = |profile: &str| {

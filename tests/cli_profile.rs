@@ -340,8 +340,8 @@ fn a_profile_plays_with_its_weight_set_and_weights_overrides_it() {
     let (label, overridden) = run(&["--profile", "paired.toml", "--weights", default_s]);
     assert_eq!(label, format!("{default_s} (--weights)"));
     assert_eq!(overridden, plain);
-    // A preset names its set in the text summary too: 12 Hz has its own, 15 Hz the default.
-    for (preset, set) in [("12hz", "12hz"), ("15hz", "default")] {
+    // A preset names its set in the text summary too: 12 Hz has its own, 20 Hz the default.
+    for (preset, set) in [("12hz", "12hz"), ("20hz", "default")] {
         let text = common::ok(&nestor(
             &["sim", "--games", "1", "--pieces", "5", "--profile", preset],
             dir.path(),
