@@ -192,13 +192,7 @@ mod tests {
     fn plans(lookahead: Lookahead) -> Vec<Option<crate::search::plan::Plan>> {
         use crate::search::eval::Standard;
         use crate::search::plan::{Planner, Situation};
-        let board = Board::from_text(
-            "..........\n..........\n..........\n..........\n..........\n\
-             ..........\n..........\n..........\n..........\n..........\n\
-             ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-             #########.\n####.####.\n#########.\n#########.\n#########.",
-        )
-        .unwrap();
+        let board = crate::testing::mid_board();
         let mut planner = Planner::new(Standard::default());
         planner.lookahead = lookahead;
         let mut out = Vec::new();
