@@ -302,24 +302,7 @@ mod tests {
     /// lands the NMI in the dispatch passes where `c156-well` and `p156-1` crashed, while a
     /// lock without a line is safe. Row 19 lacks only column 9: an I standing there clears it.
     fn situation() -> Situation {
-        let mut board = Board::EMPTY;
-        let text = ["#########."];
-        for (r, row) in text.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                if ch == '#' {
-                    board.set(19 + r as i8, c as u8);
-                }
-            }
-        }
-        Situation {
-            board,
-            active: Active::spawn(Piece::I.spawn().id(), 0, 0),
-            prev: PadState::NONE,
-            level: 157,
-            lines: [0x71, 0x0F],
-            next: Some(Piece::O),
-            progress: Default::default(),
-        }
+        at_157(&["#########."], Piece::I, Piece::O)
     }
 
     fn risk_of(s: &Situation, x: u8, y: u8, o: Orientation) -> ClearRisk {
@@ -360,6 +343,12 @@ mod tests {
     /// only column 9 on row 19). Unguarded, the pair's second lock is that single; guarded,
     /// the pair value counts its risk and the plan goes for a second lock whose clear is safe.
     fn second_lock_situation(rows: &[&str]) -> Situation {
+        at_157(rows, Piece::O, Piece::I)
+    }
+
+    /// `piece` at its spawn, `next` to come, at level 157 with 1,571 lines, on a board whose
+    /// bottom rows are `rows` ('#' filled).
+    fn at_157(rows: &[&str], piece: Piece, next: Piece) -> Situation {
         let mut board = Board::EMPTY;
         let top = 20 - rows.len() as i8;
         for (r, row) in rows.iter().enumerate() {
@@ -371,11 +360,11 @@ mod tests {
         }
         Situation {
             board,
-            active: Active::spawn(Piece::O.spawn().id(), 0, 0),
+            active: Active::spawn(piece.spawn().id(), 0, 0),
             prev: PadState::NONE,
             level: 157,
             lines: [0x71, 0x0F],
-            next: Some(Piece::I),
+            next: Some(next),
             progress: Default::default(),
         }
     }
