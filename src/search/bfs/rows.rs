@@ -74,13 +74,7 @@ impl Bfs {
         if prev.0 & 0x04 == 0 {
             row_seen[SLOT[start.id as usize] as usize] |= 1 << start.x;
         }
-        self.nodes.push(Node {
-            state: start,
-            prev,
-            parent: u32::MAX,
-            input: PadState::NONE,
-            frames: 0,
-        });
+        self.push_root(start, prev);
         let (mut y, mut fall) = (start.y, start.fall_timer);
         let mut level_start = 0usize;
         let mut frames: u16 = 0;
