@@ -292,8 +292,6 @@ impl CrashGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::active::Active;
-    use crate::game::pad::PadState;
     use crate::game::piece::{Orientation, Piece};
     use crate::search::eval::Standard;
     use crate::search::plan::{Planner, Situation};
@@ -358,15 +356,7 @@ mod tests {
                 }
             }
         }
-        Situation {
-            board,
-            active: Active::spawn(piece.spawn().id(), 0, 0),
-            prev: PadState::NONE,
-            level: 157,
-            lines: [0x71, 0x0F],
-            next: Some(next),
-            progress: Default::default(),
-        }
+        crate::testing::at_spawn(board, piece, 157, [0x71, 0x0F], Some(next))
     }
 
     /// The risk of the plan's second lock after its first.
