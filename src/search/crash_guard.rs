@@ -425,37 +425,28 @@ mod tests {
             ClearRisk::MayCrash,
             ClearRisk::MayCrash,
         ];
-        let cleared = [0, 1, 2];
+        // The three candidates clearing `cleared` lines, screened at `height`: which pass.
+        let screen = |g: &mut CrashGuard, height, cleared: [usize; 3]| {
+            g.screen(
+                (level, lines),
+                height,
+                3,
+                |i| (cleared[i], i, 0),
+                |k| risks[k.1],
+            );
+            (g.allows(0), g.allows(1), g.allows(2))
+        };
         let mut g = CrashGuard::default();
-        g.screen(
-            (level, lines),
-            PRESSURE_ANY - 1,
-            3,
-            |i| (cleared[i], i, 0),
-            |k| risks[k.1],
-        );
         assert_eq!(
-            (g.allows(0), g.allows(1), g.allows(2)),
+            screen(&mut g, PRESSURE_ANY - 1, [0, 1, 2]),
             (true, false, false)
         );
-        g.screen(
-            (level, lines),
-            PRESSURE_ANY,
-            3,
-            |i| (cleared[i], i, 0),
-            |k| risks[k.1],
-        );
-        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
+        assert_eq!(screen(&mut g, PRESSURE_ANY, [0, 1, 2]), (true, false, true));
         assert_eq!(g.risky_allowed, 1);
-        let cleared = [0, 1, 4];
-        g.screen(
-            (level, lines),
-            PRESSURE_TETRIS,
-            3,
-            |i| (cleared[i], i, 0),
-            |k| risks[k.1],
+        assert_eq!(
+            screen(&mut g, PRESSURE_TETRIS, [0, 1, 4]),
+            (true, false, true)
         );
-        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
     }
 
     /// Level 168, 1,620 lines: only the doubles are safe (singles hang, triples and tetrises
