@@ -269,17 +269,8 @@ impl Bfs {
         profile: &Profile,
         progress: PieceProgress,
     ) -> &[Lock] {
-        let speed = speed.max(1);
-        self.begin_profiled(speed);
-        self.keyed_search(
-            start,
-            &[prev],
-            speed,
-            map,
-            moves,
-            Rules::new(profile, progress),
-        );
-        &self.locks
+        let rules = Rules::new(profile, progress);
+        self.search_from_roots(Kernel::Keyed, start, &[prev], speed, map, moves, rules)
     }
 
     /// The keyed search for a start [`Bfs::search_profiled`] found dense: the same nodes in
