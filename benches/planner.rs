@@ -83,12 +83,51 @@ pub fn cpu_timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (r, cpu_ms() - t)
 }
 
+/// `f`'s result with the wall and the CPU time (ms) this thread spent in it.
+fn wall_cpu_timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let (t, c) = (Instant::now(), cpu_ms());
+    let r = f();
+    (r, t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c)
+}
+
+/// The CPU times (ms, sorted) of `planner`'s spawn decisions on `board` at `level`: the
+/// bench's 7 × 7 pairs `repeat` times after a warm-up round, each a plan with candidates
+/// and buttons.
+pub fn spawn_cpu_times(
+    planner: &mut Planner<Standard>,
+    board: Board,
+    level: u8,
+    repeat: usize,
+) -> Vec<f64> {
+    let mut times = Vec::new();
+    for round in (0..8).cycle().take(8 * repeat) {
+        for i in 0..Piece::NUM {
+            let s = situation(board, level, round, i);
+            let (plan, el) = cpu_timed(|| planner.plan(&s));
+            let plan = plan.expect("a plan");
+            assert!(plan.candidates > 0 && !plan.inputs.is_empty());
+            if round > 0 {
+                times.push(el);
+            }
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    times
+}
+
 /// The p-quantile of sorted `times`, as `times[round((n − 1)·p)]`.
 pub fn quantile(times: &[f64], p: f64) -> f64 {
     times[((times.len() - 1) as f64 * p).round() as usize]
 }
 
 impl Row {
+    /// One timed decision past the warm-up.
+    fn add(&mut self, wall: f64, cpu: f64, candidates: usize) {
+        self.times.push(wall);
+        self.cpu.push(cpu);
+        self.candidates += candidates;
+    }
+
     fn print(&self, name: &str, level: u8) {
         let mut times = self.times.clone();
         times.sort_by(f64::total_cmp);
@@ -134,13 +173,10 @@ fn profiles() {
         for round in 0..9 {
             for (i, piece) in Piece::ALL.iter().enumerate() {
                 let s = situation(b, level, round, i);
-                let (t, c) = (Instant::now(), cpu_ms());
-                let plan = planner.plan(&s).expect("a plan");
-                let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                let (plan, el, cpu) = wall_cpu_timed(|| planner.plan(&s));
+                let plan = plan.expect("a plan");
                 if round > 0 {
-                    spawn.times.push(el);
-                    spawn.cpu.push(cpu);
-                    spawn.candidates += plan.candidates;
+                    spawn.add(el, cpu, plan.candidates);
                 }
                 let Some(r) = plan.replan_after else {
                     continue;
@@ -158,13 +194,10 @@ fn profiles() {
                     progress: PieceProgress::after(&plan.inputs[..r], PadState::NONE),
                     ..s
                 };
-                let (t, c) = (Instant::now(), cpu_ms());
-                let again = planner.plan(&inflight).expect("a re-plan");
-                let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                let (again, el, cpu) = wall_cpu_timed(|| planner.plan(&inflight));
+                let again = again.expect("a re-plan");
                 if round > 0 {
-                    replan.times.push(el);
-                    replan.cpu.push(cpu);
-                    replan.candidates += again.candidates;
+                    replan.add(el, cpu, again.candidates);
                 }
             }
         }
@@ -204,12 +237,10 @@ fn main() {
                 for (i, piece) in Piece::ALL.iter().enumerate() {
                     let next = Piece::ALL[(i + 3 + round) % 7];
                     let s = situation(b, level, round, i);
-                    let (t, c) = (Instant::now(), cpu_ms());
-                    let plan = planner.plan(&s).expect("a plan");
-                    let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
-                    let (t, c) = (Instant::now(), cpu_ms());
-                    let want = reference.plan(&s).expect("a reference plan");
-                    let (el_old, cpu_old) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                    let (plan, el, cpu) = wall_cpu_timed(|| planner.plan(&s));
+                    let plan = plan.expect("a plan");
+                    let (want, el_old, cpu_old) = wall_cpu_timed(|| reference.plan(&s));
+                    let want = want.expect("a reference plan");
                     assert!(plan.candidates > 0 && !plan.inputs.is_empty());
                     assert_eq!(
                         (plan.lock, plan.value, &plan.inputs),
@@ -217,12 +248,8 @@ fn main() {
                         "{name} level {level} {piece:?} then {next:?}: the search changed its answer"
                     );
                     if round > 0 {
-                        new.times.push(el);
-                        new.cpu.push(cpu);
-                        old.cpu.push(cpu_old);
-                        new.candidates += plan.candidates;
-                        old.times.push(el_old);
-                        old.candidates += want.candidates;
+                        new.add(el, cpu, plan.candidates);
+                        old.add(el_old, cpu_old, want.candidates);
                     }
                 }
             }
@@ -232,13 +259,10 @@ fn main() {
                 for round in 0..8 {
                     for i in 0..Piece::NUM {
                         let s = situation(b, level, round, i);
-                        let (t, c) = (Instant::now(), cpu_ms());
-                        let plan = deeper.plan(&s).expect("a plan");
-                        let (el, cpu) = (t.elapsed().as_secs_f64() * 1000.0, cpu_ms() - c);
+                        let (plan, el, cpu) = wall_cpu_timed(|| deeper.plan(&s));
+                        let plan = plan.expect("a plan");
                         if round > 0 {
-                            row.times.push(el);
-                            row.cpu.push(cpu);
-                            row.candidates += plan.candidates;
+                            row.add(el, cpu, plan.candidates);
                         }
                     }
                 }

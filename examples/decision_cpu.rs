@@ -5,7 +5,6 @@
 //! board and level; `depth2` turns the third-piece expectation off (the planner bench's
 //! main table), REPEAT plays the rounds that many times (for perf and callgrind).
 
-use nestor::game::Piece;
 use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Standard};
 
@@ -31,19 +30,7 @@ fn main() {
         ("tall-ragged", bench::board(bench::TALL_RAGGED)),
     ] {
         for level in [19u8, 29] {
-            let mut times = Vec::new();
-            for round in (0..8).cycle().take(8 * repeat) {
-                for i in 0..Piece::NUM {
-                    let s = bench::situation(board, level, round, i);
-                    let (plan, el) = bench::cpu_timed(|| planner.plan(&s));
-                    let plan = plan.expect("a plan");
-                    assert!(plan.candidates > 0 && !plan.inputs.is_empty());
-                    if round > 0 {
-                        times.push(el);
-                    }
-                }
-            }
-            times.sort_by(f64::total_cmp);
+            let times = bench::spawn_cpu_times(&mut planner, board, level, repeat);
             let pct = |p: f64| bench::quantile(&times, p);
             println!(
                 "{:<12} {:>5} {:>10.2} {:>10.2} {:>10.2}",

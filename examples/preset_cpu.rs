@@ -4,7 +4,6 @@
 //! Run: `cargo run --release --example preset_cpu [PRESET] [REPEAT]` (default `human`, 1).
 //! REPEAT plays the rounds that many times (for perf and callgrind).
 
-use nestor::game::Piece;
 use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard};
 
@@ -27,19 +26,7 @@ fn main() {
     let board = bench::board(bench::MID_GAME);
     let mut planner = Planner::new(Standard::default());
     planner.profile = profile;
-    let mut times = Vec::new();
-    for round in (0..8).cycle().take(8 * repeat) {
-        for i in 0..Piece::NUM {
-            let s = bench::situation(board, 19, round, i);
-            let (plan, el) = bench::cpu_timed(|| planner.plan(&s));
-            let plan = plan.expect("a plan");
-            assert!(plan.candidates > 0);
-            if round > 0 {
-                times.push(el);
-            }
-        }
-    }
-    times.sort_by(f64::total_cmp);
+    let times = bench::spawn_cpu_times(&mut planner, board, 19, repeat);
     let pct = |p: f64| bench::quantile(&times, p);
     println!(
         "{name}: {} spawn decisions, cpu p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",

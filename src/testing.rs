@@ -1,6 +1,8 @@
 //! Fixtures shared by the unit tests of several modules (compiled for tests only): the
 //! benches' mid-game board, a piece at its spawn on a board, an O piece's placement.
 
+pub mod boards;
+
 use crate::game::{Active, Board, PadState, Piece};
 use crate::search::profile::PieceProgress;
 use crate::search::{Placement, Situation};
@@ -10,6 +12,16 @@ pub const MID: &str = "..........\n..........\n..........\n..........\n.........
      ..........\n..........\n..........\n..........\n..........\n\
      ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
      #########.\n####.####.\n#########.\n#########.\n#########.";
+
+/// Each of `texts` as a board, then the empty board.
+pub fn with_empty(texts: &[&str]) -> Vec<Board> {
+    let mut boards: Vec<Board> = texts
+        .iter()
+        .map(|t| Board::from_text(t).expect("a test stack parses"))
+        .collect();
+    boards.push(Board::EMPTY);
+    boards
+}
 
 /// [`MID`] as a board.
 pub fn mid_board() -> Board {

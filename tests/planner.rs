@@ -73,23 +73,13 @@ fn straight_drops(board: &Board, piece: Piece) -> HashSet<(u8, u8, u8)> {
     out
 }
 
-const OVERHANG_BOARDS: [&str; 3] = [
-    // A roof on the left with a cave under it, and a slot on the right.
-    "..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n..........\n####......\n#.........\n\
-     #.......#.\n##....###.\n###.#####.\n####.####.\n#########.",
-    // A T-slot with a lip: spins and tucks.
-    "..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n..........\n..........\n......###.\n\
-     ###.......\n####..####\n####.#####\n####.#####\n#########.",
-    // Two caves on both walls and a tall centre column.
-    "..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n..........\n..........\n..........\n\
-     ..........\n....##....\n###.##.###\n...####...\n...####...\n\
-     #..####..#\n##.####.##\n##.####.##\n##.#####.#\n#########.",
-];
+/// The stacks the unit tests share: one definition, included by path (the integration tests
+/// cannot see the library's test-only items).
+#[path = "../src/testing/boards.rs"]
+#[allow(dead_code)]
+mod boards;
+
+const OVERHANG_BOARDS: [&str; 3] = [boards::ROOF, boards::T_SLOT, boards::TWO_CAVES];
 
 #[test]
 fn bfs_finds_exactly_the_reachable_locks_tucks_and_spins_included() {

@@ -55,20 +55,6 @@ impl GameResult {
     }
 }
 
-/// Plays the batch with the `unlimited` profile: see [`run_batch_profiled`].
-pub fn run_batch<E, F>(
-    config: &BatchConfig,
-    make_evaluator: impl Fn() -> E + Sync,
-    stop: &AtomicBool,
-    progress: F,
-) -> Vec<GameResult>
-where
-    E: Evaluator,
-    F: Fn(usize, &GameResult) + Sync,
-{
-    run_batch_profiled(config, &Profile::default(), make_evaluator, stop, progress)
-}
-
 /// Plays the batch, every game under `profile`; `progress` is called after each game with
 /// the number finished. When `stop` is set (Ctrl-C), the games in play are dropped and the
 /// finished ones returned, in order of their seeds.

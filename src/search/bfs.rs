@@ -264,6 +264,18 @@ impl Bfs {
         self.record_lock(a, frames, node, input);
     }
 
+    /// The root node of a search: `start` with `prev` held in the frame before it.
+    #[inline(always)]
+    fn push_root(&mut self, start: Active, prev: PadState) {
+        self.nodes.push(Node {
+            state: start,
+            prev,
+            parent: u32::MAX,
+            input: PadState::NONE,
+            frames: 0,
+        });
+    }
+
     #[inline(always)]
     fn visit(&mut self, k: &Key, epoch: u32) {
         self.visited[k.full] = epoch;
@@ -346,13 +358,7 @@ impl Bfs {
         if let Some(k) = Self::key(&start, prev, speed) {
             self.visit(&k, epoch);
         }
-        self.nodes.push(Node {
-            state: start,
-            prev,
-            parent: u32::MAX,
-            input: PadState::NONE,
-            frames: 0,
-        });
+        self.push_root(start, prev);
         let mut i = 0;
         while i < self.nodes.len() {
             let n = self.nodes[i];

@@ -292,8 +292,6 @@ impl CrashGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::active::Active;
-    use crate::game::pad::PadState;
     use crate::game::piece::{Orientation, Piece};
     use crate::search::eval::Standard;
     use crate::search::plan::{Planner, Situation};
@@ -302,24 +300,7 @@ mod tests {
     /// lands the NMI in the dispatch passes where `c156-well` and `p156-1` crashed, while a
     /// lock without a line is safe. Row 19 lacks only column 9: an I standing there clears it.
     fn situation() -> Situation {
-        let mut board = Board::EMPTY;
-        let text = ["#########."];
-        for (r, row) in text.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                if ch == '#' {
-                    board.set(19 + r as i8, c as u8);
-                }
-            }
-        }
-        Situation {
-            board,
-            active: Active::spawn(Piece::I.spawn().id(), 0, 0),
-            prev: PadState::NONE,
-            level: 157,
-            lines: [0x71, 0x0F],
-            next: Some(Piece::O),
-            progress: Default::default(),
-        }
+        at_157(&["#########."], Piece::I, Piece::O)
     }
 
     fn risk_of(s: &Situation, x: u8, y: u8, o: Orientation) -> ClearRisk {
@@ -360,6 +341,12 @@ mod tests {
     /// only column 9 on row 19). Unguarded, the pair's second lock is that single; guarded,
     /// the pair value counts its risk and the plan goes for a second lock whose clear is safe.
     fn second_lock_situation(rows: &[&str]) -> Situation {
+        at_157(rows, Piece::O, Piece::I)
+    }
+
+    /// `piece` at its spawn, `next` to come, at level 157 with 1,571 lines, on a board whose
+    /// bottom rows are `rows` ('#' filled).
+    fn at_157(rows: &[&str], piece: Piece, next: Piece) -> Situation {
         let mut board = Board::EMPTY;
         let top = 20 - rows.len() as i8;
         for (r, row) in rows.iter().enumerate() {
@@ -369,15 +356,7 @@ mod tests {
                 }
             }
         }
-        Situation {
-            board,
-            active: Active::spawn(Piece::O.spawn().id(), 0, 0),
-            prev: PadState::NONE,
-            level: 157,
-            lines: [0x71, 0x0F],
-            next: Some(Piece::I),
-            progress: Default::default(),
-        }
+        crate::testing::at_spawn(board, piece, 157, [0x71, 0x0F], Some(next))
     }
 
     /// The risk of the plan's second lock after its first.
@@ -446,37 +425,28 @@ mod tests {
             ClearRisk::MayCrash,
             ClearRisk::MayCrash,
         ];
-        let cleared = [0, 1, 2];
+        // The three candidates clearing `cleared` lines, screened at `height`: which pass.
+        let screen = |g: &mut CrashGuard, height, cleared: [usize; 3]| {
+            g.screen(
+                (level, lines),
+                height,
+                3,
+                |i| (cleared[i], i, 0),
+                |k| risks[k.1],
+            );
+            (g.allows(0), g.allows(1), g.allows(2))
+        };
         let mut g = CrashGuard::default();
-        g.screen(
-            (level, lines),
-            PRESSURE_ANY - 1,
-            3,
-            |i| (cleared[i], i, 0),
-            |k| risks[k.1],
-        );
         assert_eq!(
-            (g.allows(0), g.allows(1), g.allows(2)),
+            screen(&mut g, PRESSURE_ANY - 1, [0, 1, 2]),
             (true, false, false)
         );
-        g.screen(
-            (level, lines),
-            PRESSURE_ANY,
-            3,
-            |i| (cleared[i], i, 0),
-            |k| risks[k.1],
-        );
-        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
+        assert_eq!(screen(&mut g, PRESSURE_ANY, [0, 1, 2]), (true, false, true));
         assert_eq!(g.risky_allowed, 1);
-        let cleared = [0, 1, 4];
-        g.screen(
-            (level, lines),
-            PRESSURE_TETRIS,
-            3,
-            |i| (cleared[i], i, 0),
-            |k| risks[k.1],
+        assert_eq!(
+            screen(&mut g, PRESSURE_TETRIS, [0, 1, 4]),
+            (true, false, true)
         );
-        assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
     }
 
     /// Level 168, 1,620 lines: only the doubles are safe (singles hang, triples and tetrises

@@ -380,22 +380,11 @@ mod tests {
     use crate::game::score::drop_speed;
     use crate::search::bfs::{Bfs, MoveSet};
     use crate::search::collision::CollisionMap;
+    use crate::testing::boards::{ROOF, TALL, TWO_CAVES};
+    use crate::testing::with_empty;
     use std::collections::HashMap;
 
-    const BOARDS: [&str; 3] = [
-        "..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n..........\n####......\n#.........\n\
-         #.......#.\n##....###.\n###.#####.\n####.####.\n#########.",
-        "..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n..........\n..........\n..........\n\
-         ..........\n....##....\n###.##.###\n...####...\n...####...\n\
-         #..####..#\n##.####.##\n##.####.##\n##.#####.#\n#########.",
-        "..........\n..........\n..###.....\n..#.#.....\n..........\n\
-         ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
-         #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
-         ####.####.\n###.#####.\n#########.\n##.######.\n#########.",
-    ];
+    const BOARDS: [&str; 3] = [ROOF, TWO_CAVES, TALL];
 
     /// Locks as (x, y, id) → first frame, from the path-keeping BFS.
     fn bfs_locks(
@@ -430,12 +419,7 @@ mod tests {
 
     /// The test stacks and the empty board.
     pub(super) fn boards() -> Vec<Board> {
-        let mut boards: Vec<Board> = BOARDS
-            .iter()
-            .map(|t| Board::from_text(t).unwrap())
-            .collect();
-        boards.push(Board::EMPTY);
-        boards
+        with_empty(&BOARDS)
     }
 
     #[test]

@@ -157,8 +157,6 @@ impl ThirdPiece {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::active::Active;
-    use crate::game::pad::PadState;
     use crate::game::rng::Picker;
 
     #[test]
@@ -191,28 +189,15 @@ mod tests {
     /// Decisions of the bench's mid-game board at level 19 for every (current, next) pair.
     fn plans(lookahead: Lookahead) -> Vec<Option<crate::search::plan::Plan>> {
         use crate::search::eval::Standard;
-        use crate::search::plan::{Planner, Situation};
-        let board = Board::from_text(
-            "..........\n..........\n..........\n..........\n..........\n\
-             ..........\n..........\n..........\n..........\n..........\n\
-             ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-             #########.\n####.####.\n#########.\n#########.\n#########.",
-        )
-        .unwrap();
+        use crate::search::plan::Planner;
+        let board = crate::testing::mid_board();
         let mut planner = Planner::new(Standard::default());
         planner.lookahead = lookahead;
         let mut out = Vec::new();
         for piece in Piece::ALL {
             for next in Piece::ALL {
-                out.push(planner.plan(&Situation {
-                    board,
-                    active: Active::spawn(piece.spawn().id(), 0, 0),
-                    prev: PadState::NONE,
-                    level: 19,
-                    lines: [0x50, 0x01],
-                    next: Some(next),
-                    progress: Default::default(),
-                }));
+                let s = crate::testing::at_spawn(board, piece, 19, [0x50, 0x01], Some(next));
+                out.push(planner.plan(&s));
             }
         }
         out

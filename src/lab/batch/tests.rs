@@ -19,6 +19,21 @@ fn config(games: u32, pieces: u32) -> BatchConfig {
     }
 }
 
+/// The batch under the default evaluator and the `unlimited` profile.
+fn play(
+    config: &BatchConfig,
+    stop: &AtomicBool,
+    progress: impl Fn(usize, &GameResult) + Sync,
+) -> Vec<GameResult> {
+    run_batch_profiled(
+        config,
+        &Profile::default(),
+        Standard::default,
+        stop,
+        progress,
+    )
+}
+
 fn never() -> AtomicBool {
     AtomicBool::new(false)
 }
@@ -26,13 +41,12 @@ fn never() -> AtomicBool {
 #[test]
 fn batches_are_reproducible_whatever_the_thread_count() {
     let config = config(4, 40);
-    let one = run_batch(&config, Standard::default, &never(), |_, _| {});
-    let two = run_batch(
+    let one = play(&config, &never(), |_, _| {});
+    let two = play(
         &BatchConfig {
             threads: 2,
             ..config
         },
-        Standard::default,
         &never(),
         |_, _| {},
     );
@@ -54,7 +68,7 @@ fn batches_are_reproducible_whatever_the_thread_count() {
 fn a_huge_batch_reserves_nothing_up_front_and_stops_when_asked() {
     // Issue 10: `--games 4294967295 --pieces 1` aborted on a 378 GB `Vec::with_capacity`.
     let stop = never();
-    let results = run_batch(&config(u32::MAX, 1), Standard::default, &stop, |n, _| {
+    let results = play(&config(u32::MAX, 1), &stop, |n, _| {
         if n == 3 {
             stop.store(true, Ordering::Relaxed);
         }
@@ -69,7 +83,7 @@ fn a_huge_batch_reserves_nothing_up_front_and_stops_when_asked() {
 #[test]
 fn a_stop_mid_game_drops_the_unfinished_game() {
     let stop = AtomicBool::new(true);
-    let results = run_batch(&config(2, 400), Standard::default, &stop, |_, _| {});
+    let results = play(&config(2, 400), &stop, |_, _| {});
     assert!(results.is_empty());
 }
 
@@ -77,12 +91,12 @@ fn a_stop_mid_game_drops_the_unfinished_game() {
 fn until_lines_and_max_lines_end_games_with_their_reason() {
     let mut c = config(1, 10_000);
     c.until = Until::Lines(12);
-    let r = run_batch(&c, Standard::default, &never(), |_, _| {});
+    let r = play(&c, &never(), |_, _| {});
     assert_eq!(r[0].stats.end, End::Until);
     assert!((12..16).contains(&r[0].stats.lines), "{}", r[0].stats.lines);
     c.until = Until::TopOut;
     c.max_lines = Some(8);
-    let r = run_batch(&c, Standard::default, &never(), |_, _| {});
+    let r = play(&c, &never(), |_, _| {});
     assert_eq!(r[0].stats.end, End::MaxLines);
     assert!((8..12).contains(&r[0].stats.lines));
 }

@@ -17,6 +17,7 @@ use crate::game::score::drop_speed;
 use crate::search::collision::CollisionMap;
 use crate::search::profile::{PieceProgress, Profile, Shift, PRESETS};
 use crate::search::reach::Reach;
+use crate::testing::boards::TALL;
 
 use super::{Bfs, MoveSet};
 
@@ -144,20 +145,21 @@ fn bfs_locks(bfs: &mut Bfs, board: &Board, from: InFlight, speed: u8, profile: &
     got
 }
 
-const MID: &str = "..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-     #########.\n####.####.\n#########.\n#########.\n#########.";
-const TALL: &str = "..........\n..........\n..###.....\n..#.#.....\n..........\n\
-     ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
-     #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
-     ####.####.\n###.#####.\n#########.\n##.######.\n#########.";
 /// Columns 0-3 walled from the top to row 10, a two-row cave at rows 11-12, walled below: at
 /// level 29 an O beside the wall lines up with the cave on frame 11 only.
 const CAVE: &str = "####......\n####......\n####......\n####......\n####......\n\
      ####......\n####......\n####......\n####......\n####......\n\
      ####......\n..........\n..........\n####......\n####......\n\
      ####......\n####......\n####......\n####......\n####......";
+
+/// The empty board, the benches' mid-game board and a tall ragged stack.
+fn boards() -> [Board; 3] {
+    [
+        Board::EMPTY,
+        crate::testing::mid_board(),
+        Board::from_text(TALL).unwrap(),
+    ]
+}
 
 fn profiles() -> Vec<Profile> {
     let mut all: Vec<Profile> = PRESETS
@@ -180,11 +182,7 @@ fn spawn(piece: Piece) -> InFlight {
 
 #[test]
 fn every_profile_reaches_exactly_the_enumerated_locks_from_spawn_and_in_flight() {
-    let boards = [
-        Board::EMPTY,
-        Board::from_text(MID).unwrap(),
-        Board::from_text(TALL).unwrap(),
-    ];
+    let boards = boards();
     let mut bfs = Bfs::new();
     let mut reach = Reach::new();
     let mut searched = 0;
@@ -268,7 +266,7 @@ fn held_das_reaches_a_cave_taps_cannot_and_taps_reach_what_das_cannot() {
 
 #[test]
 fn the_unlimited_profile_is_the_unprofiled_search() {
-    let board = Board::from_text(MID).unwrap();
+    let board = crate::testing::mid_board();
     let p = Profile::default();
     let mut a = Bfs::new();
     let mut b = Bfs::new();
@@ -300,11 +298,7 @@ fn holding_profiles() -> Vec<Profile> {
 
 #[test]
 fn a_carried_das_charge_reaches_exactly_the_enumerated_locks() {
-    let boards = [
-        Board::EMPTY,
-        Board::from_text(MID).unwrap(),
-        Board::from_text(TALL).unwrap(),
-    ];
+    let boards = boards();
     let mut bfs = Bfs::new();
     let mut searched = 0;
     for profile in holding_profiles() {

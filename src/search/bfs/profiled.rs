@@ -166,16 +166,8 @@ impl Bfs {
         if matches!(kernel, Kernel::Rows | Kernel::General) {
             return self.search(start, prev, speed, map, moves);
         }
-        let speed = speed.max(1);
-        self.begin_profiled(speed);
         let rules = Rules::new(profile, progress);
-        if kernel == Kernel::Dense {
-            self.dense_search(start, &[prev], speed, map, rules);
-        } else {
-            self.keyed_search(start, &[prev], speed, map, moves, rules);
-        }
-        self.expanded = self.nodes.len();
-        &self.locks
+        self.search_from_roots(kernel, start, &[prev], speed, map, moves, rules)
     }
 
     /// The locks of a piece at its spawn under a profile that holds directions, the DAS
@@ -205,13 +197,29 @@ impl Bfs {
                 progress,
             );
         }
+        let rules = Rules::new(profile, progress);
+        self.search_from_roots(kernel, start, &ENTRY_ROOTS, speed, map, moves, rules)
+    }
+
+    /// A fresh profiled search from one root per hold in `roots`, by the dense search when
+    /// `kernel` is [`Kernel::Dense`], by the keyed one otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn search_from_roots(
+        &mut self,
+        kernel: Kernel,
+        start: Active,
+        roots: &[PadState],
+        speed: u8,
+        map: &CollisionMap,
+        moves: MoveSet,
+        rules: Rules,
+    ) -> &[Lock] {
         let speed = speed.max(1);
         self.begin_profiled(speed);
-        let rules = Rules::new(profile, progress);
         if kernel == Kernel::Dense {
-            self.dense_search(start, &ENTRY_ROOTS, speed, map, rules);
+            self.dense_search(start, roots, speed, map, rules);
         } else {
-            self.keyed_search(start, &ENTRY_ROOTS, speed, map, moves, rules);
+            self.keyed_search(start, roots, speed, map, moves, rules);
         }
         self.expanded = self.nodes.len();
         &self.locks
@@ -261,17 +269,8 @@ impl Bfs {
         profile: &Profile,
         progress: PieceProgress,
     ) -> &[Lock] {
-        let speed = speed.max(1);
-        self.begin_profiled(speed);
-        self.keyed_search(
-            start,
-            &[prev],
-            speed,
-            map,
-            moves,
-            Rules::new(profile, progress),
-        );
-        &self.locks
+        let rules = Rules::new(profile, progress);
+        self.search_from_roots(Kernel::Keyed, start, &[prev], speed, map, moves, rules)
     }
 
     /// The keyed search for a start [`Bfs::search_profiled`] found dense: the same nodes in

@@ -74,13 +74,7 @@ impl Bfs {
         if prev.0 & 0x04 == 0 {
             row_seen[SLOT[start.id as usize] as usize] |= 1 << start.x;
         }
-        self.nodes.push(Node {
-            state: start,
-            prev,
-            parent: u32::MAX,
-            input: PadState::NONE,
-            frames: 0,
-        });
+        self.push_root(start, prev);
         let (mut y, mut fall) = (start.y, start.fall_timer);
         let mut level_start = 0usize;
         let mut frames: u16 = 0;
@@ -221,17 +215,10 @@ mod tests {
     use crate::search::bfs::MoveSet;
     use crate::search::kernel::Kernel;
     use crate::search::profile::{PieceProgress, Profile};
+    use crate::testing::boards::{ROOF, TALL};
+    use crate::testing::with_empty;
 
-    const BOARDS: [&str; 2] = [
-        "..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n..........\n..........\n..........\n\
-         ..........\n..........\n..........\n####......\n#.........\n\
-         #.......#.\n##....###.\n###.#####.\n####.####.\n#########.",
-        "..........\n..........\n..###.....\n..#.#.....\n..........\n\
-         ......#...\n#.....##..\n##.#..##.#\n##.##.##.#\n####..####\n\
-         #.##.####.\n####.####.\n##.#######\n####.####.\n#.#######.\n\
-         ####.####.\n###.#####.\n#########.\n##.######.\n#########.",
-    ];
+    const BOARDS: [&str; 2] = [ROOF, TALL];
 
     /// A lock (with its node and last input) and its path: inputs and positions.
     type Found = (Lock, Vec<PadState>, Vec<crate::game::Pos>);
@@ -300,12 +287,7 @@ mod tests {
 
     #[test]
     fn the_same_nodes_locks_and_paths_as_the_general_search() {
-        let mut boards: Vec<Board> = BOARDS
-            .iter()
-            .map(|t| Board::from_text(t).unwrap())
-            .collect();
-        boards.push(Board::EMPTY);
-        for board in &boards {
+        for board in &with_empty(&BOARDS) {
             for level in [0u8, 8, 18, 19, 29] {
                 for piece in Piece::ALL {
                     let start = Active::spawn(piece.spawn().id(), 0, 0);
