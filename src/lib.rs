@@ -9,7 +9,5 @@ pub mod movie;
 pub mod nes;
 pub mod search;
 pub mod serve;
-#[cfg(test)]
-pub(crate) mod testing;
 pub mod trace;
 pub mod ui;

@@ -8,6 +8,8 @@ pub mod crash_guard;
 pub mod eval;
 pub mod explain;
 pub mod features;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod follow;
 pub mod kernel;
 pub mod locks;

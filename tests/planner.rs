@@ -75,7 +75,7 @@ fn straight_drops(board: &Board, piece: Piece) -> HashSet<(u8, u8, u8)> {
 
 /// The stacks the unit tests share: one definition, included by path (the integration tests
 /// cannot see the library's test-only items).
-#[path = "../src/testing/boards.rs"]
+#[path = "../src/search/fixtures/boards.rs"]
 #[allow(dead_code)]
 mod boards;
 

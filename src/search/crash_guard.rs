@@ -356,7 +356,7 @@ mod tests {
                 }
             }
         }
-        crate::testing::at_spawn(board, piece, 157, [0x71, 0x0F], Some(next))
+        crate::search::fixtures::at_spawn(board, piece, 157, [0x71, 0x0F], Some(next))
     }
 
     /// The risk of the plan's second lock after its first.

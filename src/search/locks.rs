@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn the_same_set_as_the_profiled_bfs_for_every_preset() {
-        let board = crate::testing::mid_board();
+        let board = crate::search::fixtures::mid_board();
         let mut locks = LockSets::new();
         let mut bfs = Bfs::new();
         for (name, _) in PRESETS {

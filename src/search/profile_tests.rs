@@ -4,9 +4,9 @@
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
 use crate::search::eval::Standard;
+use crate::search::fixtures::{at_spawn, mid_board};
 use crate::search::plan::{Planner, Situation};
 use crate::search::profile::{PieceProgress, Profile};
-use crate::testing::{at_spawn, mid_board};
 
 fn planner(profile: &str) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());

@@ -380,8 +380,8 @@ mod tests {
     use crate::game::score::drop_speed;
     use crate::search::bfs::{Bfs, MoveSet};
     use crate::search::collision::CollisionMap;
-    use crate::testing::boards::{ROOF, TALL, TWO_CAVES};
-    use crate::testing::with_empty;
+    use crate::search::fixtures::boards::{ROOF, TALL, TWO_CAVES};
+    use crate::search::fixtures::with_empty;
     use std::collections::HashMap;
 
     const BOARDS: [&str; 3] = [ROOF, TWO_CAVES, TALL];

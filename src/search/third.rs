@@ -190,13 +190,14 @@ mod tests {
     fn plans(lookahead: Lookahead) -> Vec<Option<crate::search::plan::Plan>> {
         use crate::search::eval::Standard;
         use crate::search::plan::Planner;
-        let board = crate::testing::mid_board();
+        let board = crate::search::fixtures::mid_board();
         let mut planner = Planner::new(Standard::default());
         planner.lookahead = lookahead;
         let mut out = Vec::new();
         for piece in Piece::ALL {
             for next in Piece::ALL {
-                let s = crate::testing::at_spawn(board, piece, 19, [0x50, 0x01], Some(next));
+                let s =
+                    crate::search::fixtures::at_spawn(board, piece, 19, [0x50, 0x01], Some(next));
                 out.push(planner.plan(&s));
             }
         }

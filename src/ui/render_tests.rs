@@ -85,7 +85,7 @@ fn the_next_piece_is_drawn_in_the_panel() {
 #[test]
 fn the_plan_outline_is_drawn_where_expected() {
     let g = game();
-    let plan = crate::testing::o_at(4, 18);
+    let plan = crate::search::fixtures::o_at(4, 18);
     let opts = DrawOptions {
         plan: Some(plan),
         ..DrawOptions::default()
@@ -179,7 +179,7 @@ fn the_score_is_written_in_the_panel() {
 #[test]
 fn overlay_outlines_nes_cells() {
     let mut rgba = vec![0u8; NES_WIDTH * NES_HEIGHT * 4];
-    let plan = crate::testing::o_at(4, 18);
+    let plan = crate::search::fixtures::o_at(4, 18);
     overlay_plan_on_nes(&mut rgba, &plan).expect("right size");
     let frame = Frame::from_rgba(NES_WIDTH, NES_HEIGHT, rgba).expect("right size");
     for (row, col) in visible_cells(plan.x, plan.y, plan.orientation) {

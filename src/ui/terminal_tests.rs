@@ -35,7 +35,7 @@ fn blocks_active_piece_and_plan_are_marked() {
         g.field.set(19, c, 0x7B);
     }
     g.field.set(18, 0, super::CURTAIN);
-    let plan = crate::testing::o_at(4, 17);
+    let plan = crate::search::fixtures::o_at(4, 17);
     let opts = TermOptions {
         plan: Some(plan),
         ..plain()

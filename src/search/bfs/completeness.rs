@@ -15,9 +15,9 @@ use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 use crate::search::collision::CollisionMap;
+use crate::search::fixtures::boards::TALL;
 use crate::search::profile::{PieceProgress, Profile, Shift, PRESETS};
 use crate::search::reach::Reach;
-use crate::testing::boards::TALL;
 
 use super::{Bfs, MoveSet};
 
@@ -156,7 +156,7 @@ const CAVE: &str = "####......\n####......\n####......\n####......\n####......\n
 fn boards() -> [Board; 3] {
     [
         Board::EMPTY,
-        crate::testing::mid_board(),
+        crate::search::fixtures::mid_board(),
         Board::from_text(TALL).unwrap(),
     ]
 }
@@ -266,7 +266,7 @@ fn held_das_reaches_a_cave_taps_cannot_and_taps_reach_what_das_cannot() {
 
 #[test]
 fn the_unlimited_profile_is_the_unprofiled_search() {
-    let board = crate::testing::mid_board();
+    let board = crate::search::fixtures::mid_board();
     let p = Profile::default();
     let mut a = Bfs::new();
     let mut b = Bfs::new();

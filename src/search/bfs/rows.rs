@@ -213,10 +213,10 @@ mod tests {
     use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
     use crate::search::bfs::MoveSet;
+    use crate::search::fixtures::boards::{ROOF, TALL};
+    use crate::search::fixtures::with_empty;
     use crate::search::kernel::Kernel;
     use crate::search::profile::{PieceProgress, Profile};
-    use crate::testing::boards::{ROOF, TALL};
-    use crate::testing::with_empty;
 
     const BOARDS: [&str; 2] = [ROOF, TALL];
 
