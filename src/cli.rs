@@ -23,9 +23,9 @@ pub mod sim;
 pub mod sim_command;
 pub mod trace;
 pub mod tune;
+pub mod view;
 
-use nestor::nes::{Rom, Video};
-use nestor::ui::NesView;
+use nestor::nes::Rom;
 
 /// Reads a ROM; when its PRG+CHR is the known dump's but the file differs (another header,
 /// trailing bytes), says so: what identifies the cartridge is PRG+CHR, not the whole file.
@@ -46,34 +46,5 @@ pub fn load_rom(
 }
 
 /// Window pixels per NES pixel (vertically; 8:7 wider horizontally).
+#[cfg(feature = "window")]
 pub const WINDOW_SCALE: usize = 3;
-
-/// The window for `play` and `replay` unless `headless`, with the explanation panel when
-/// `panel`; without a display, says so and carries on headless. Returns the view and the video
-/// mode the emulator needs.
-pub fn open_view(headless: bool, title: &str, panel: bool) -> (Option<NesView>, Video) {
-    if headless {
-        return (None, Video::Headless);
-    }
-    match NesView::open_with_panel(title, WINDOW_SCALE, panel) {
-        Ok(v) => {
-            eprintln!("window: {}", NesView::KEYS);
-            (Some(v), Video::On)
-        }
-        Err(e) => {
-            eprintln!("no window ({e}); running headless");
-            (None, Video::Headless)
-        }
-    }
-}
-
-/// A window of nestor's board picture for `play --model-console --model-window` (a test
-/// console has no cartridge picture), with the explanation panel when `panel`.
-pub fn open_board_view(title: &str, panel: bool) -> anyhow::Result<NesView> {
-    let mut board = nestor::ui::Frame::new(0, 0, [0; 3]);
-    let game = nestor::game::Game::seeded(0, 1);
-    nestor::ui::render::draw_game_into(&game, &nestor::ui::DrawOptions::default(), &mut board);
-    let view = NesView::open_board(title, 2, (board.width, board.height), panel)?;
-    eprintln!("window: {}", NesView::KEYS);
-    Ok(view)
-}

@@ -1,7 +1,8 @@
 //! `nestor assist` on the model console under Xvfb with key events injected by xdotool: the
 //! keys move and turn the piece, the window outlines the suggestion, each lock is rated, and
-//! the recorded movie analyses to the same placements. Without a display it exits 1, after
-//! choosing the weights: the profile's set, or `--weights`.
+//! the recorded movie analyses to the same placements (these need `--features window`). Without
+//! a display, or without the window in the build, it exits 1, after choosing the weights: the
+//! profile's set, or `--weights`.
 
 mod common;
 
@@ -30,8 +31,9 @@ fn plan_pixels(path: &Path) -> usize {
         .count()
 }
 
+/// Without a display (or, in a build without the window, at all) assist says why and exits 1.
 #[test]
-fn without_a_display_assist_says_so_and_exits_1() {
+fn without_a_window_assist_says_why_and_exits_1() {
     let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
         .args(["assist", "--model-console", "5"])
         .env_remove("DISPLAY")
@@ -40,10 +42,20 @@ fn without_a_display_assist_says_so_and_exits_1() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("window") && err.contains("display"), "{err}");
+    assert!(err.contains("window"), "{err}");
+    let why = if cfg!(feature = "window") {
+        "display"
+    } else {
+        "rebuild with `cargo build --release --features window`"
+    };
+    assert!(err.contains(why), "{err}");
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "window"),
+    ignore = "needs the window: --features window"
+)]
 fn keys_move_the_piece_the_outline_shows_and_the_movie_replays() {
     let (Some(xvfb), Some(_)) = (tool("xvfb-run"), tool("xdotool")) else {
         eprintln!("skipped: needs xvfb-run and xdotool (apt-get install xvfb xdotool)");

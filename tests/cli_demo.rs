@@ -1,5 +1,6 @@
 //! `nestor demo` from the outside: a short seeded game ends with a summary, a bad weights
-//! path fails clearly, and `--window` without a display falls back instead of failing.
+//! path fails clearly, and `--window` without a display falls back instead of failing (in a
+//! build without the window, `--window` is refused with the rebuild command).
 
 use std::process::{Command, Output};
 
@@ -73,6 +74,7 @@ fn a_missing_weights_file_is_a_clear_error() {
     assert!(out.stdout.is_empty(), "nothing played");
 }
 
+#[cfg(feature = "window")]
 #[test]
 fn window_without_a_display_falls_back() {
     let out = nestor(&["demo", "--window", "--fast", "--pieces", "5", "--seed", "3"]);
@@ -83,6 +85,22 @@ fn window_without_a_display_falls_back() {
         summary_value(&String::from_utf8_lossy(&out.stdout), "pieces "),
         Some(5)
     );
+}
+
+/// A build without the window refuses `--window` outright (it was asked for), saying how to
+/// get it, instead of playing elsewhere.
+#[cfg(not(feature = "window"))]
+#[test]
+fn window_without_the_feature_is_refused_with_the_rebuild_command() {
+    let out = nestor(&["demo", "--window", "--fast", "--pieces", "5", "--seed", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--window needs the window"), "{stderr}");
+    assert!(
+        stderr.contains("cargo build --release --features window"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "nothing played");
 }
 
 /// `nestor … | head -1`: when the reader goes away the program ends quietly (SIGPIPE), it does

@@ -120,6 +120,10 @@ fn panel_headers(path: &std::path::Path) -> (usize, usize) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "window"),
+    ignore = "needs the window: --features window"
+)]
 fn play_window_shows_the_panel_and_e_hides_it() {
     let (Some(xvfb), Some(_)) = (tool("xvfb-run"), tool("xdotool")) else {
         eprintln!("skipped: needs xvfb-run and xdotool (apt-get install xvfb xdotool)");

@@ -1,5 +1,6 @@
-//! `nestor play` and `nestor replay` open the window and show the emulator's frames: the
-//! synthetic test cartridge paints a light-blue backdrop, run under Xvfb.
+//! `nestor play` and `nestor replay` open the window (cargo feature `window`) and show the
+//! emulator's frames: the synthetic test cartridge paints a light-blue backdrop, run under Xvfb.
+//! Without a window (no display, or a build without it) `play` says why and runs headless.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -59,6 +60,10 @@ fn the_emulator_picture_is_what_the_cartridge_draws() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "window"),
+    ignore = "needs the window: --features window"
+)]
 fn play_opens_the_window_and_runs() {
     let Some(out) = play_in_xvfb("play", "90", &[]) else {
         return;
@@ -73,8 +78,10 @@ fn play_opens_the_window_and_runs() {
     assert_eq!(json["frames"], 90);
 }
 
+/// No display, or a build without the window: `play` says which and runs headless (stdout is
+/// not a terminal here, so not in the terminal either).
 #[test]
-fn without_a_display_play_says_so_and_runs_headless() {
+fn without_a_window_play_says_why_and_runs_headless() {
     let (_tmp, cart) = temp_cart("nodisplay");
     let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
         .arg("play")
@@ -87,6 +94,40 @@ fn without_a_display_play_says_so_and_runs_headless() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("running headless"), "{stderr}");
+    let why = if cfg!(feature = "window") {
+        "no display"
+    } else {
+        "rebuild with `cargo build --release --features window`"
+    };
+    assert!(stderr.contains(why), "{stderr}");
+    let lines = stderr.lines().filter(|l| l.contains("window")).count();
+    assert_eq!(lines, 1, "one line: {stderr}");
+}
+
+/// The hidden `--model-window` asks for the window outright: a build without it refuses,
+/// naming the option and how to get the window, before playing.
+#[cfg(not(feature = "window"))]
+#[test]
+fn model_window_without_the_feature_names_the_rebuild() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args([
+            "play",
+            "--model-console",
+            "1",
+            "--model-window",
+            "--frames",
+            "5",
+        ])
+        .output()
+        .expect("run nestor");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--model-window needs the window"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--features window"), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing played");
 }
 
 /// Built with sound: a machine without a sound device (like CI or Xvfb here) plays on silently,

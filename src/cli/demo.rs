@@ -13,16 +13,15 @@ use anyhow::{Context, Result};
 use nestor::game::Game;
 use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, Step};
 use nestor::search::{Planner, Standard};
-use nestor::ui::explain_panel::compose_with_panel;
+use nestor::ui::{render_terminal, too_small, Pacer, TermOptions, TerminalView};
 
 use super::explain::Explain;
-use nestor::ui::render::draw_game_into;
-use nestor::ui::{
-    render_terminal, save_png, screenshot_path, too_small, DrawOptions, Frame, Pacer, TermOptions,
-    TerminalView, Window,
-};
-
 use super::interrupt::Interrupt;
+use super::view::RawKeys;
+
+#[cfg(feature = "window")]
+#[path = "demo_window.rs"]
+mod window;
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -35,7 +34,7 @@ pub struct DemoArgs {
     /// Draw as fast as possible instead of at 60 frames per second.
     #[arg(long)]
     pub fast: bool,
-    /// Draw in a window instead of the terminal.
+    /// Draw in a window instead of the terminal (needs the cargo feature `window`).
     #[arg(long)]
     pub window: bool,
     /// Stop after this many pieces (at least 1) [default: the whole game].
@@ -49,8 +48,6 @@ pub struct DemoArgs {
     pub bot: BotArgs,
 }
 
-/// Window pixels per picture pixel.
-const WINDOW_SCALE: usize = 2;
 /// Fastest redraw rate when the game runs unpaced (terminal or window fast-forward).
 const MAX_REDRAW: Duration = Duration::from_micros(16_640);
 
@@ -102,6 +99,10 @@ enum Ending {
 }
 
 pub fn run(args: &DemoArgs) -> Result<ExitCode> {
+    #[cfg(not(feature = "window"))]
+    if args.window {
+        return Err(super::view::window_needed("--window"));
+    }
     // The weights error already names the file and the cause; print it once, unchained.
     let bot = args.bot.resolve()?;
     let (weights, profile) = (bot.weights, bot.profile);
@@ -128,16 +129,18 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode> {
         e.update(&demo.driver);
     }
     let tty = io::stdout().is_terminal();
-    let mut ending = None;
-    if args.window {
-        match open_window(&demo) {
-            Ok(window) => ending = Some(window_loop(&mut demo, window, args.fast)?),
-            Err(e) => {
-                let instead = if tty { "the terminal" } else { "plain text" };
-                eprintln!("--window: {e}; drawing in {instead} instead");
-            }
+    #[cfg(feature = "window")]
+    let ending = match args.window.then(|| window::open(&demo)) {
+        Some(Ok(w)) => Some(window::play(&mut demo, w, args.fast)?),
+        Some(Err(e)) => {
+            let instead = if tty { "the terminal" } else { "plain text" };
+            eprintln!("--window: {e}; drawing in {instead} instead");
+            None
         }
-    }
+        None => None,
+    };
+    #[cfg(not(feature = "window"))]
+    let ending = None;
     let ending = match ending {
         Some(e) => e,
         None if tty => terminal_loop(&mut demo, args.fast)?,
@@ -166,45 +169,6 @@ fn term_options(demo: &Demo, colour: bool) -> TermOptions {
         pieces: Some(demo.stats().pieces),
         status: String::new(),
         colour,
-    }
-}
-
-/// The terminal in raw mode while the demo draws: keys arrive one by one without echo
-/// (`q`, Esc and Ctrl-C quit); restored when dropped, on every way out.
-struct RawKeys {
-    on: bool,
-}
-
-impl RawKeys {
-    fn start() -> RawKeys {
-        // Without a keyboard on stdin (redirected), keys are simply not read: Ctrl-C and
-        // SIGTERM still stop the demo through the interrupt flag.
-        let on = io::stdin().is_terminal() && crossterm::terminal::enable_raw_mode().is_ok();
-        RawKeys { on }
-    }
-
-    /// True when a quit key was pressed since the last call.
-    fn quit_pressed(&self) -> bool {
-        use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
-        while self.on && event::poll(Duration::ZERO).unwrap_or(false) {
-            if let Ok(Event::Key(k)) = event::read() {
-                let ctrl_c =
-                    k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
-                let quit = matches!(k.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc);
-                if k.kind == KeyEventKind::Press && (quit || ctrl_c) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-}
-
-impl Drop for RawKeys {
-    fn drop(&mut self) {
-        if self.on {
-            let _ = crossterm::terminal::disable_raw_mode();
-        }
     }
 }
 
@@ -281,80 +245,6 @@ fn plain_loop(demo: &mut Demo) -> Result<Ending> {
         render_terminal(demo.game(), &term_options(demo, false))
     );
     Ok(Ending::Finished)
-}
-
-fn draw_options(demo: &Demo, status: String) -> DrawOptions {
-    DrawOptions {
-        plan: demo.plan(),
-        pieces: Some(demo.stats().pieces),
-        status,
-        ..DrawOptions::default()
-    }
-}
-
-fn open_window(demo: &Demo) -> Result<Window, nestor::ui::WindowError> {
-    let mut frame = Frame::new(0, 0, [0; 3]);
-    draw_frame(demo, String::new(), &mut frame);
-    Window::open("nestor demo", frame.width, frame.height, WINDOW_SCALE)
-}
-
-/// The game, and with `--explain` the panel beside it (blank while hidden with E).
-fn draw_frame(demo: &Demo, status: String, frame: &mut Frame) {
-    draw_game_into(demo.game(), &draw_options(demo, status), frame);
-    if let Some(e) = &demo.explain {
-        let game = std::mem::replace(frame, Frame::new(0, 0, [0; 3]));
-        compose_with_panel(&game, e.panel.then_some(&e.top[..]), frame);
-    }
-}
-
-/// The window: Space pause, F fast-forward, +/- speed, S screenshot, Esc quits. The final
-/// board stays up until Esc or the window is closed.
-fn window_loop(demo: &mut Demo, mut window: Window, fast: bool) -> Result<Ending> {
-    window.controls_mut().fast = fast;
-    println!("window: Space pause, F fast-forward, +/- speed, S screenshot, E explanations (with --explain), Esc quit");
-    let mut frame = Frame::new(0, 0, [0; 3]);
-    let mut idle = Pacer::new();
-    let mut last_present: Option<Instant> = None;
-    let mut announced = false;
-    loop {
-        let controls = *window.controls_mut();
-        let done = demo.finished();
-        if !controls.paused {
-            demo.step()?;
-        }
-        let due = !controls.fast || last_present.is_none_or(|t| t.elapsed() >= MAX_REDRAW);
-        if due || done || controls.paused {
-            draw_frame(demo, controls.status(), &mut frame);
-            window.present(&frame).context("window")?;
-            last_present = Some(Instant::now());
-            // Keys are collected by `present`: poll once per presented frame.
-            let input = window.poll();
-            if input.explain {
-                if let Some(e) = &mut demo.explain {
-                    e.panel = !e.panel;
-                }
-            }
-            if input.screenshot {
-                let path = screenshot_path(SystemTime::now());
-                match save_png(&frame, &path) {
-                    Ok(()) => println!("screenshot: {}", path.display()),
-                    Err(e) => eprintln!("screenshot failed: {e}"),
-                }
-            }
-            if input.quit {
-                return Ok(if done { Ending::Finished } else { Ending::Quit });
-            }
-        }
-        if done && !announced {
-            announced = true;
-            println!("game finished: Esc or close the window to exit");
-        }
-        if done || controls.paused {
-            idle.wait(1.0);
-        } else {
-            window.pace();
-        }
-    }
 }
 
 fn print_summary(demo: &Demo, seed: u64, start_level: u8, ending: &Ending) {

@@ -14,6 +14,7 @@ pub struct Explain {
     pub planned_at: Option<u64>,
     pub top: Vec<Explanation>,
     /// The window panel is shown (key E toggles it).
+    #[cfg_attr(not(feature = "window"), allow(dead_code))]
     pub panel: bool,
     /// The first placement is the planner's pick by its third-piece look-ahead, not the best
     /// two-piece value: the text says so, or the order would look wrong.

@@ -188,6 +188,10 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         record = Some(Output::check("--record", out, &inputs, settings.overwrite)?);
     }
     if args.model_console.is_some() {
+        #[cfg(not(feature = "window"))]
+        if args.model_window {
+            return Err(super::view::window_needed("--model-window"));
+        }
         settings.headless = !args.model_window;
         if settings.record.is_some() && settings.games > 1 {
             bail!("--record on the model console records one game: use --games 1");
@@ -236,7 +240,7 @@ fn play_rom(
     let rom = super::load_rom(path, settings.allow_unknown_rom).map_err(|e| anyhow!("{e}"))?;
     let map = AddressMap::load_or_default(settings.addresses.as_deref())?;
     let title = format!("nestor: {}", rom.name());
-    let (mut view, video) = super::open_view(settings.headless, &title, explain.is_some());
+    let (mut view, video) = super::view::open_view(settings.headless, &title, explain.is_some());
     let deck = NesDeck::new(&rom, video)
         .with_context(|| format!("cannot start the emulator on {}", rom.path.display()))?;
     #[cfg(feature = "audio")]
@@ -256,9 +260,10 @@ fn play_rom(
     });
     let mut driver = new_driver(deck, rate, FAULT_SEED, map, planner, &settings)?;
     let show_plan = settings.show_plan;
+    let quiet = view.as_ref().is_some_and(super::view::View::owns_stderr);
     let mut run = drive(
         &mut driver,
-        &settings,
+        (&settings, quiet),
         &mut movie,
         stop,
         explain,
@@ -266,15 +271,14 @@ fn play_rom(
             let Some(v) = &mut view else {
                 return Ok(false);
             };
-            #[cfg(feature = "audio")]
-            v.queue_audio(d.console_mut().inner_mut().audio_samples());
             let plan = if show_plan {
                 d.plan().map(|p| p.lock)
             } else {
                 None
             };
-            let frame = d.console_mut().inner_mut().frame_buffer();
-            Ok(v.show_explained(frame, plan.as_ref(), top)? == ViewEvent::Quit)
+            let ram = d.snapshot().clone();
+            let deck = d.console_mut().inner_mut();
+            Ok(v.show(deck, &ram, plan.as_ref(), top)? == ViewEvent::Quit)
         },
         |_| Ok(()),
     );
@@ -355,18 +359,20 @@ fn play_model(
         &settings,
     )?;
     let mut next_seed = seed;
+    #[cfg(feature = "window")]
     let mut view = (!settings.headless)
-        .then(|| super::open_board_view("nestor play: model console", explain.is_some()))
+        .then(|| super::view::open_board_view("nestor play: model console", explain.is_some()))
         .transpose()?;
-    let mut picture = nestor::ui::Frame::new(0, 0, [0; 3]);
-    let show_plan = settings.show_plan;
+    #[cfg(feature = "window")]
+    let (mut picture, show_plan) = (nestor::ui::Frame::new(0, 0, [0; 3]), settings.show_plan);
     let run = drive(
         &mut driver,
-        &settings,
+        (&settings, false),
         &mut movie,
         stop,
         explain,
         |d, top| {
+            #[cfg(feature = "window")]
             if let Some(v) = &mut view {
                 let opts = nestor::ui::DrawOptions {
                     plan: d.plan().map(|p| p.lock).filter(|_| show_plan),
@@ -376,6 +382,8 @@ fn play_model(
                 nestor::ui::render::draw_game_into(d.console().inner().game(), &opts, &mut picture);
                 return Ok(v.show_picture(&picture, top)? == ViewEvent::Quit);
             }
+            #[cfg(not(feature = "window"))]
+            let _ = (d, top);
             if !frame_delay.is_zero() {
                 std::thread::sleep(frame_delay);
             }
@@ -399,17 +407,22 @@ fn play_model(
 
 /// The frame loop shared by the cartridge and the model: steps the driver, records what the
 /// console really got, shows the frame (`show` returns true to quit), starts the next game
-/// (`next_game`) after a game over, and stops on a limit, Ctrl-C or a failure.
+/// (`next_game`) after a game over, and stops on a limit, Ctrl-C or a failure. `quiet`: the
+/// terminal shows the game, so no spinner nor tables on stderr.
 fn drive<C: Console>(
     driver: &mut Driver<FaultyPad<C>, Standard>,
-    settings: &Settings,
+    (settings, quiet): (&Settings, bool),
     movie: &mut Option<Movie>,
     stop: &Interrupt,
     mut explain: Option<Explain>,
     mut show: impl FnMut(&mut Driver<FaultyPad<C>, Standard>, &[Explanation]) -> Result<bool>,
     mut next_game: impl FnMut(&mut Driver<FaultyPad<C>, Standard>) -> Result<()>,
 ) -> Run {
-    let progress = super::progress::spinner();
+    let progress = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        super::progress::spinner()
+    };
     let started = Instant::now();
     let mut games = Vec::new();
     let mut frames = 0u64;
@@ -448,7 +461,7 @@ fn drive<C: Console>(
             }
         };
         if let Some(e) = explain.as_mut() {
-            if e.update(driver) {
+            if e.update(driver) && !quiet {
                 e.print(frames, settings.json);
             }
         }

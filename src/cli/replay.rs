@@ -25,7 +25,7 @@ pub struct ReplayArgs {
     pub rom: PathBuf,
     /// The FM2 movie.
     pub movie: PathBuf,
-    /// Run without a window.
+    /// Run without a picture (neither the window nor the terminal).
     #[arg(long)]
     pub headless: bool,
     /// Print the result as JSON.
@@ -94,7 +94,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
     // it was interrupted.
     let stop = super::interrupt::Interrupt::install();
     let loaded = load(&args.rom, &args.movie, &args.rom_options)?;
-    let (mut view, video) = super::open_view(
+    let (mut view, video) = super::view::open_view(
         args.headless,
         &format!("nestor replay: {}", args.movie.display()),
         false,
@@ -127,7 +127,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
             end
         }
         Some(view) => {
-            // The window needs the picture, which `Replay::run` keeps inside the console: step
+            // The view needs each frame, which `Replay::run` keeps inside the console: step
             // the same pads (the movie was checked when loaded) frame by frame here.
             let mut n = 0;
             for pad in loaded.replay.pads().into_iter().take(limit as usize) {
@@ -136,10 +136,9 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
                 }
                 deck.frame(pad)?;
                 n += 1;
-                topouts.see(&RamSnapshot::read(deck.ram(), &loaded.map));
-                #[cfg(feature = "audio")]
-                view.queue_audio(deck.audio_samples());
-                if view.show(deck.frame_buffer(), None)? == ViewEvent::Quit {
+                let ram = RamSnapshot::read(deck.ram(), &loaded.map);
+                topouts.see(&ram);
+                if view.show(&mut deck, &ram, None, &[])? == ViewEvent::Quit {
                     break;
                 }
             }

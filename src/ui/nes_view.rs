@@ -8,20 +8,12 @@ use crate::search::explain::Explanation;
 use crate::search::Placement;
 
 use super::explain_panel::{compose_with_panel, PANEL_WIDTH};
-use super::pacing::Pacer;
+use super::pacing::{Pacer, ViewEvent};
 use super::render::{overlay_plan_on_nes, save_png, Frame, RenderError};
 use super::window::{screenshot_path, PixelAspect, Window, WindowError};
 
 /// Fastest redraw while fast-forwarding: the emulator runs on, the screen keeps up at ~60 Hz.
 const MAX_REDRAW: Duration = Duration::from_micros(16_640);
-
-/// What the person did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ViewEvent {
-    Continue,
-    /// Esc or the window was closed.
-    Quit,
-}
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -76,6 +76,14 @@ impl Pacer {
     }
 }
 
+/// What the person did, as a view (window or terminal) reports it after showing a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewEvent {
+    Continue,
+    /// Esc (or q in the terminal), or the window was closed.
+    Quit,
+}
+
 /// What a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {

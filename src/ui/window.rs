@@ -7,6 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use minifb::{Key, KeyRepeat, WindowOptions};
 
+use super::keypad::KeyName;
 use super::pacing::{Action, Controls, Pacer};
 use super::render::Frame;
 
@@ -169,9 +170,14 @@ impl Window {
         })
     }
 
-    /// The keys held down now (as of the last `present`), for game controls.
-    pub fn held_keys(&self) -> Vec<Key> {
-        self.inner.get_keys()
+    /// The bindable keys held down now (as of the last `present`), for game controls.
+    pub fn held_keys(&self) -> Vec<KeyName> {
+        let held = self.inner.get_keys();
+        KeyName::ALL
+            .iter()
+            .map(|(_, k)| *k)
+            .filter(|k| held.contains(&Key::from(*k)))
+            .collect()
     }
 
     /// Size of the window's picture in screen pixels.
