@@ -8,10 +8,11 @@ use std::process::Command;
 use nestor::game::PadState;
 use nestor::nes::{testcart, Console, NesDeck, Video};
 
-fn xvfb_run() -> Option<PathBuf> {
+/// A program on the PATH.
+fn tool(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
-            .map(|d| d.join("xvfb-run"))
+            .map(|d| d.join(name))
             .find(|p| p.is_file())
     })
 }
@@ -27,7 +28,7 @@ fn temp_cart(name: &str) -> (tempfile::TempDir, PathBuf) {
 /// `play` of the test cartridge for `frames` frames with a JSON summary under Xvfb (`env` set),
 /// or None, having said why, when xvfb-run is missing.
 fn play_in_xvfb(tag: &str, frames: &str, env: &[(&str, &str)]) -> Option<std::process::Output> {
-    let Some(xvfb) = xvfb_run() else {
+    let Some(xvfb) = tool("xvfb-run") else {
         eprintln!("skipped: xvfb-run is not installed (Debian package xvfb)");
         return None;
     };
@@ -102,6 +103,35 @@ fn without_a_window_play_says_why_and_runs_headless() {
     assert!(stderr.contains(why), "{stderr}");
     let lines = stderr.lines().filter(|l| l.contains("window")).count();
     assert_eq!(lines, 1, "one line: {stderr}");
+}
+
+/// No window, but stdout is a terminal (a pty from `script`): `play` draws in the terminal, says
+/// so on one line, and ends with its summary as usual.
+#[test]
+fn without_a_window_play_draws_in_the_terminal() {
+    let Some(script) = tool("script") else {
+        eprintln!("skipped: needs `script` (util-linux) for a pseudo-terminal");
+        return;
+    };
+    let (_tmp, cart) = temp_cart("pty");
+    let command = format!(
+        "stty rows 30 cols 100; '{}' play '{}' --allow-unknown-rom --frames 60 --json",
+        env!("CARGO_BIN_EXE_nestor"),
+        cart.display()
+    );
+    let out = Command::new(script)
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run script");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("drawing in the terminal"), "{text}");
+    // The test cartridge is no Tetris: its RAM holds no game to draw.
+    assert!(text.contains("the cartridge is in its menus"), "{text}");
+    assert!(text.contains("\"frames\": 60"), "{text}");
 }
 
 /// The hidden `--model-window` asks for the window outright: a build without it refuses,

@@ -36,25 +36,26 @@ pub fn open_view(headless: bool, title: &str, panel: bool) -> (Option<View>, Vid
     if headless {
         return (None, Video::Headless);
     }
+    // Why there is no window, in full and for the line under the terminal's picture.
     #[cfg(feature = "window")]
-    let why = match nestor::ui::NesView::open_with_panel(title, super::WINDOW_SCALE, panel) {
+    let (why, short) = match nestor::ui::NesView::open_with_panel(title, super::WINDOW_SCALE, panel)
+    {
         Ok(v) => {
             eprintln!("window: {}", nestor::ui::NesView::KEYS);
             return (Some(View::Window(Box::new(v))), Video::On);
         }
-        Err(e) => e.to_string(),
+        Err(e) => (e.to_string(), e.to_string()),
     };
     #[cfg(not(feature = "window"))]
-    let why = {
+    let (why, short) = {
         let _ = (title, panel);
-        WINDOW_FEATURE
+        (WINDOW_FEATURE, "not in this build: --features window")
     };
     if io::stdout().is_terminal() {
-        match TermView::start() {
-            Ok(t) => {
-                eprintln!("no window ({why}); drawing in the terminal (q quits)");
-                return (Some(View::Terminal(t)), Video::Headless);
-            }
+        eprintln!("no window ({why}); drawing in the terminal (q quits)");
+        // The screen is cleared when drawing starts: the reason stays in sight under the board.
+        match TermView::start(format!("no window ({short}); q quits")) {
+            Ok(t) => return (Some(View::Terminal(t)), Video::Headless),
             Err(e) => eprintln!("cannot draw in the terminal: {e:#}"),
         }
     }
@@ -108,15 +109,18 @@ pub struct TermView {
     keys: RawKeys,
     pacer: Pacer,
     colour: bool,
+    /// The last line of the picture.
+    note: String,
 }
 
 impl TermView {
-    fn start() -> Result<TermView> {
+    fn start(note: String) -> Result<TermView> {
         Ok(TermView {
             view: TerminalView::start(io::stdout()).context("cannot write to the terminal")?,
             keys: RawKeys::start(),
             pacer: Pacer::new(),
             colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            note,
         })
     }
 
@@ -130,27 +134,43 @@ impl TermView {
             return Ok(ViewEvent::Quit);
         }
         let small = crossterm::terminal::size().ok().and_then(too_small);
-        match (small, ram.to_game()) {
-            (Some(why), _) => self.view.message(&why),
-            (None, Ok(game)) => {
-                let opts = TermOptions {
-                    plan: plan.copied(),
-                    colour: self.colour,
-                    ..TermOptions::default()
-                };
-                let mut text = render_terminal(&game, &opts);
-                for e in top {
-                    text.push_str(&e.table().replace('\n', "\x1b[K\n"));
-                }
-                self.view.draw(&text)
-            }
-            // The title screen and menus hold no game to draw.
-            (None, Err(_)) => self.view.message("the cartridge is in its menus (q quits)"),
+        match small {
+            Some(why) => self.view.message(&why),
+            None => self
+                .view
+                .draw(&picture(ram, plan, top, self.colour, &self.note)),
         }
         .context("cannot write to the terminal")?;
         self.pacer.wait(1.0);
         Ok(ViewEvent::Continue)
     }
+}
+
+/// The terminal's picture of the frame in `ram`: the board with `plan` marked, the tables of
+/// `top` under it, then `note`; the title screen and menus, which hold no game, say so instead.
+fn picture(
+    ram: &RamSnapshot,
+    plan: Option<&Placement>,
+    top: &[Explanation],
+    colour: bool,
+    note: &str,
+) -> String {
+    let mut text = match ram.to_game() {
+        Ok(game) => {
+            let opts = TermOptions {
+                plan: plan.copied(),
+                colour,
+                ..TermOptions::default()
+            };
+            render_terminal(&game, &opts)
+        }
+        Err(_) => "the cartridge is in its menus\n".to_string(),
+    };
+    for e in top {
+        text.push_str(&e.table());
+    }
+    text.push_str(note);
+    text
 }
 
 /// The terminal in raw mode while a game is drawn in it: keys arrive one by one without echo;
@@ -213,4 +233,39 @@ pub fn open_board_view(title: &str, panel: bool) -> Result<nestor::ui::NesView> 
     let view = nestor::ui::NesView::open_board(title, 2, (board.width, board.height), panel)?;
     eprintln!("window: {}", nestor::ui::NesView::KEYS);
     Ok(view)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nestor::game::Game;
+
+    #[test]
+    fn the_picture_is_the_board_in_ram_with_the_plan_and_the_note() {
+        let game = Game::seeded(18, 7);
+        let ram = RamSnapshot::from_game(&game);
+        let plan = Placement {
+            x: 4,
+            y: 18,
+            orientation: game.orientation().expect("a piece in play"),
+        };
+        let text = picture(&ram, Some(&plan), &[], false, "NOTE");
+        assert!(text.contains("LEVEL       18"), "{text}");
+        assert!(text.contains("PLAN"), "{text}");
+        assert!(text.contains("<><><>"), "the plan is marked: {text}");
+        assert!(text.trim_end().ends_with("NOTE"), "{text}");
+        assert_eq!(
+            text.lines().count(),
+            23,
+            "22 lines of board, the note: {text}"
+        );
+    }
+
+    #[test]
+    fn menus_have_no_board_but_say_so() {
+        let mut ram = RamSnapshot::from_game(&Game::seeded(18, 7));
+        ram.play_state = 0xEE;
+        let text = picture(&ram, None, &[], false, "NOTE");
+        assert_eq!(text, "the cartridge is in its menus\nNOTE");
+    }
 }

@@ -257,7 +257,7 @@ pub fn too_small(size: (u16, u16)) -> Option<String> {
     let (need_w, need_h) = MIN_SIZE;
     (w < need_w || h < need_h).then(|| {
         format!(
-            "The terminal is {w}x{h}; the demo needs {need_w}x{need_h}. Enlarge it (the game \
+            "The terminal is {w}x{h}; the picture needs {need_w}x{need_h}. Enlarge it (the game \
              goes on meanwhile), or press q to quit."
         )
     })
