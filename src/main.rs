@@ -27,7 +27,8 @@ enum Command {
     Sim(cli::sim_command::SimCommandArgs),
     /// Tunes evaluation weights by noisy cross-entropy over simulated games (resumable).
     Tune(cli::tune::TuneArgs),
-    /// Plays the real cartridge (your own ROM file) in tetanes-core, in a window or headless.
+    /// Plays the real cartridge (your own ROM file) in tetanes-core, in the window (--features
+    /// window) or the terminal, or headless.
     Play(cli::play::PlayArgs),
     /// Replays an FM2 movie from power-on and prints the final score, lines and level.
     Replay(cli::replay::ReplayArgs),
@@ -35,7 +36,8 @@ enum Command {
     Trace(cli::trace::TraceArgs),
     /// Rates every placement of a recorded game against every reachable one (the coach).
     Analyze(cli::analyze::AnalyzeArgs),
-    /// You play the cartridge in a window; nestor outlines its suggestion and rates your locks.
+    /// You play the cartridge in the window (--features window); nestor outlines its suggestion
+    /// and rates your locks.
     Assist(cli::assist::AssistArgs),
     /// Plays inside another emulator (FCEUX: load lua/nestor-fceux.lua) over pipes or loopback TCP.
     #[cfg(unix)]

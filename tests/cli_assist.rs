@@ -43,12 +43,7 @@ fn without_a_window_assist_says_why_and_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("window"), "{err}");
-    let why = if cfg!(feature = "window") {
-        "display"
-    } else {
-        "rebuild with `cargo build --release --features window`"
-    };
-    assert!(err.contains(why), "{err}");
+    assert!(err.contains(common::no_window_reason()), "{err}");
 }
 
 #[test]

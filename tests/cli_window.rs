@@ -2,6 +2,8 @@
 //! emulator's frames: the synthetic test cartridge paints a light-blue backdrop, run under Xvfb.
 //! Without a window (no display, or a build without it) `play` says why and runs headless.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -95,12 +97,7 @@ fn without_a_window_play_says_why_and_runs_headless() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("running headless"), "{stderr}");
-    let why = if cfg!(feature = "window") {
-        "no display"
-    } else {
-        "rebuild with `cargo build --release --features window`"
-    };
-    assert!(stderr.contains(why), "{stderr}");
+    assert!(stderr.contains(common::no_window_reason()), "{stderr}");
     let lines = stderr.lines().filter(|l| l.contains("window")).count();
     assert_eq!(lines, 1, "one line: {stderr}");
 }

@@ -15,7 +15,8 @@ use crate::search::profile::Profile;
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, clap::Args)]
 #[serde(deny_unknown_fields)]
 pub struct PlaySettings {
-    /// Run without a window, as fast as the emulator goes.
+    /// Run without a picture (the window, or without it the terminal), as fast as the emulator
+    /// goes.
     #[arg(long, num_args = 0, default_missing_value = "true")]
     pub headless: Option<bool>,
     /// Start level (0-19) [default: 19].

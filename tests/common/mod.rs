@@ -308,3 +308,13 @@ pub fn assert_same_ram(movie: &Movie, fceux: &[Vec<u8>], nestor: &[Vec<u8>]) {
         }
     }
 }
+
+/// What a command says of why it has no window: no display, or in a build without the window
+/// (cargo feature `window`) how to rebuild.
+pub fn no_window_reason() -> &'static str {
+    if cfg!(feature = "window") {
+        "display"
+    } else {
+        "rebuild with `cargo build --release --features window`"
+    }
+}
