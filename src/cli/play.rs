@@ -282,6 +282,8 @@ fn play_rom(
         },
         |_| Ok(()),
     );
+    // The terminal back to normal before the summary.
+    drop(view);
     if let End::Failed(e) = &mut run.end {
         // A cartridge accepted with --allow-unknown-rom whose menus never behave as Tetris's.
         let menus = matches!(

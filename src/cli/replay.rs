@@ -145,6 +145,8 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
             n
         }
     };
+    // The terminal back to normal before the result.
+    drop(view);
     let last = RamSnapshot::read(deck.ram(), &loaded.map);
     // After a top-out RAM may show the ending's count-up or the next game: report the game as
     // it stood when its curtain started.

@@ -146,6 +146,15 @@ impl TermView {
     }
 }
 
+impl Drop for TermView {
+    /// The cursor goes below the picture for what the command prints next (its fields then
+    /// show the cursor and leave raw mode).
+    fn drop(&mut self) {
+        // Best effort: the terminal may already be gone.
+        let _ = self.view.finish();
+    }
+}
+
 /// The terminal's picture of the frame in `ram`: the board with `plan` marked, the tables of
 /// `top` under it, then `note`; the title screen and menus, which hold no game, say so instead.
 fn picture(
