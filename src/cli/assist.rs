@@ -1,5 +1,5 @@
-//! `nestor assist ROM`: a person plays the cartridge in the window with the keyboard or a
-//! gamepad; nestor outlines its suggested lock for each piece and rates each lock the player makes.
+//! `nestor assist ROM`: a person plays the cartridge in the window (feature `window`) with the
+//! keyboard or a gamepad; nestor outlines its suggestion and rates each lock the player makes.
 
 use std::process::ExitCode;
 
