@@ -341,15 +341,17 @@ impl<E: Evaluator> Planner<E> {
         }
         let progress = Self::progress_after(s, &inputs);
         self.firsts.clear();
-        self.firsts.extend_from_slice(self.first.search_profiled(
-            start,
-            prev,
-            drop_speed(s.level),
-            &self.map1,
-            self.moves,
+        let speed = drop_speed(s.level);
+        let q = LockQuery::spawn(
+            &s.board,
+            orientation.piece(),
+            speed,
             &self.profile,
-            progress,
-        ));
+            self.moves,
+        )
+        .at(start, prev, progress);
+        self.firsts
+            .extend_from_slice(self.first.search_query(&q, &self.map1));
         (!self.firsts.is_empty()).then_some(Firsts::Found(inputs, expected))
     }
 
