@@ -487,7 +487,7 @@ impl Bfs {
         expected.clear();
         inputs.push(lock.input);
         expected.push(Pos::new(lock.x, lock.y, lock.id));
-        // Up to the search's root (a search may have several: see `Bfs::search_entry`).
+        // Up to the search's root (a search may have several: see `Bfs::search_query`).
         let mut i = lock.node;
         while self.nodes[i as usize].parent != u32::MAX {
             let n = &self.nodes[i as usize];

@@ -38,7 +38,7 @@ pub struct LockQuery<'a> {
     pub progress: PieceProgress,
     /// At a spawn under a hold profile: the direction held at the start is the player's
     /// choice (kept or pressed through the entry delay), so the locks are those from nothing,
-    /// Left or Right held (`Bfs::search_entry`); `prev` is then unused.
+    /// Left or Right held (`Bfs::search_query`); `prev` is then unused.
     pub entry: bool,
 }
 

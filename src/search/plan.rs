@@ -75,7 +75,7 @@ pub struct Plan {
     /// next piece seen (the inputs before it do not depend on the next piece).
     pub replan_after: Option<usize>,
     /// The direction to hold from the lock through the entry delay into the next piece (a
-    /// hold profile's carried DAS charge: `Bfs::search_entry`); nothing otherwise.
+    /// hold profile's carried DAS charge: an entry `LockQuery`); nothing otherwise.
     pub entry_hold: PadState,
 }
 

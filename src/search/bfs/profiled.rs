@@ -1,4 +1,4 @@
-//! `Bfs::search_profiled`: the lock search under a player profile (input timeline, taps or
+//! `Bfs::search_query`: the lock search under a player profile (input timeline, taps or
 //! held directions with DAS), over exact controller states deduplicated by a hashed key.
 
 // A state's future depends on: the piece's (x, y, orientation), the fall timer (as

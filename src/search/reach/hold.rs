@@ -129,7 +129,7 @@ impl HoldSets {
 impl Reach {
     /// Every lock reachable from `start` (settled, DAS counter `start.das`) under `rules`, a
     /// profile that holds directions, from each of `roots` (the buttons held in the frame
-    /// before the start: one, or the three entry holds of `Bfs::search_entry`). The same set
+    /// before the start: one, or the three entry holds of `Bfs::search_query`'s entry queries). The same set
     /// as the profiled `Bfs` from those roots (tested below); each lock's `frames` is its first
     /// arrival. `None` for a start this search does not model (soft drop or the first-piece
     /// delay active, off the field, a fall timer past the gravity test, a counter past 16).
