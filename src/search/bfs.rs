@@ -9,7 +9,7 @@
 //! `min(fall_timer, speed − 1)`, since every larger value drops on the next gravity test.
 
 use crate::game::active::{Active, Control};
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 
@@ -455,16 +455,16 @@ impl Bfs {
                     continue;
                 }
                 let mut a = n.state;
-                let newly = held.newly_from(n.prev);
+                let b = Buttons::after(held, n.prev);
                 let frames = n.frames + 1;
-                match a.frame(held, newly, r.speed, r.map) {
+                match a.frame(b, r.speed, r.map) {
                     Control::Locked if charged => self.record_lock_charged(&a, frames, i, held),
                     Control::Locked => self.record_lock(&a, frames, i, held),
                     Control::Falling => {
                         let step = Step {
                             state: a,
                             held,
-                            newly,
+                            newly: b.newly,
                             parent: i as u32,
                             frames,
                         };

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::game::active::{Active, Control};
 use crate::game::board::Board;
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::{Orientation, Piece};
 use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
@@ -245,7 +245,7 @@ impl<E: Evaluator> Planner<E> {
             } else {
                 PadState::DOWN
             };
-            let locked = a.frame(held, held.newly_from(prev), speed, map) == Control::Locked;
+            let locked = a.frame(Buttons::after(held, prev), speed, map) == Control::Locked;
             prev = held;
             inputs.push(held);
             expected.push(Pos::of(&a));
@@ -270,10 +270,7 @@ impl<E: Evaluator> Planner<E> {
         if s.active.ary & 0x80 != 0 {
             let speed = drop_speed(s.level);
             while usize::from(s.progress.frames) + inputs.len() < usize::from(start_delay) {
-                let locked = after
-                    .active
-                    .frame(PadState::NONE, PadState::NONE, speed, map)
-                    == Control::Locked;
+                let locked = after.active.frame(Buttons::NONE, speed, map) == Control::Locked;
                 after.prev = PadState::NONE;
                 inputs.push(PadState::NONE);
                 expected.push(Pos::of(&after.active));

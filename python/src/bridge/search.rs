@@ -2,7 +2,7 @@
 //! explanation, and nestor's own loop for the tests.
 
 use nestor::game::active::Control;
-use nestor::game::pad::PadState;
+use nestor::game::pad::{Buttons, PadState};
 use nestor::game::piece::{Orientation, Piece};
 use nestor::game::score::drop_speed;
 use nestor::game::state::{Game, PlayState};
@@ -107,7 +107,7 @@ impl Searcher {
             } else {
                 PadState::DOWN
             };
-            let locked = a.frame(held, held.newly_from(prev), speed, &self.map) == Control::Locked;
+            let locked = a.frame(Buttons::after(held, prev), speed, &self.map) == Control::Locked;
             prev = held;
             prefix.push(held.bits());
             if locked {

@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashSet, VecDeque};
 
 use crate::game::active::{Active, Control};
 use crate::game::board::Board;
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 use crate::search::collision::CollisionMap;
@@ -82,10 +82,10 @@ fn enumerate(
             if !legal(profile, held, prev, frame, pressed) {
                 continue;
             }
-            let newly = held.newly_from(prev);
+            let b = Buttons::after(held, prev);
             let mut a = state;
-            let pressed = pressed.union(PadState(newly.0 & 0x03));
-            match a.frame(held, newly, speed, board) {
+            let pressed = pressed.union(PadState(b.newly.0 & 0x03));
+            match a.frame(b, speed, board) {
                 Control::Locked => {
                     locks.insert((a.x, a.y, a.id));
                 }
@@ -349,7 +349,7 @@ fn a_carried_das_charge_reaches_exactly_the_enumerated_locks() {
                             let mut a = start;
                             let mut end = Control::Falling;
                             for &i in &inputs {
-                                end = a.frame(i, i.newly_from(prev), speed, board);
+                                end = a.frame(Buttons::after(i, prev), speed, board);
                                 prev = i;
                             }
                             assert_eq!(end, Control::Locked, "{l:?}");
