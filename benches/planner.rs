@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use nestor::game::{Active, Board, PadState, Piece};
+use nestor::game::{Active, Board, Buttons, PadState, Piece};
 use nestor::search::profile::{PieceProgress, Profile, PRESETS};
 use nestor::search::testing::ReferencePlanner;
 use nestor::search::third::Lookahead;
@@ -185,7 +185,7 @@ fn profiles() {
                 let map = CollisionMap::new(&b, *piece);
                 let (mut a, mut prev) = (s.active, PadState::NONE);
                 for &input in &plan.inputs[..r] {
-                    a.frame(input, input.newly_from(prev), 2, &map);
+                    a.frame(Buttons::after(input, prev), 2, &map);
                     prev = input;
                 }
                 let inflight = Situation {

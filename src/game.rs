@@ -16,7 +16,7 @@ pub mod timing;
 pub use active::{Active, Control};
 pub use board::{Board, Collide};
 pub use crash::CrashKind;
-pub use pad::PadState;
+pub use pad::{Buttons, PadState};
 pub use piece::{Orientation, Piece};
 pub use playfield::Playfield;
 pub use pos::Pos;

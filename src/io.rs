@@ -10,3 +10,12 @@ pub use json::{read_json, write_json, DataError, FileError};
 pub use output::{check_folder, Input, Output, OutputError, OutputKind};
 pub use read::{open_regular, read_at_most, read_toml_text, MAX_DATA_BYTES, MAX_TOML_BYTES};
 pub use write::{write_atomically, AtomicFile, Existing};
+
+/// Tests: a fresh folder holding one file, `name`, of `bytes` (the folder goes with the guard).
+#[cfg(test)]
+fn folder_with(name: &str, bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    (dir, path)
+}

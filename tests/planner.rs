@@ -4,7 +4,9 @@
 use std::collections::{HashSet, VecDeque};
 
 use nestor::game::active::{Active, Control};
-use nestor::game::{Board, Collide, Events, Game, PadState, Piece, PlayState, Playfield, Pos};
+use nestor::game::{
+    Board, Buttons, Collide, Events, Game, PadState, Piece, PlayState, Playfield, Pos,
+};
 use nestor::search::eval::Standard;
 use nestor::search::{Bfs, CollisionMap, MoveSet, Planner, Situation};
 
@@ -30,7 +32,7 @@ fn exhaustive_locks(
             .flat_map(|&d| [0x00, 0x80, 0x40, 0xC0].map(|ab| PadState(d | ab)))
         {
             let mut n = a;
-            match n.frame(held, held.newly_from(p), speed, board) {
+            match n.frame(Buttons::after(held, p), speed, board) {
                 Control::Locked => {
                     locks.insert((n.x, n.y, n.id));
                 }

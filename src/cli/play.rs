@@ -214,33 +214,79 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let explain = settings.explain.map(|n| Explain::new(&standard, n));
     let mut planner = Planner::new(standard);
     planner.profile = settings.profile.clone();
-    let rate = args.inject_faults.unwrap_or(0.0);
+    let session = Session {
+        settings,
+        record,
+        explain,
+        rate: args.inject_faults.unwrap_or(0.0),
+        stop: &stop,
+    };
     match (args.model_console, &args.cartridge.rom) {
         (Some(seed), _) => {
             let delay = std::time::Duration::from_micros(args.model_frame_delay_us.unwrap_or(0));
-            play_model(settings, record, seed, planner, explain, rate, delay, &stop)
+            play_model(session, seed, planner, delay)
         }
-        (None, Some(rom)) => play_rom(rom, settings, record, planner, explain, rate, &stop),
+        (None, Some(rom)) => play_rom(rom, session, planner),
         (None, None) => bail!("`nestor play` needs a ROM"),
+    }
+}
+
+/// What a `play` run is, whatever the console: the merged settings, the checked recording,
+/// the explainer, the pad fault rate and Ctrl-C.
+struct Session<'a> {
+    settings: Settings,
+    record: Option<Output>,
+    explain: Option<Explain>,
+    rate: f64,
+    stop: &'a Interrupt,
+}
+
+impl Session<'_> {
+    /// The movie to record (when `--record` is given) of the console `name` (`md5` its
+    /// PRG+CHR digest), its comments saying what ran (`source`).
+    fn movie(&self, name: &str, md5: [u8; 16], source: &str) -> Option<Movie> {
+        let comments = || self.settings.comments(source);
+        self.settings
+            .record
+            .as_ref()
+            .map(|_| Movie::new_recording(name, md5, comments()))
+    }
+
+    /// The driver that plays `console`, its pads corrupted at the session's rate
+    /// (`fault_seed` seeds which).
+    fn driver<C: Console>(
+        &self,
+        console: C,
+        fault_seed: u64,
+        map: AddressMap,
+        planner: Planner<Standard>,
+    ) -> Result<Driver<FaultyPad<C>, Standard>> {
+        let mut driver = Driver::new(
+            FaultyPad::new(console, self.rate, fault_seed),
+            map,
+            planner,
+            DriverConfig {
+                level: self.settings.level,
+            },
+        )?;
+        driver.set_run_ahead(self.settings.run_ahead_from);
+        Ok(driver)
     }
 }
 
 /// The real cartridge in tetanes-core, through the menus.
 fn play_rom(
     path: &std::path::Path,
-    settings: Settings,
-    record: Option<Output>,
+    mut s: Session,
     planner: Planner<Standard>,
-    explain: Option<Explain>,
-    rate: f64,
-    stop: &Interrupt,
 ) -> Result<ExitCode> {
+    let settings = &s.settings;
     // Rom errors name the file and the problem (missing, not iNES, truncated, mapper, dump).
     // The message already includes the I/O cause; `anyhow!` keeps it from printing twice.
     let rom = super::load_rom(path, settings.allow_unknown_rom).map_err(|e| anyhow!("{e}"))?;
     let map = AddressMap::load_or_default(settings.addresses.as_deref())?;
     let title = format!("nestor: {}", rom.name());
-    let (mut view, video) = super::view::open_view(settings.headless, &title, explain.is_some());
+    let (mut view, video) = super::view::open_view(settings.headless, &title, s.explain.is_some());
     let deck = NesDeck::new(&rom, video)
         .with_context(|| format!("cannot start the emulator on {}", rom.path.display()))?;
     #[cfg(feature = "audio")]
@@ -255,18 +301,15 @@ fn play_rom(
         rom.file_name(),
         rom.known.unwrap_or("unknown dump, --allow-unknown-rom")
     );
-    let mut movie = settings.record.as_ref().map(|_| {
-        Movie::new_recording(rom.name(), rom.prg_chr_md5, settings.comments(&rom_comment))
-    });
-    let mut driver = new_driver(deck, rate, FAULT_SEED, map, planner, &settings)?;
+    let mut movie = s.movie(&rom.name(), rom.prg_chr_md5, &rom_comment);
+    let mut driver = s.driver(deck, FAULT_SEED, map, planner)?;
     let show_plan = settings.show_plan;
     let quiet = view.as_ref().is_some_and(super::view::View::owns_stderr);
     let mut run = drive(
         &mut driver,
-        (&settings, quiet),
+        quiet,
         &mut movie,
-        stop,
-        explain,
+        &mut s,
         |d, top| {
             let Some(v) = &mut view else {
                 return Ok(false);
@@ -300,47 +343,21 @@ fn play_rom(
     }
     finish(
         run,
-        &settings,
-        (movie, record),
+        &s.settings,
+        (movie, s.record),
         rom.path.display().to_string(),
     )
 }
 
-/// The driver that plays `console` under `settings`, its pads corrupted at `rate` (`fault_seed`
-/// seeds which).
-fn new_driver<C: Console>(
-    console: C,
-    rate: f64,
-    fault_seed: u64,
-    map: AddressMap,
-    planner: Planner<Standard>,
-    settings: &Settings,
-) -> Result<Driver<FaultyPad<C>, Standard>> {
-    let mut driver = Driver::new(
-        FaultyPad::new(console, rate, fault_seed),
-        map,
-        planner,
-        DriverConfig {
-            level: settings.level,
-        },
-    )?;
-    driver.set_run_ahead(settings.run_ahead_from);
-    Ok(driver)
-}
-
 /// The rules model through the same driver: no ROM, no menus; each game is a fresh seeded
 /// model game (the next seed), started by the driver's `new_game`.
-#[allow(clippy::too_many_arguments)]
 fn play_model(
-    settings: Settings,
-    record: Option<Output>,
+    mut s: Session,
     seed: u64,
     planner: Planner<Standard>,
-    explain: Option<Explain>,
-    rate: f64,
     frame_delay: std::time::Duration,
-    stop: &Interrupt,
 ) -> Result<ExitCode> {
+    let settings = &s.settings;
     let map = AddressMap::load_or_default(settings.addresses.as_deref())?;
     let level = settings.level;
     let console = ModelConsole::new(Game::seeded(level, seed), map.clone());
@@ -348,31 +365,20 @@ fn play_model(
         "model console: seed {seed}, start level {level} (replays on nestor's rules model, \
          not on a cartridge)"
     );
-    let mut movie = settings
-        .record
-        .as_ref()
-        .map(|_| Movie::new_recording("nestor-model", [0; 16], settings.comments(&rom_comment)));
-    let mut driver = new_driver(
-        console,
-        rate,
-        FAULT_SEED ^ seed,
-        map.clone(),
-        planner,
-        &settings,
-    )?;
+    let mut movie = s.movie("nestor-model", [0; 16], &rom_comment);
+    let mut driver = s.driver(console, FAULT_SEED ^ seed, map.clone(), planner)?;
     let mut next_seed = seed;
     #[cfg(feature = "window")]
     let mut view = (!settings.headless)
-        .then(|| super::view::open_board_view("nestor play: model console", explain.is_some()))
+        .then(|| super::view::open_board_view("nestor play: model console", s.explain.is_some()))
         .transpose()?;
     #[cfg(feature = "window")]
     let (mut picture, show_plan) = (nestor::ui::Frame::new(0, 0, [0; 3]), settings.show_plan);
     let run = drive(
         &mut driver,
-        (&settings, false),
+        false,
         &mut movie,
-        stop,
-        explain,
+        &mut s,
         |d, top| {
             #[cfg(feature = "window")]
             if let Some(v) = &mut view {
@@ -401,8 +407,8 @@ fn play_model(
     );
     finish(
         run,
-        &settings,
-        (movie, record),
+        &s.settings,
+        (movie, s.record),
         format!("model console, seed {seed}"),
     )
 }
@@ -413,10 +419,9 @@ fn play_model(
 /// terminal shows the game, so no spinner nor tables on stderr.
 fn drive<C: Console>(
     driver: &mut Driver<FaultyPad<C>, Standard>,
-    (settings, quiet): (&Settings, bool),
+    quiet: bool,
     movie: &mut Option<Movie>,
-    stop: &Interrupt,
-    mut explain: Option<Explain>,
+    s: &mut Session,
     mut show: impl FnMut(&mut Driver<FaultyPad<C>, Standard>, &[Explanation]) -> Result<bool>,
     mut next_game: impl FnMut(&mut Driver<FaultyPad<C>, Standard>) -> Result<()>,
 ) -> Run {
@@ -428,6 +433,7 @@ fn drive<C: Console>(
     let started = Instant::now();
     let mut games = Vec::new();
     let mut frames = 0u64;
+    let (settings, stop, explain) = (&s.settings, s.stop, &mut s.explain);
     let in_progress = |d: &Driver<FaultyPad<C>, Standard>, games: &mut Vec<GameSummary>, end| {
         if d.is_playing() {
             games.push(GameSummary::new(d.game(), end));

@@ -2,7 +2,7 @@
 //! gravity, soft drop and the first-piece delay, in the cartridge's order (nes-tetris.md §5).
 
 use super::board::Collide;
-use super::pad::PadState;
+use super::pad::{Buttons, PadState};
 use super::score::minus;
 
 /// DAS counter value after a blocked shift, and the initial auto-repeat delay.
@@ -57,34 +57,22 @@ impl Active {
     /// A whole gameplay frame of playState 1: state 2's fall-timer increment, then
     /// [`Active::control`]. This is the frame the planner searches over.
     #[inline]
-    pub fn frame<C: Collide>(
-        &mut self,
-        held: PadState,
-        newly: PadState,
-        speed: u8,
-        field: &C,
-    ) -> Control {
+    pub fn frame<C: Collide>(&mut self, b: Buttons, speed: u8, field: &C) -> Control {
         self.fall_timer = self.fall_timer.wrapping_add(1);
-        self.control(held, newly, speed, field)
+        self.control(b, speed, field)
     }
 
     /// `playerControlsActiveTetrimino`: shift, rotate, drop.
     #[inline]
-    pub fn control<C: Collide>(
-        &mut self,
-        held: PadState,
-        newly: PadState,
-        speed: u8,
-        field: &C,
-    ) -> Control {
-        self.shift(held, newly, field);
-        self.rotate(newly, field);
-        self.drop(held, newly, speed, field)
+    pub fn control<C: Collide>(&mut self, b: Buttons, speed: u8, field: &C) -> Control {
+        self.shift(b, field);
+        self.rotate(b.newly, field);
+        self.drop(b, speed, field)
     }
 
     /// `shift_tetrimino`.
     #[inline]
-    pub fn shift<C: Collide>(&mut self, held: PadState, newly: PadState, field: &C) {
+    pub fn shift<C: Collide>(&mut self, Buttons { held, newly }: Buttons, field: &C) {
         if held.intersects(PadState::DOWN) {
             return;
         }
@@ -132,13 +120,8 @@ impl Active {
 
     /// `drop_tetrimino`.
     #[inline]
-    pub fn drop<C: Collide>(
-        &mut self,
-        held: PadState,
-        newly: PadState,
-        speed: u8,
-        field: &C,
-    ) -> Control {
+    pub fn drop<C: Collide>(&mut self, b: Buttons, speed: u8, field: &C) -> Control {
+        let Buttons { held, newly } = b;
         if self.ary & 0x80 != 0 {
             if !newly.intersects(PadState::DOWN) {
                 self.ary = self.ary.wrapping_add(1);
@@ -191,134 +174,143 @@ mod tests {
 
     const T: u8 = 0x02;
 
-    fn run(
-        a: &mut Active,
-        prev: &mut PadState,
-        held: PadState,
-        field: &Board,
+    /// A T played frame by frame on `board` at `speed` frames a row, `prev` the buttons held
+    /// in the last frame.
+    struct Play {
+        a: Active,
+        prev: PadState,
+        board: Board,
         speed: u8,
-    ) -> Control {
-        let newly = held.newly_from(*prev);
-        *prev = held;
-        a.frame(held, newly, speed, field)
+    }
+
+    impl Play {
+        /// The T at its spawn with the DAS counter at `das`, `prev` held before, at speed 2.
+        fn new(das: u8, prev: PadState) -> Play {
+            Play {
+                a: Active::spawn(T, das, 0),
+                prev,
+                board: Board::EMPTY,
+                speed: 2,
+            }
+        }
+
+        /// [`Play::new`] in the first piece's delay (no gravity until Down or its end).
+        fn delayed(das: u8) -> Play {
+            let mut p = Play::new(das, PadState::NONE);
+            p.a.ary = FIRST_PIECE_DELAY;
+            p
+        }
+
+        /// One frame with `held` held.
+        fn press(&mut self, held: PadState) -> Control {
+            let b = Buttons::after(held, self.prev);
+            self.prev = held;
+            self.a.frame(b, self.speed, &self.board)
+        }
     }
 
     #[test]
     fn das_against_a_wall_moves_at_16_then_every_6_and_parks_at_16() {
-        let b = Board::EMPTY;
-        let mut a = Active::spawn(T, 0, 0);
-        a.ary = FIRST_PIECE_DELAY; // no gravity while we watch DAS
-        let mut prev = PadState::NONE;
+        let mut p = Play::delayed(0); // no gravity while we watch DAS
         let mut moved_on = vec![];
         for f in 1..=60 {
-            let x0 = a.x;
-            run(&mut a, &mut prev, PadState::LEFT, &b, 2);
-            if a.x != x0 {
+            let x0 = p.a.x;
+            p.press(PadState::LEFT);
+            if p.a.x != x0 {
                 moved_on.push(f);
             }
         }
         // Press on frame 1 moves at once, then 17, 23, 29 ... until x=1 (T down spans x-1..x+1).
         assert_eq!(moved_on, vec![1, 17, 23, 29]);
-        assert_eq!(a.x, 1);
-        assert_eq!(a.das, DAS_RESET, "blocked against the wall");
+        assert_eq!(p.a.x, 1);
+        assert_eq!(p.a.das, DAS_RESET, "blocked against the wall");
         // Each further held frame retries: das 17 → 10 → blocked → 16.
-        run(&mut a, &mut prev, PadState::LEFT, &b, 2);
-        assert_eq!(a.das, DAS_RESET);
+        p.press(PadState::LEFT);
+        assert_eq!(p.a.das, DAS_RESET);
         // A tap into the wall also leaves 16.
-        run(&mut a, &mut prev, PadState::NONE, &b, 2);
-        run(&mut a, &mut prev, PadState::LEFT, &b, 2);
-        assert_eq!((a.x, a.das), (1, DAS_RESET));
+        p.press(PadState::NONE);
+        p.press(PadState::LEFT);
+        assert_eq!((p.a.x, p.a.das), (1, DAS_RESET));
     }
 
     #[test]
     fn down_blocks_shifting_and_keeps_das() {
-        let b = Board::EMPTY;
-        let mut a = Active::spawn(T, 7, 0);
-        a.ary = FIRST_PIECE_DELAY;
-        let mut prev = PadState::NONE;
-        run(&mut a, &mut prev, PadState::LEFT | PadState::DOWN, &b, 2);
-        assert_eq!((a.x, a.das), (5, 7));
+        let mut p = Play::delayed(7);
+        p.press(PadState::LEFT | PadState::DOWN);
+        assert_eq!((p.a.x, p.a.das), (5, 7));
     }
 
     #[test]
     fn rotation_blocked_by_a_hidden_row_cell() {
-        let mut b = Board::EMPTY;
         // T down at (5,0) turning A → T left $03 puts a cell at (5,-1).
-        let mut a = Active::spawn(T, 0, 0);
-        a.ary = FIRST_PIECE_DELAY;
-        b.set(-1, 5);
-        let mut prev = PadState::NONE;
-        run(&mut a, &mut prev, PadState::A, &b, 2);
-        assert_eq!(a.id, T, "blocked by (5,-1)");
-        run(&mut a, &mut prev, PadState::NONE, &b, 2);
-        run(&mut a, &mut prev, PadState::B, &b, 2);
-        assert_eq!(a.id, T, "T right also needs (5,-1)");
+        let mut p = Play::delayed(0);
+        p.board.set(-1, 5);
+        p.press(PadState::A);
+        assert_eq!(p.a.id, T, "blocked by (5,-1)");
+        p.press(PadState::NONE);
+        p.press(PadState::B);
+        assert_eq!(p.a.id, T, "T right also needs (5,-1)");
         // One column left, the turn's top cell is (4,-1): free.
-        run(&mut a, &mut prev, PadState::LEFT, &b, 2);
-        run(&mut a, &mut prev, PadState::A, &b, 2);
-        assert_eq!((a.x, a.id), (4, 0x03));
+        p.press(PadState::LEFT);
+        p.press(PadState::A);
+        assert_eq!((p.a.x, p.a.id), (4, 0x03));
     }
 
     #[test]
     fn soft_drop_arming_blocked_by_held_left() {
-        let b = Board::EMPTY;
-        let mut a = Active::spawn(T, 0, 0);
-        let mut prev = PadState::LEFT;
-        run(&mut a, &mut prev, PadState::LEFT | PadState::DOWN, &b, 2);
-        assert_eq!(a.ary, 0, "Left held: not armed");
-        let mut a = Active::spawn(T, 0, 0);
-        let mut prev = PadState::NONE;
-        run(&mut a, &mut prev, PadState::DOWN, &b, 2);
-        assert_eq!(a.ary, 1, "armed");
-        assert_eq!(a.y, 0, "frame t arms only; fall timer 1 < 2");
-        run(&mut a, &mut prev, PadState::DOWN, &b, 2);
-        assert_eq!((a.ary, a.y), (2, 1), "t+1 runs gravity (fall timer 2)");
-        run(&mut a, &mut prev, PadState::DOWN, &b, 2);
-        assert_eq!((a.ary, a.y, a.hold_down_points), (1, 2, 1), "t+2 soft step");
-        run(&mut a, &mut prev, PadState::DOWN | PadState::UP, &b, 2);
-        assert_eq!((a.ary, a.hold_down_points), (0, 0), "Up cancels");
+        let mut p = Play::new(0, PadState::LEFT);
+        p.press(PadState::LEFT | PadState::DOWN);
+        assert_eq!(p.a.ary, 0, "Left held: not armed");
+        let mut p = Play::new(0, PadState::NONE);
+        p.press(PadState::DOWN);
+        assert_eq!(p.a.ary, 1, "armed");
+        assert_eq!(p.a.y, 0, "frame t arms only; fall timer 1 < 2");
+        p.press(PadState::DOWN);
+        assert_eq!((p.a.ary, p.a.y), (2, 1), "t+1 runs gravity (fall timer 2)");
+        p.press(PadState::DOWN);
+        assert_eq!(
+            (p.a.ary, p.a.y, p.a.hold_down_points),
+            (1, 2, 1),
+            "t+2 soft step"
+        );
+        p.press(PadState::DOWN | PadState::UP);
+        assert_eq!((p.a.ary, p.a.hold_down_points), (0, 0), "Up cancels");
     }
 
     #[test]
     fn first_piece_delay_ends_with_down_only() {
-        let b = Board::EMPTY;
-        let mut a = Active::spawn(T, 0, 0);
-        a.ary = FIRST_PIECE_DELAY;
-        let mut prev = PadState::NONE;
+        let mut p = Play::delayed(0);
         for _ in 0..8 {
-            run(&mut a, &mut prev, PadState::A, &b, 2);
-            run(&mut a, &mut prev, PadState::LEFT, &b, 2);
+            p.press(PadState::A);
+            p.press(PadState::LEFT);
         }
-        assert_eq!(a.y, 0);
-        assert!(a.ary & 0x80 != 0);
+        assert_eq!(p.a.y, 0);
+        assert!(p.a.ary & 0x80 != 0);
         // Down newly pressed on frame 17: delay over, gravity fires at once (fall timer 17 ≥ 2).
-        run(&mut a, &mut prev, PadState::DOWN, &b, 2);
-        assert_eq!((a.y, a.ary, a.fall_timer), (1, 1, 0));
+        p.press(PadState::DOWN);
+        assert_eq!((p.a.y, p.a.ary, p.a.fall_timer), (1, 1, 0));
 
         // Without Down the delay runs out after 96 frames; frame 97 drops.
-        let mut a = Active::spawn(T, 0, 0);
-        a.ary = FIRST_PIECE_DELAY;
-        let mut prev = PadState::NONE;
+        let mut p = Play::delayed(0);
+        p.speed = drop_speed(19);
         for _ in 0..96 {
-            run(&mut a, &mut prev, PadState::NONE, &b, drop_speed(19));
+            p.press(PadState::NONE);
         }
-        assert_eq!((a.y, a.ary), (0, 0));
-        run(&mut a, &mut prev, PadState::NONE, &b, drop_speed(19));
-        assert_eq!(a.y, 1);
+        assert_eq!((p.a.y, p.a.ary), (0, 0));
+        p.press(PadState::NONE);
+        assert_eq!(p.a.y, 1);
     }
 
     #[test]
     fn level_19_piece_locks_on_active_frame_38_at_row_18() {
-        let b = Board::EMPTY;
-        let mut a = Active::spawn(T, 0, 0);
-        let mut prev = PadState::NONE;
+        let mut p = Play::new(0, PadState::NONE);
         let mut f = 0;
         loop {
             f += 1;
-            if run(&mut a, &mut prev, PadState::NONE, &b, 2) == Control::Locked {
+            if p.press(PadState::NONE) == Control::Locked {
                 break;
             }
         }
-        assert_eq!((f, a.y), (38, 18));
+        assert_eq!((f, p.a.y), (38, 18));
     }
 }

@@ -106,6 +106,28 @@ impl fmt::Display for PadState {
     }
 }
 
+/// The controller as one frame's logic reads it: the buttons held ($F7) and those newly
+/// pressed ($F5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Buttons {
+    pub held: PadState,
+    pub newly: PadState,
+}
+
+impl Buttons {
+    /// Nothing held, nothing pressed.
+    pub const NONE: Buttons = Buttons::after(PadState::NONE, PadState::NONE);
+
+    /// `held` in a frame after `prev` was held in the one before.
+    #[inline]
+    pub const fn after(held: PadState, prev: PadState) -> Buttons {
+        Buttons {
+            held,
+            newly: held.newly_from(prev),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 use super::active::{Active, Control, FIRST_PIECE_DELAY};
 use super::board::{Board, Collide};
 use super::crash::{self, CrashKind};
-use super::pad::PadState;
+use super::pad::{Buttons, PadState};
 use super::piece::{Orientation, Piece, HIDDEN_ID};
 use super::playfield::{Playfield, CURTAIN, EMPTY};
 use super::pos::Pos;
@@ -371,9 +371,14 @@ impl Game {
         match self.play_state {
             PlayState::Control => {
                 let speed = drop_speed(self.level);
-                let control = self
-                    .active
-                    .control(self.held, self.newly, speed, &self.field);
+                let control = self.active.control(
+                    Buttons {
+                        held: self.held,
+                        newly: self.newly,
+                    },
+                    speed,
+                    &self.field,
+                );
                 if control == Control::Locked {
                     self.play_state = PlayState::Lock;
                     self.update_vram_row();

@@ -217,9 +217,7 @@ mod tests {
 
     #[test]
     fn an_output_that_is_an_input_is_refused_however_it_is_spelled() {
-        let dir = tempfile::tempdir().unwrap();
-        let rom = dir.path().join("rom.nes");
-        std::fs::write(&rom, b"NES").unwrap();
+        let (dir, rom) = crate::io::folder_with("rom.nes", b"NES");
         let other = dir.path().join("sub").join("..").join("rom.nes");
         std::fs::create_dir(dir.path().join("sub")).unwrap();
         let e = Output::check("--out", &other, &[("ROM", &rom)], true).unwrap_err();
@@ -243,9 +241,7 @@ mod tests {
 
     #[test]
     fn an_existing_file_is_refused_unless_overwrite() {
-        let dir = tempfile::tempdir().unwrap();
-        let old = dir.path().join("old.fm2");
-        std::fs::write(&old, b"x").unwrap();
+        let (_dir, old) = crate::io::folder_with("old.fm2", b"x");
         let e = Output::check("--record", &old, &[], false).unwrap_err();
         assert!(e.to_string().contains("--overwrite"), "{e}");
         let out = Output::check("--record", &old, &[], true).unwrap();

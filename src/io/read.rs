@@ -150,9 +150,7 @@ mod tests {
 
     #[test]
     fn oversized_files_are_refused_small_ones_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
-        std::fs::write(&p, [7u8; 2048]).unwrap();
+        let (_dir, p) = crate::io::folder_with("f", &[7u8; 2048]);
         assert_eq!(read_at_most(&p, 2048).unwrap().len(), 2048);
         let e = read_at_most(&p, 2047).unwrap_err();
         assert!(e.to_string().contains("2047 bytes"), "{e}");

@@ -138,13 +138,15 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
     pub fn input(&mut self, game: &Game) -> PadState {
         let in_control = game.play_state == PlayState::Control;
         let frame = self.stats.frames;
-        let pad = self.follower.pad(self.planner, frame, in_control, || {
-            Ok::<_, Infallible>(game)
-        });
-        match pad {
-            Ok(pad) => pad,
-            Err(never) => match never {},
+        let planned = self
+            .follower
+            .ensure_plan(self.planner, frame, in_control, || {
+                Ok::<_, Infallible>(game)
+            });
+        if let Err(never) = planned {
+            match never {}
         }
+        self.follower.pad(in_control)
     }
 
     /// Steps the game one frame and checks it against the plan.

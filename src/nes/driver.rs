@@ -382,15 +382,20 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         if !self.is_playing() {
             return Ok(PadState::NONE);
         }
-        let frame = self.console.frame_number();
+        let in_control = self.plan_piece(self.console.frame_number())?;
+        Ok(self.follower.pad(in_control).without(PadState::START))
+    }
+
+    /// The follower's plan for the piece under control, made from RAM at `frame` when none is
+    /// being followed; true when the piece is under control.
+    fn plan_piece(&mut self, frame: u64) -> Result<bool, DriverError> {
         let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
-        let pad = self
-            .follower
-            .pad(&mut self.planner, frame, in_control, || {
+        self.follower
+            .ensure_plan(&mut self.planner, frame, in_control, || {
                 now.to_game()
                     .map_err(|source| DriverError::Snapshot { frame, source })
             })?;
-        Ok(pad.without(PadState::START))
+        Ok(in_control)
     }
 
     /// True once the new game is ready to play (`RamSnapshot::new_game_ready`).
@@ -408,12 +413,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         let had_plan = self.follower.following().is_some();
         let check = !had_plan && self.run_ahead.from.is_some_and(|l| self.now.level >= l);
         let result = loop {
-            let (now, in_control) = (&self.now, self.now.play_state == PlayState::Control as u8);
-            self.follower
-                .ensure_plan(&mut self.planner, frame, in_control, || {
-                    now.to_game()
-                        .map_err(|source| DriverError::Snapshot { frame, source })
-                })?;
+            self.plan_piece(frame)?;
             if !check {
                 break Ok(());
             }

@@ -9,7 +9,7 @@
 //! `min(fall_timer, speed − 1)`, since every larger value drops on the next gravity test.
 
 use crate::game::active::{Active, Control};
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 
@@ -58,6 +58,96 @@ struct Node {
     frames: u16,
 }
 
+impl Node {
+    /// `state` after `held` was pressed on frame `frames`, from node `parent` (`u32::MAX` for
+    /// a root, `held` being then the hold before the start).
+    #[inline(always)]
+    fn new(state: Active, held: PadState, parent: u32, frames: u16) -> Node {
+        Node {
+            state,
+            prev: held,
+            parent,
+            input: held,
+            frames,
+        }
+    }
+}
+
+/// A search's start and rules, as every kernel reads them.
+struct Run<'a> {
+    start: Active,
+    /// One root per hold before the start (several for a spawn's chosen entry hold).
+    roots: &'a [PadState],
+    /// Frames per row, at least 1.
+    speed: u8,
+    map: &'a CollisionMap,
+    moves: MoveSet,
+    rules: Rules,
+}
+
+/// A state a node's frame reached, still falling.
+#[derive(Clone, Copy)]
+struct Step {
+    state: Active,
+    held: PadState,
+    newly: PadState,
+    parent: u32,
+    frames: u16,
+}
+
+/// What a kernel of the shared BFS loop ([`Bfs::expand`]) decides: which buttons a node may
+/// press and whether a state its frame reaches is new (it then pushes it).
+trait Expansion {
+    /// What a node's candidates share, worked out once per node.
+    type At: Copy;
+    /// Locks keep the best DAS charge their paths find ([`Bfs::record_lock_charged`]).
+    fn charged(&self) -> bool;
+    fn at(&mut self, bfs: &Bfs, i: usize, n: &Node) -> Self::At;
+    fn allows(&self, at: Self::At, n: &Node, held: PadState) -> bool;
+    fn falling(&mut self, bfs: &mut Bfs, at: Self::At, step: Step);
+}
+
+/// The general search's rules: taps only, and its dominance rules ([`Bfs::dominated`]).
+struct General {
+    speed: u8,
+    epoch: u32,
+}
+
+impl Expansion for General {
+    /// The node waited in place ([`Bfs::waited_in_place`]).
+    type At = bool;
+
+    #[inline(always)]
+    fn charged(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn at(&mut self, bfs: &Bfs, _: usize, n: &Node) -> bool {
+        bfs.waited_in_place(n, self.speed)
+    }
+
+    #[inline(always)]
+    fn allows(&self, waited: bool, n: &Node, held: PadState) -> bool {
+        // Taps only: a button held last frame must be released before it is pressed again.
+        // After a plain wait, a tap on this no-drop frame only repeats, one fall-timer step
+        // later, what the same tap from the previous frame reached (dominated).
+        held.0 & 0xC3 & n.prev.0 == 0 && !(waited && held.0 & 0xC3 != 0 && held.0 & 0x04 == 0)
+    }
+
+    #[inline(always)]
+    fn falling(&mut self, bfs: &mut Bfs, _: bool, s: Step) {
+        let Some(k) = Bfs::key(&s.state, s.held, self.speed) else {
+            return;
+        };
+        if !bfs.dominated(&k, self.epoch) {
+            bfs.visit(&k, self.epoch);
+            bfs.nodes
+                .push(Node::new(s.state, s.held, s.parent, s.frames));
+        }
+    }
+}
+
 /// Orientation id → slot 0..3 within its piece.
 const SLOT: [u8; 19] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 0, 0, 1, 0, 1, 2, 3, 0, 1];
 const LOCK_KEYS: usize = 19 * 10 * 22;
@@ -100,6 +190,8 @@ pub struct Bfs {
     depth_base: u32,
     /// Nodes expanded by the last search (for statistics and benchmarks).
     pub expanded: usize,
+    /// The one kernel this search runs whatever the start (an oracle's), if any.
+    only: Option<Kernel>,
 }
 
 impl Default for Bfs {
@@ -140,6 +232,16 @@ impl Bfs {
             depth_seen: Vec::new(),
             depth_base: 0,
             expanded: 0,
+            only: None,
+        }
+    }
+
+    /// A search that always runs the general kernel, as the planner did before the rows
+    /// search (the reference planner times and checks against it).
+    pub(crate) fn general() -> Bfs {
+        Bfs {
+            only: Some(Kernel::General),
+            ..Bfs::new()
         }
     }
 
@@ -264,18 +366,6 @@ impl Bfs {
         self.record_lock(a, frames, node, input);
     }
 
-    /// The root node of a search: `start` with `prev` held in the frame before it.
-    #[inline(always)]
-    fn push_root(&mut self, start: Active, prev: PadState) {
-        self.nodes.push(Node {
-            state: start,
-            prev,
-            parent: u32::MAX,
-            input: PadState::NONE,
-            frames: 0,
-        });
-    }
-
     #[inline(always)]
     fn visit(&mut self, k: &Key, epoch: u32) {
         self.visited[k.full] = epoch;
@@ -298,103 +388,87 @@ impl Bfs {
         map: &CollisionMap,
         moves: MoveSet,
     ) -> &[Lock] {
-        self.dispatch(start, prev, speed, map, moves, true)
+        let unlimited = Profile::default();
+        let progress = PieceProgress::default();
+        let kernel = Kernel::choose(&start, speed, moves, &unlimited, progress, true);
+        let run = Run {
+            start,
+            roots: &[prev],
+            speed: speed.max(1),
+            map,
+            moves,
+            rules: Rules::new(&unlimited, progress),
+        };
+        self.run(kernel, &run)
     }
 
-    /// [`Bfs::search`] always by the general search, as the planner did before the rows search
-    /// (the reference planner times and checks against it).
-    pub(crate) fn search_general(
-        &mut self,
-        start: Active,
-        prev: PadState,
-        speed: u8,
-        map: &CollisionMap,
-        moves: MoveSet,
-    ) -> &[Lock] {
-        self.dispatch(start, prev, speed, map, moves, false)
-    }
-
-    fn dispatch(
-        &mut self,
-        start: Active,
-        prev: PadState,
-        speed: u8,
-        map: &CollisionMap,
-        moves: MoveSet,
-        rows: bool,
-    ) -> &[Lock] {
-        let speed = speed.max(1);
-        self.next_epoch(speed);
+    /// A fresh search by `kernel` (or by this search's only kernel).
+    fn run(&mut self, kernel: Kernel, r: &Run) -> &[Lock] {
+        self.next_epoch(r.speed);
         self.nodes.clear();
         self.locks.clear();
-        let unlimited = Profile::default();
-        let kernel = Kernel::choose(
-            &start,
-            speed,
-            moves,
-            &unlimited,
-            PieceProgress::default(),
-            true,
-        );
-        if rows && kernel == Kernel::Rows {
-            self.rows_search(start, prev, speed, map);
-        } else {
-            self.general_search(start, prev, speed, map, moves);
+        match self.only.unwrap_or(kernel) {
+            Kernel::Rows => self.rows_search(r),
+            Kernel::Dense => self.dense_search(r),
+            Kernel::Keyed => self.keyed_search(r),
+            _ => self.general_search(r),
         }
         self.expanded = self.nodes.len();
         &self.locks
     }
 
     /// The search over full keys, for any start (soft drop, first-piece delay, in flight).
-    fn general_search(
-        &mut self,
-        start: Active,
-        prev: PadState,
-        speed: u8,
-        map: &CollisionMap,
-        moves: MoveSet,
-    ) {
+    fn general_search(&mut self, r: &Run) {
         let epoch = self.epoch;
-        if let Some(k) = Self::key(&start, prev, speed) {
-            self.visit(&k, epoch);
+        for &prev in r.roots {
+            if let Some(k) = Self::key(&r.start, prev, r.speed) {
+                self.visit(&k, epoch);
+            }
+            self.nodes.push(Node::new(r.start, prev, u32::MAX, 0));
         }
-        self.push_root(start, prev);
+        let mut general = General {
+            speed: r.speed,
+            epoch,
+        };
+        self.expand(&mut general, r);
+    }
+
+    /// The BFS loop every kernel but the rows search shares: each node in turn, each button
+    /// set `e` allows from it, one frame of the rules; a lock is recorded, a falling state
+    /// handed to `e`.
+    #[inline(always)]
+    fn expand<E: Expansion>(&mut self, e: &mut E, r: &Run) {
+        // Down is the last three candidates.
+        let candidates = if r.moves.soft_drop {
+            &CANDIDATES[..]
+        } else {
+            &CANDIDATES[..9]
+        };
+        let charged = e.charged();
         let mut i = 0;
         while i < self.nodes.len() {
             let n = self.nodes[i];
-            let waited = self.waited_in_place(&n, speed);
-            for &c in &CANDIDATES {
+            let at = e.at(self, i, &n);
+            for &c in candidates {
                 let held = PadState(c);
-                // Taps only: a button held last frame must be released before it is pressed again.
-                if held.0 & 0xC3 & n.prev.0 != 0 {
-                    continue;
-                }
-                // After a plain wait, a tap on this no-drop frame only repeats, one fall-timer
-                // step later, what the same tap from the previous frame reached (dominated).
-                if waited && held.0 & 0xC3 != 0 && held.0 & 0x04 == 0 {
-                    continue;
-                }
-                if held.0 & 0x04 != 0 && !moves.soft_drop {
+                if !e.allows(at, &n, held) {
                     continue;
                 }
                 let mut a = n.state;
-                let newly = held.newly_from(n.prev);
-                match a.frame(held, newly, speed, map) {
-                    Control::Locked => self.record_lock(&a, n.frames + 1, i, held),
+                let b = Buttons::after(held, n.prev);
+                let frames = n.frames + 1;
+                match a.frame(b, r.speed, r.map) {
+                    Control::Locked if charged => self.record_lock_charged(&a, frames, i, held),
+                    Control::Locked => self.record_lock(&a, frames, i, held),
                     Control::Falling => {
-                        let Some(k) = Self::key(&a, held, speed) else {
-                            continue;
+                        let step = Step {
+                            state: a,
+                            held,
+                            newly: b.newly,
+                            parent: i as u32,
+                            frames,
                         };
-                        if !self.dominated(&k, epoch) {
-                            self.visit(&k, epoch);
-                            self.nodes.push(Node {
-                                state: a,
-                                prev: held,
-                                parent: i as u32,
-                                input: held,
-                                frames: n.frames + 1,
-                            });
-                        }
+                        e.falling(self, at, step);
                     }
                 }
             }
@@ -413,7 +487,7 @@ impl Bfs {
         expected.clear();
         inputs.push(lock.input);
         expected.push(Pos::new(lock.x, lock.y, lock.id));
-        // Up to the search's root (a search may have several: see `Bfs::search_entry`).
+        // Up to the search's root (a search may have several: see `Bfs::search_query`).
         let mut i = lock.node;
         while self.nodes[i as usize].parent != u32::MAX {
             let n = &self.nodes[i as usize];

@@ -166,25 +166,17 @@ impl Follower {
         Ok(())
     }
 
-    /// The pad for the next frame (planning first if needed): the plan's byte while the piece
-    /// is under control; between pieces the last plan's entry hold (a DAS charge carried to the
-    /// next piece), nothing otherwise.
-    pub fn pad<E: Evaluator, G: Borrow<Game>, X>(
-        &mut self,
-        planner: &mut Planner<E>,
-        frame: u64,
-        in_control: bool,
-        game: impl FnOnce() -> Result<G, X>,
-    ) -> Result<PadState, X> {
-        self.ensure_plan(planner, frame, in_control, game)?;
+    /// The pad for the next frame (after [`Follower::ensure_plan`]): the plan's byte while the
+    /// piece is under control; between pieces the last plan's entry hold (a DAS charge carried
+    /// to the next piece), nothing otherwise.
+    pub fn pad(&self, in_control: bool) -> PadState {
         if !in_control {
-            return Ok(self.entry);
+            return self.entry;
         }
-        Ok(self
-            .following
+        self.following
             .as_ref()
             .and_then(|f| f.plan.inputs.get(f.cursor).copied())
-            .unwrap_or(PadState::NONE))
+            .unwrap_or(PadState::NONE)
     }
 
     /// Checks the frame just run with `pad` against the plan.

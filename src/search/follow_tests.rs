@@ -8,9 +8,9 @@ use crate::search::eval::Standard;
 fn play(game: &mut Game, planner: &mut Planner<Standard>, f: &mut Follower, t: &mut Tally) {
     let in_control = game.play_state == PlayState::Control;
     let frame = u64::from(game.frame_counter);
-    let pad = f
-        .pad(planner, frame, in_control, || Ok::<_, ()>(&*game))
+    f.ensure_plan(planner, frame, in_control, || Ok::<_, ()>(&*game))
         .unwrap();
+    let pad = f.pad(in_control);
     let ev = game.step(pad);
     let seen = Seen {
         frame: frame + 1,

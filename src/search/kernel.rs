@@ -1,9 +1,10 @@
-//! Which of the seven lock-set searches answers a start ([`Kernel::choose`], the one place it is
-//! decided) and what a search may press ([`MoveSet`]); below `bfs`, `locks` and `reach`.
+//! Where a lock search starts ([`LockQuery`]), which of the seven lock-set searches answers it
+//! ([`Kernel::choose`], the one place it is decided) and what a search may press ([`MoveSet`]).
 
 use crate::game::active::Active;
-use crate::game::board::BOARD_ROWS;
-use crate::game::piece::Orientation;
+use crate::game::board::{Board, BOARD_ROWS};
+use crate::game::pad::PadState;
+use crate::game::piece::{Orientation, Piece};
 
 use super::profile::{PieceProgress, Profile, Shift, Timeline};
 
@@ -19,6 +20,78 @@ impl Default for MoveSet {
     /// never reaches a lock that gravity alone cannot (the completeness test checks this).
     fn default() -> Self {
         MoveSet { soft_drop: false }
+    }
+}
+
+/// Where a lock search starts and under which rules: a piece (its state at the end of the
+/// last frame), the board, the gravity and the player's profile.
+#[derive(Clone, Copy, Debug)]
+pub struct LockQuery<'a> {
+    pub board: &'a Board,
+    pub start: Active,
+    /// Buttons held in the last frame.
+    pub prev: PadState,
+    /// Frames per row (`drop_speed(level)`).
+    pub speed: u8,
+    pub profile: &'a Profile,
+    pub moves: MoveSet,
+    pub progress: PieceProgress,
+    /// At a spawn under a hold profile: the direction held at the start is the player's
+    /// choice (kept or pressed through the entry delay), so the locks are those from nothing,
+    /// Left or Right held (`Bfs::search_query`); `prev` is then unused.
+    pub entry: bool,
+}
+
+impl<'a> LockQuery<'a> {
+    /// `piece` at its spawn (nothing held, frame 0 of the piece).
+    pub fn spawn(
+        board: &'a Board,
+        piece: Piece,
+        speed: u8,
+        profile: &'a Profile,
+        moves: MoveSet,
+    ) -> LockQuery<'a> {
+        LockQuery {
+            board,
+            start: Active::spawn(piece.spawn().id(), 0, 0),
+            prev: PadState::NONE,
+            speed,
+            profile,
+            moves,
+            progress: PieceProgress::default(),
+            entry: false,
+        }
+    }
+
+    /// The query's piece in flight: `start` after the piece's `progress`, `prev` held in the
+    /// last frame.
+    pub fn at(self, start: Active, prev: PadState, progress: PieceProgress) -> LockQuery<'a> {
+        LockQuery {
+            start,
+            prev,
+            progress,
+            ..self
+        }
+    }
+
+    /// `piece` at its spawn after a lock that left the DAS counter at `das`: under a profile
+    /// that holds directions the counter carries (the cartridge keeps $46 through the entry
+    /// delay) and the hold at the spawn is chosen ([`LockQuery::entry`]); under taps it is
+    /// [`LockQuery::spawn`] (a tap resets the counter before it is read).
+    pub fn after_lock(
+        board: &'a Board,
+        piece: Piece,
+        speed: u8,
+        profile: &'a Profile,
+        moves: MoveSet,
+        das: u8,
+    ) -> LockQuery<'a> {
+        let mut q = LockQuery::spawn(board, piece, speed, profile, moves);
+        if profile.shift.holds() {
+            q.start.das = das.min(16);
+            q.entry = true;
+        }
+        q
     }
 }
 

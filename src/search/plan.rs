@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::game::active::{Active, Control};
 use crate::game::board::Board;
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::{Orientation, Piece};
 use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
@@ -75,7 +75,7 @@ pub struct Plan {
     /// next piece seen (the inputs before it do not depend on the next piece).
     pub replan_after: Option<usize>,
     /// The direction to hold from the lock through the entry delay into the next piece (a
-    /// hold profile's carried DAS charge: `Bfs::search_entry`); nothing otherwise.
+    /// hold profile's carried DAS charge: an entry `LockQuery`); nothing otherwise.
     pub entry_hold: PadState,
 }
 
@@ -87,9 +87,8 @@ pub struct Planner<E: Evaluator> {
     /// The player's input limits (`unlimited` by default).
     pub profile: Profile,
     first: Bfs,
-    second: Bfs,
+    second: AfterSearch,
     map1: CollisionMap,
-    map2: CollisionMap,
     /// The next piece's lock sets (path-free).
     seconds: LockSets,
     firsts: Vec<Lock>,
@@ -109,19 +108,27 @@ pub(crate) fn placement(l: &Lock) -> Placement {
     Placement::from(l)
 }
 
-/// The board after `first` and the next piece's locks on it from `first`'s DAS counter, in
-/// `Bfs`'s order with paths (in `bfs`): what ties and the entry hold are decided on.
-fn after_in_bfs_order<'b>(
-    s: &Situation,
-    first: &Lock,
-    next: Piece,
-    (profile, moves): (&Profile, MoveSet),
-    bfs: &'b mut Bfs,
-    map: &mut CollisionMap,
-) -> (AfterFirst, &'b [Lock]) {
-    let after = AfterFirst::new(&s.board, s.level, s.lines, placement(first));
-    let q = LockQuery::after_lock(&after.board, next, after.speed, profile, moves, first.das);
-    (after, q.search_ordered(bfs, map))
+/// The next piece's locks after a first lock in `Bfs`'s order with paths (what ties and the
+/// entry hold are decided on): the search and its collision map, reused.
+#[derive(Default)]
+struct AfterSearch {
+    bfs: Bfs,
+    map: CollisionMap,
+}
+
+impl AfterSearch {
+    /// The board after `first` and the next piece's locks on it from `first`'s DAS counter.
+    fn run(
+        &mut self,
+        s: &Situation,
+        first: &Lock,
+        next: Piece,
+        (profile, moves): (&Profile, MoveSet),
+    ) -> (AfterFirst, &[Lock]) {
+        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(first));
+        let q = LockQuery::after_lock(&after.board, next, after.speed, profile, moves, first.das);
+        (after, q.search_ordered(&mut self.bfs, &mut self.map))
+    }
 }
 
 /// What [`Planner::first_locks`] found: the prefix frames (inputs, positions) before the
@@ -209,9 +216,8 @@ impl<E: Evaluator> Planner<E> {
             moves: MoveSet::default(),
             profile: Profile::default(),
             first: Bfs::new(),
-            second: Bfs::new(),
+            second: AfterSearch::default(),
             map1: CollisionMap::default(),
-            map2: CollisionMap::default(),
             seconds: LockSets::new(),
             lookahead: Lookahead::default(),
             exclude: Vec::new(),
@@ -239,7 +245,7 @@ impl<E: Evaluator> Planner<E> {
             } else {
                 PadState::DOWN
             };
-            let locked = a.frame(held, held.newly_from(prev), speed, map) == Control::Locked;
+            let locked = a.frame(Buttons::after(held, prev), speed, map) == Control::Locked;
             prev = held;
             inputs.push(held);
             expected.push(Pos::of(&a));
@@ -264,10 +270,7 @@ impl<E: Evaluator> Planner<E> {
         if s.active.ary & 0x80 != 0 {
             let speed = drop_speed(s.level);
             while usize::from(s.progress.frames) + inputs.len() < usize::from(start_delay) {
-                let locked = after
-                    .active
-                    .frame(PadState::NONE, PadState::NONE, speed, map)
-                    == Control::Locked;
+                let locked = after.active.frame(Buttons::NONE, speed, map) == Control::Locked;
                 after.prev = PadState::NONE;
                 inputs.push(PadState::NONE);
                 expected.push(Pos::of(&after.active));
@@ -298,14 +301,9 @@ impl<E: Evaluator> Planner<E> {
         next: Piece,
         value: f64,
     ) -> Option<Placement> {
-        let (after, seconds) = after_in_bfs_order(
-            s,
-            &self.firsts[i],
-            next,
-            (&self.profile, self.moves),
-            &mut self.second,
-            &mut self.map2,
-        );
+        let (after, seconds) =
+            self.second
+                .run(s, &self.firsts[i], next, (&self.profile, self.moves));
         let mut found = None;
         let guard = &mut self.crash_guard;
         after.each_pair(
@@ -340,15 +338,17 @@ impl<E: Evaluator> Planner<E> {
         }
         let progress = Self::progress_after(s, &inputs);
         self.firsts.clear();
-        self.firsts.extend_from_slice(self.first.search_profiled(
-            start,
-            prev,
-            drop_speed(s.level),
-            &self.map1,
-            self.moves,
+        let speed = drop_speed(s.level);
+        let q = LockQuery::spawn(
+            &s.board,
+            orientation.piece(),
+            speed,
             &self.profile,
-            progress,
-        ));
+            self.moves,
+        )
+        .at(start, prev, progress);
+        self.firsts
+            .extend_from_slice(self.first.search_query(&q, &self.map1));
         (!self.firsts.is_empty()).then_some(Firsts::Found(inputs, expected))
     }
 
@@ -508,16 +508,11 @@ impl<E: Evaluator> Planner<E> {
         if !self.profile.shift.holds() {
             return PadState::NONE;
         }
-        let (_, seconds) = after_in_bfs_order(
-            s,
-            &self.firsts[i],
-            next,
-            (&self.profile, self.moves),
-            &mut self.second,
-            &mut self.map2,
-        );
+        let (_, seconds) = self
+            .second
+            .run(s, &self.firsts[i], next, (&self.profile, self.moves));
         match seconds.iter().find(|l| placement(l) == second).copied() {
-            Some(l) => self.second.root_hold(&l),
+            Some(l) => self.second.bfs.root_hold(&l),
             None => PadState::NONE,
         }
     }

@@ -1,7 +1,7 @@
 //! Tests of the planner under player profiles: the blind plan before the reaction time, with
 //! and without the next piece (self-play of every preset is in `lab/profile_play_tests.rs`).
 
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::Piece;
 use crate::search::eval::Standard;
 use crate::search::fixtures::{at_spawn, mid_board};
@@ -40,7 +40,7 @@ fn before_the_reaction_the_plan_does_not_depend_on_the_next_piece() {
             let mut prev = PadState::NONE;
             let map = crate::search::collision::CollisionMap::new(&board, piece);
             for &i in &blind.inputs[..18] {
-                a.frame(i, i.newly_from(prev), 3, &map);
+                a.frame(Buttons::after(i, prev), 3, &map);
                 prev = i;
             }
             game_like.active = a;

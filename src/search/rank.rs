@@ -181,15 +181,10 @@ impl<E: Evaluator + Clone> Ranker<E> {
             });
         }
         let progress = Planner::<E>::progress_after(s, &self.prefix);
-        let firsts = self.bfs.first.search_profiled(
-            start,
-            prev,
-            speed,
-            &self.bfs.map1,
-            self.moves,
-            &self.planner.profile,
-            progress,
-        );
+        let profile = &self.planner.profile;
+        let q = LockQuery::spawn(&s.board, orientation.piece(), speed, profile, self.moves)
+            .at(start, prev, progress);
+        let firsts = self.bfs.first.search_query(&q, &self.bfs.map1);
         self.bfs.firsts.extend_from_slice(firsts);
         if self.bfs.firsts.is_empty() {
             return None;

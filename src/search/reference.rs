@@ -47,7 +47,11 @@ impl<E: Evaluator> ReferencePlanner<E> {
         ReferencePlanner {
             evaluator,
             moves: MoveSet::default(),
-            bfs: PairSearch::default(),
+            bfs: PairSearch {
+                first: Bfs::general(),
+                second: Bfs::general(),
+                ..PairSearch::default()
+            },
         }
     }
 
@@ -70,15 +74,13 @@ impl<E: Evaluator> ReferencePlanner<E> {
             return Plan::locked_early(&start, prefix_inputs, prefix_expected);
         }
         self.bfs.firsts.clear();
-        self.bfs
-            .firsts
-            .extend_from_slice(self.bfs.first.search_general(
-                start,
-                prev,
-                speed,
-                &self.bfs.map1,
-                self.moves,
-            ));
+        self.bfs.firsts.extend_from_slice(self.bfs.first.search(
+            start,
+            prev,
+            speed,
+            &self.bfs.map1,
+            self.moves,
+        ));
         if self.bfs.firsts.is_empty() {
             return None;
         }
@@ -98,7 +100,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
             };
             self.bfs.map2.build_by_positions(&after.board, next);
             let spawn = Active::spawn(next.spawn().id(), 0, 0);
-            let seconds = self.bfs.second.search_general(
+            let seconds = self.bfs.second.search(
                 spawn,
                 PadState::NONE,
                 after.speed,

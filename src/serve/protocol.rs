@@ -162,6 +162,18 @@ fn number<T: std::str::FromStr>(
         .map_err(|_| bad(message, format!("{what} `{word}` is out of range")))
 }
 
+/// A frame message's head: the frame number, then its one required word (`missing` says
+/// what is missing without it).
+fn numbered<'w>(
+    message: &'static str,
+    missing: &'static str,
+    words: &mut impl Iterator<Item = &'w str>,
+) -> Result<(u64, &'w str), ProtocolError> {
+    let number = number(message, "frame number", words.next())?;
+    let word = words.next().ok_or_else(|| bad(message, missing))?;
+    Ok((number, word))
+}
+
 fn mode(message: &'static str, word: Option<&str>) -> Result<Mode, ProtocolError> {
     match word {
         Some("play") => Ok(Mode::Play),
@@ -207,8 +219,7 @@ impl<'a> ClientMsg<'a> {
                 }
             }
             "frame" => {
-                let number = number("frame", "frame number", words.next())?;
-                let hex = words.next().ok_or_else(|| bad("frame", "no RAM bytes"))?;
+                let (number, hex) = numbered("frame", "no RAM bytes", &mut words)?;
                 if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
                     return Err(bad(
                         "frame",
@@ -453,8 +464,7 @@ impl ServerMsg {
                 })
             }
             "pad" => {
-                let number = number("pad", "frame number", words.next())?;
-                let field = words.next().ok_or_else(|| bad("pad", "no buttons"))?;
+                let (number, field) = numbered("pad", "no buttons", &mut words)?;
                 let field: [u8; 8] = field
                     .as_bytes()
                     .try_into()

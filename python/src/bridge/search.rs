@@ -2,7 +2,7 @@
 //! explanation, and nestor's own loop for the tests.
 
 use nestor::game::active::Control;
-use nestor::game::pad::PadState;
+use nestor::game::pad::{Buttons, PadState};
 use nestor::game::piece::{Orientation, Piece};
 use nestor::game::score::drop_speed;
 use nestor::game::state::{Game, PlayState};
@@ -95,7 +95,8 @@ impl Searcher {
             return;
         };
         let speed = drop_speed(g.level);
-        self.map.build(&g.board(), o.piece());
+        let board = g.board();
+        self.map.build(&board, o.piece());
         // The first-piece delay: Down (after a release if held) ends it, as `Planner` does.
         let mut a = g.active;
         let mut prev = g.held;
@@ -106,7 +107,7 @@ impl Searcher {
             } else {
                 PadState::DOWN
             };
-            let locked = a.frame(held, held.newly_from(prev), speed, &self.map) == Control::Locked;
+            let locked = a.frame(Buttons::after(held, prev), speed, &self.map) == Control::Locked;
             prev = held;
             prefix.push(held.bits());
             if locked {
@@ -121,18 +122,9 @@ impl Searcher {
         }
         let mut progress = t.progress();
         progress.frames = progress.frames.saturating_add(prefix.len() as u16);
-        let locks = self
-            .bfs
-            .search_profiled(
-                a,
-                prev,
-                speed,
-                &self.map,
-                MoveSet { soft_drop },
-                profile,
-                progress,
-            )
-            .to_vec();
+        let moves = MoveSet { soft_drop };
+        let q = LockQuery::spawn(&board, o.piece(), speed, profile, moves).at(a, prev, progress);
+        let locks = self.bfs.search_query(&q, &self.map).to_vec();
         for l in &locks {
             self.bfs.path(l, &mut self.inputs, &mut self.expected);
             let mut inputs = prefix.clone();

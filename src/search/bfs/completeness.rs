@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashSet, VecDeque};
 
 use crate::game::active::{Active, Control};
 use crate::game::board::Board;
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 use crate::search::collision::CollisionMap;
@@ -20,6 +20,7 @@ use crate::search::profile::{PieceProgress, Profile, Shift, PRESETS};
 use crate::search::reach::Reach;
 
 use super::{Bfs, MoveSet};
+use crate::search::kernel::LockQuery;
 
 type Locks = BTreeSet<(u8, u8, u8)>;
 
@@ -81,10 +82,10 @@ fn enumerate(
             if !legal(profile, held, prev, frame, pressed) {
                 continue;
             }
-            let newly = held.newly_from(prev);
+            let b = Buttons::after(held, prev);
             let mut a = state;
-            let pressed = pressed.union(PadState(newly.0 & 0x03));
-            match a.frame(held, newly, speed, board) {
+            let pressed = pressed.union(PadState(b.newly.0 & 0x03));
+            match a.frame(b, speed, board) {
                 Control::Locked => {
                     locks.insert((a.x, a.y, a.id));
                 }
@@ -109,38 +110,42 @@ fn enumerate(
     (locks, passed)
 }
 
-/// A profiled search's signature (`Bfs::search_profiled` and its keyed oracle).
-type Search = for<'a> fn(
-    &'a mut Bfs,
-    Active,
-    PadState,
-    u8,
-    &CollisionMap,
-    MoveSet,
-    &Profile,
-    PieceProgress,
-) -> &'a [super::Lock];
+/// The searches a test compares: the planner's (dense where it can) and the keyed oracle.
+struct Searches {
+    bfs: Bfs,
+    keyed: Bfs,
+}
+
+impl Searches {
+    fn new() -> Searches {
+        Searches {
+            bfs: Bfs::new(),
+            keyed: Bfs::keyed(),
+        }
+    }
+}
+
+/// The query of a search from `from` under `profile`.
+fn query<'a>(board: &'a Board, from: InFlight, speed: u8, profile: &'a Profile) -> LockQuery<'a> {
+    let piece = Orientation::new(from.state.id).unwrap().piece();
+    LockQuery::spawn(board, piece, speed, profile, MoveSet::default()).at(
+        from.state,
+        from.prev,
+        from.progress,
+    )
+}
 
 /// The BFS's locks, by the dense search and by the hashed key (both must agree).
-fn bfs_locks(bfs: &mut Bfs, board: &Board, from: InFlight, speed: u8, profile: &Profile) -> Locks {
+fn bfs_locks(s: &mut Searches, board: &Board, from: InFlight, speed: u8, p: &Profile) -> Locks {
     let piece = Orientation::new(from.state.id).unwrap().piece();
     let map = CollisionMap::new(board, piece);
-    let [keyed, got]: [Locks; 2] = [Bfs::search_profiled_keyed as Search, Bfs::search_profiled]
-        .map(|search| {
-            search(
-                bfs,
-                from.state,
-                from.prev,
-                speed,
-                &map,
-                MoveSet::default(),
-                profile,
-                from.progress,
-            )
+    let q = query(board, from, speed, p);
+    let [keyed, got]: [Locks; 2] = [&mut s.keyed, &mut s.bfs].map(|bfs| {
+        bfs.search_query(&q, &map)
             .iter()
             .map(|l| (l.x, l.y, l.id))
             .collect()
-        });
+    });
     assert_eq!(got, keyed, "dense and keyed searches differ");
     got
 }
@@ -183,7 +188,7 @@ fn spawn(piece: Piece) -> InFlight {
 #[test]
 fn every_profile_reaches_exactly_the_enumerated_locks_from_spawn_and_in_flight() {
     let boards = boards();
-    let mut bfs = Bfs::new();
+    let mut bfs = Searches::new();
     let mut reach = Reach::new();
     let mut searched = 0;
     for profile in profiles() {
@@ -240,7 +245,7 @@ fn held_das_reaches_a_cave_taps_cannot_and_taps_reach_what_das_cannot() {
     let cave = Board::from_text(CAVE).unwrap();
     let speed = drop_speed(29);
     let o = spawn(Piece::O);
-    let mut bfs = Bfs::new();
+    let mut bfs = Searches::new();
     let in_cave = (4u8, 11u8, Piece::O.spawn().id());
     let far_right = (9u8, 18u8, Piece::O.spawn().id());
     for name in ["das", "30hz", "unlimited", "15hz"] {
@@ -276,17 +281,7 @@ fn the_unlimited_profile_is_the_unprofiled_search() {
         let plain: Vec<_> = a
             .search(from.state, from.prev, 2, &map, MoveSet::default())
             .to_vec();
-        let profiled = b
-            .search_profiled(
-                from.state,
-                from.prev,
-                2,
-                &map,
-                MoveSet::default(),
-                &p,
-                PieceProgress::default(),
-            )
-            .to_vec();
+        let profiled = b.search_query(&query(&board, from, 2, &p), &map).to_vec();
         assert_eq!(plain, profiled);
     }
 }
@@ -299,7 +294,7 @@ fn holding_profiles() -> Vec<Profile> {
 #[test]
 fn a_carried_das_charge_reaches_exactly_the_enumerated_locks() {
     let boards = boards();
-    let mut bfs = Bfs::new();
+    let mut bfs = Searches::new();
     let mut searched = 0;
     for profile in holding_profiles() {
         for level in [18u8, 19, 29] {
@@ -330,9 +325,17 @@ fn a_carried_das_charge_reaches_exactly_the_enumerated_locks() {
                         // The entry search (the hold chosen at the spawn) is the union of the
                         // three, and each lock's counter is the one its path leaves.
                         let start = Active::spawn(piece.spawn().id(), das, 0);
-                        let locks = bfs
-                            .search_entry(start, speed, &piece_map, MoveSet::default(), &profile)
-                            .to_vec();
+                        let from = InFlight {
+                            state: start,
+                            prev: PadState::NONE,
+                            progress: PieceProgress::default(),
+                        };
+                        let q = LockQuery {
+                            entry: true,
+                            ..query(board, from, speed, &profile)
+                        };
+                        let bfs = &mut bfs.bfs;
+                        let locks = bfs.search_query(&q, &piece_map).to_vec();
                         let got: Locks = locks.iter().map(|l| (l.x, l.y, l.id)).collect();
                         assert_eq!(
                             got, union[d],
@@ -346,7 +349,7 @@ fn a_carried_das_charge_reaches_exactly_the_enumerated_locks() {
                             let mut a = start;
                             let mut end = Control::Falling;
                             for &i in &inputs {
-                                end = a.frame(i, i.newly_from(prev), speed, board);
+                                end = a.frame(Buttons::after(i, prev), speed, board);
                                 prev = i;
                             }
                             assert_eq!(end, Control::Locked, "{l:?}");

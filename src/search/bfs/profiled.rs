@@ -1,4 +1,4 @@
-//! `Bfs::search_profiled`: the lock search under a player profile (input timeline, taps or
+//! `Bfs::search_query`: the lock search under a player profile (input timeline, taps or
 //! held directions with DAS), over exact controller states deduplicated by a hashed key.
 
 // A state's future depends on: the piece's (x, y, orientation), the fall timer (as
@@ -16,13 +16,13 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::game::active::{Active, Control};
+use crate::game::active::Active;
 use crate::game::pad::PadState;
 use crate::search::collision::CollisionMap;
-use crate::search::kernel::Kernel;
+use crate::search::kernel::{Kernel, LockQuery};
 use crate::search::profile::{PieceProgress, Profile, Shift, Timeline};
 
-use super::{tapped_bits, Bfs, Lock, MoveSet, Node, CANDIDATES, SLOT};
+use super::{tapped_bits, Bfs, Expansion, Lock, Node, Run, Step, SLOT};
 
 /// Without soft drop the row and fall timer depend on the frame alone, so states of one BFS
 /// depth can only equal states of the same depth: they are told apart by (x, orientation
@@ -136,115 +136,172 @@ fn key(a: &Active, prev: PadState, speed: u8, rules: &Rules, phase: u32, pressed
         | (pressed as u64 & 3) << 62
 }
 
+impl Rules {
+    /// The directions pressed so far at the start (they count only under `Shift::Hold`).
+    #[inline(always)]
+    fn first_pressed(&self) -> u8 {
+        if self.shift == Shift::Hold {
+            self.pressed
+        } else {
+            0
+        }
+    }
+
+    /// The directions pressed so far after a frame that newly pressed `newly`.
+    #[inline(always)]
+    fn pressed_after(&self, pressed: u8, newly: PadState) -> u8 {
+        if self.shift == Shift::Hold {
+            pressed | (newly.0 & 0x03)
+        } else {
+            0
+        }
+    }
+}
+
+/// A profiled search's rules: the profile's presses, states told apart by `D`.
+struct Profiled<D> {
+    rules: Rules,
+    states: D,
+}
+
+/// How a profiled search tells its states apart.
+trait States {
+    /// What a node's children share (a depth stamp, a timeline phase), from the node's frame
+    /// of the piece and its depth.
+    fn tag(&mut self, frame: u32, depth: u16) -> u32;
+    /// True, and marked seen, when the child `s` with `pressed` directions is a new state.
+    fn first(&mut self, bfs: &mut Bfs, tag: u32, s: &Step, pressed: u8) -> bool;
+}
+
+impl<D: States> Expansion for Profiled<D> {
+    /// (frame of the piece, directions pressed so far, the children's tag).
+    type At = (u32, u8, u32);
+
+    #[inline(always)]
+    fn charged(&self) -> bool {
+        self.rules.shift.holds()
+    }
+
+    #[inline(always)]
+    fn at(&mut self, bfs: &Bfs, i: usize, n: &Node) -> Self::At {
+        let frame = self.rules.offset + u32::from(n.frames);
+        (frame, bfs.pressed[i], self.states.tag(frame, n.frames))
+    }
+
+    #[inline(always)]
+    fn allows(&self, (frame, pressed, _): Self::At, n: &Node, held: PadState) -> bool {
+        self.rules.allows(held, n.prev, frame, pressed)
+    }
+
+    #[inline(always)]
+    fn falling(&mut self, bfs: &mut Bfs, (_, pressed, tag): Self::At, s: Step) {
+        let pressed = self.rules.pressed_after(pressed, s.newly);
+        if self.states.first(bfs, tag, &s, pressed) {
+            bfs.push_profiled(Node::new(s.state, s.held, s.parent, s.frames), pressed);
+        }
+    }
+}
+
+/// States of one depth told apart by [`dense`], stamped per depth.
+struct DenseStates {
+    holds: bool,
+    /// The stamp of depth 0.
+    base: u32,
+    deepest: u32,
+}
+
+impl States for DenseStates {
+    #[inline(always)]
+    fn tag(&mut self, _: u32, depth: u16) -> u32 {
+        self.deepest = self.deepest.max(u32::from(depth) + 1);
+        self.base + u32::from(depth) + 1
+    }
+
+    #[inline(always)]
+    fn first(&mut self, bfs: &mut Bfs, stamp: u32, s: &Step, pressed: u8) -> bool {
+        if s.state.y >= 22 {
+            return false;
+        }
+        let d = dense(&s.state, s.held, self.holds, pressed);
+        let fresh = bfs.depth_seen[d] != stamp;
+        bfs.depth_seen[d] = stamp;
+        fresh
+    }
+}
+
+/// States told apart by their hashed [`key`].
+struct KeyedStates {
+    rules: Rules,
+    speed: u8,
+    period: u32,
+}
+
+impl States for KeyedStates {
+    #[inline(always)]
+    fn tag(&mut self, frame: u32, _: u16) -> u32 {
+        (frame + 1) % self.period
+    }
+
+    #[inline(always)]
+    fn first(&mut self, bfs: &mut Bfs, phase: u32, s: &Step, pressed: u8) -> bool {
+        let a = &s.state;
+        if a.x >= 10 || a.y >= 22 || a.ary > 2 {
+            return false;
+        }
+        bfs.keys
+            .insert(key(a, s.held, self.speed, &self.rules, phase, pressed))
+    }
+}
+
 impl Bfs {
-    /// A new profiled search at `speed` (≥ 1): fresh marks, nodes, locks and keys.
-    fn begin_profiled(&mut self, speed: u8) {
-        self.next_epoch(speed);
-        self.nodes.clear();
-        self.locks.clear();
+    /// Every lock reachable from the query's start under its profile, with paths, in the order
+    /// first reached (`map` is the query's piece's on its board): the one entry point for "the
+    /// locks a piece can reach under a profile". The `unlimited` timeline with taps runs
+    /// [`Bfs::search`]'s kernels (its fast paths, bit for bit); anything else the profiled
+    /// search, by dense keys where [`Kernel::choose`] allows, by hashed keys otherwise.
+    /// An entry query ([`LockQuery::entry`]) under a hold profile searches from three roots,
+    /// nothing, Left or Right held: a lock's root is [`Bfs::root_hold`]; its path (`Bfs::path`)
+    /// starts on the piece's first frame. Reaction time and start delay do not change what
+    /// is reachable: the planner applies them.
+    pub fn search_query(&mut self, q: &LockQuery, map: &CollisionMap) -> &[Lock] {
+        let kernel = Kernel::choose(&q.start, q.speed, q.moves, q.profile, q.progress, true);
+        let prev = if q.entry { PadState::NONE } else { q.prev };
+        let roots = if q.entry
+            && q.profile.shift.holds()
+            && matches!(kernel, Kernel::Dense | Kernel::Keyed)
+        {
+            &ENTRY_ROOTS[..]
+        } else {
+            std::slice::from_ref(&prev)
+        };
+        let run = Run {
+            start: q.start,
+            roots,
+            speed: q.speed.max(1),
+            map,
+            moves: q.moves,
+            rules: Rules::new(q.profile, q.progress),
+        };
+        self.run(kernel, &run)
+    }
+
+    /// A node of a profiled search, with the directions `pressed` so far.
+    #[inline(always)]
+    fn push_profiled(&mut self, node: Node, pressed: u8) {
+        self.nodes.push(node);
+        self.pressed.push(pressed);
+    }
+
+    /// The roots of a profiled search, one per hold in `r.roots` (fresh nodes and keys).
+    fn profiled_roots(&mut self, r: &Run) {
         self.pressed.clear();
         self.keys.clear();
-    }
-
-    /// Every lock reachable from `start` (`prev` held in the last frame) under `profile`,
-    /// `progress` being what the piece already did (zero at its spawn). The one entry point
-    /// for "locks reachable under a profile": the `unlimited` timeline with taps is
-    /// [`Bfs::search`] itself (its fast paths, bit for bit); anything else is the keyed search.
-    /// Reaction time and start delay do not change what is reachable: the planner applies them.
-    #[allow(clippy::too_many_arguments)]
-    pub fn search_profiled(
-        &mut self,
-        start: Active,
-        prev: PadState,
-        speed: u8,
-        map: &CollisionMap,
-        moves: MoveSet,
-        profile: &Profile,
-        progress: PieceProgress,
-    ) -> &[Lock] {
-        let kernel = Kernel::choose(&start, speed, moves, profile, progress, true);
-        if matches!(kernel, Kernel::Rows | Kernel::General) {
-            return self.search(start, prev, speed, map, moves);
-        }
-        let rules = Rules::new(profile, progress);
-        self.search_from_roots(kernel, start, &[prev], speed, map, moves, rules)
-    }
-
-    /// The locks of a piece at its spawn under a profile that holds directions, the DAS
-    /// counter `start.das` carried from the last piece, when the direction held at the spawn
-    /// is the player's choice (pressed or kept through the entry delay, where a press does not
-    /// touch the counter): one search from three roots, nothing, Left or Right held. A lock's
-    /// root is [`Bfs::root_hold`]; its path (`Bfs::path`) starts on the piece's first frame.
-    /// Without holds (or soft drop) it is [`Bfs::search_profiled`] with nothing held.
-    pub fn search_entry(
-        &mut self,
-        start: Active,
-        speed: u8,
-        map: &CollisionMap,
-        moves: MoveSet,
-        profile: &Profile,
-    ) -> &[Lock] {
-        let progress = PieceProgress::default();
-        let kernel = Kernel::choose(&start, speed, moves, profile, progress, true);
-        if !profile.shift.holds() || !matches!(kernel, Kernel::Dense | Kernel::Keyed) {
-            return self.search_profiled(
-                start,
-                PadState::NONE,
-                speed,
-                map,
-                moves,
-                profile,
-                progress,
+        for &prev in r.roots {
+            self.push_profiled(
+                Node::new(r.start, prev, u32::MAX, 0),
+                r.rules.first_pressed(),
             );
         }
-        let rules = Rules::new(profile, progress);
-        self.search_from_roots(kernel, start, &ENTRY_ROOTS, speed, map, moves, rules)
-    }
-
-    /// A fresh profiled search from one root per hold in `roots`, by the dense search when
-    /// `kernel` is [`Kernel::Dense`], by the keyed one otherwise.
-    #[allow(clippy::too_many_arguments)]
-    fn search_from_roots(
-        &mut self,
-        kernel: Kernel,
-        start: Active,
-        roots: &[PadState],
-        speed: u8,
-        map: &CollisionMap,
-        moves: MoveSet,
-        rules: Rules,
-    ) -> &[Lock] {
-        let speed = speed.max(1);
-        self.begin_profiled(speed);
-        if kernel == Kernel::Dense {
-            self.dense_search(start, roots, speed, map, rules);
-        } else {
-            self.keyed_search(start, roots, speed, map, moves, rules);
-        }
-        self.expanded = self.nodes.len();
-        &self.locks
-    }
-
-    /// A node of a profiled search: `state` after `held` was pressed on frame `frames`, from
-    /// node `parent` (`u32::MAX` for a root, `held` being then the hold before the start), with
-    /// the directions `pressed` so far.
-    #[inline(always)]
-    fn push_profiled(
-        &mut self,
-        state: Active,
-        held: PadState,
-        parent: u32,
-        frames: u16,
-        pressed: u8,
-    ) {
-        self.nodes.push(Node {
-            state,
-            prev: held,
-            parent,
-            input: held,
-            frames,
-        });
-        self.pressed.push(pressed);
     }
 
     /// The button held at the root a lock of the last search came from (its entry hold).
@@ -256,33 +313,18 @@ impl Bfs {
         self.nodes[i].prev
     }
 
-    /// [`Bfs::search_profiled`] always by the hashed key (the dense search's oracle in tests).
+    /// A search that always runs the keyed kernel (the dense search's oracle in tests).
     #[cfg(test)]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn search_profiled_keyed(
-        &mut self,
-        start: Active,
-        prev: PadState,
-        speed: u8,
-        map: &CollisionMap,
-        moves: MoveSet,
-        profile: &Profile,
-        progress: PieceProgress,
-    ) -> &[Lock] {
-        let rules = Rules::new(profile, progress);
-        self.search_from_roots(Kernel::Keyed, start, &[prev], speed, map, moves, rules)
+    pub(super) fn keyed() -> Bfs {
+        Bfs {
+            only: Some(Kernel::Keyed),
+            ..Bfs::new()
+        }
     }
 
-    /// The keyed search for a start [`Bfs::search_profiled`] found dense: the same nodes in
-    /// the same order, deduplicated by depth.
-    fn dense_search(
-        &mut self,
-        start: Active,
-        roots: &[PadState],
-        speed: u8,
-        map: &CollisionMap,
-        rules: Rules,
-    ) {
+    /// The keyed search for a start [`Kernel::choose`] found dense: the same nodes in the same
+    /// order, deduplicated by depth.
+    pub(super) fn dense_search(&mut self, r: &Run) {
         if self.depth_seen.len() != DENSE {
             self.depth_seen = vec![0; DENSE];
             self.depth_base = 0;
@@ -292,121 +334,46 @@ impl Bfs {
             self.depth_seen.fill(0);
             self.depth_base = 0;
         }
-        let base = self.depth_base + 1;
-        let holds = rules.shift.holds();
-        let hold_once = rules.shift == Shift::Hold;
-        let pressed0 = if hold_once { rules.pressed } else { 0 };
-        for &prev in roots {
-            self.push_profiled(start, prev, u32::MAX, 0, pressed0);
-        }
-        let mut i = 0;
-        let mut deepest = 0u32;
-        while i < self.nodes.len() {
-            let n = self.nodes[i];
-            let pressed = self.pressed[i];
-            let frame = rules.offset + u32::from(n.frames);
-            let stamp = base + u32::from(n.frames) + 1;
-            deepest = deepest.max(u32::from(n.frames) + 1);
-            for &c in &CANDIDATES[..9] {
-                let held = PadState(c);
-                if !rules.allows(held, n.prev, frame, pressed) {
-                    continue;
-                }
-                let mut a = n.state;
-                let newly = held.newly_from(n.prev);
-                let pressed = if hold_once {
-                    pressed | (newly.0 & 0x03)
-                } else {
-                    0
-                };
-                match a.frame(held, newly, speed, map) {
-                    Control::Locked if holds => self.record_lock_charged(&a, n.frames + 1, i, held),
-                    Control::Locked => self.record_lock(&a, n.frames + 1, i, held),
-                    Control::Falling => {
-                        if a.y >= 22 {
-                            continue;
-                        }
-                        let d = dense(&a, held, holds, pressed);
-                        if self.depth_seen[d] != stamp {
-                            self.depth_seen[d] = stamp;
-                            self.push_profiled(a, held, i as u32, n.frames + 1, pressed);
-                        }
-                    }
-                }
-            }
-            i += 1;
-        }
-        self.depth_base = base + deepest + 1;
+        self.profiled_roots(r);
+        let states = DenseStates {
+            holds: r.rules.shift.holds(),
+            base: self.depth_base + 1,
+            deepest: 0,
+        };
+        let mut dense = Profiled {
+            rules: r.rules,
+            states,
+        };
+        self.expand(&mut dense, r);
+        self.depth_base = dense.states.base + dense.states.deepest + 1;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn keyed_search(
-        &mut self,
-        start: Active,
-        roots: &[PadState],
-        speed: u8,
-        map: &CollisionMap,
-        moves: MoveSet,
-        rules: Rules,
-    ) {
-        let period = u32::from(rules.timeline.period());
-        let pressed0 = if rules.shift == Shift::Hold {
-            rules.pressed
-        } else {
-            0
+    /// The search over hashed keys: any profile, any start.
+    pub(super) fn keyed_search(&mut self, r: &Run) {
+        self.profiled_roots(r);
+        let states = KeyedStates {
+            rules: r.rules,
+            speed: r.speed,
+            period: u32::from(r.rules.timeline.period()),
         };
-        for &prev in roots {
-            if start.ary <= 2 {
-                self.keys.insert(key(
-                    &start,
+        if r.start.ary <= 2 {
+            let phase = r.rules.offset % states.period;
+            for &prev in r.roots {
+                let k = key(
+                    &r.start,
                     prev,
-                    speed,
-                    &rules,
-                    rules.offset % period,
-                    pressed0,
-                ));
+                    r.speed,
+                    &r.rules,
+                    phase,
+                    r.rules.first_pressed(),
+                );
+                self.keys.insert(k);
             }
-            self.push_profiled(start, prev, u32::MAX, 0, pressed0);
         }
-        let holds = rules.shift.holds();
-        let mut i = 0;
-        while i < self.nodes.len() {
-            let n = self.nodes[i];
-            let pressed = self.pressed[i];
-            let frame = rules.offset + u32::from(n.frames);
-            let phase = (frame + 1) % period;
-            for &c in &CANDIDATES {
-                let held = PadState(c);
-                if c & 0x04 != 0 && !moves.soft_drop {
-                    continue;
-                }
-                if !rules.allows(held, n.prev, frame, pressed) {
-                    continue;
-                }
-                let mut a = n.state;
-                let newly = held.newly_from(n.prev);
-                let pressed = if rules.shift == Shift::Hold {
-                    pressed | (newly.0 & 0x03)
-                } else {
-                    0
-                };
-                match a.frame(held, newly, speed, map) {
-                    Control::Locked if holds => self.record_lock_charged(&a, n.frames + 1, i, held),
-                    Control::Locked => self.record_lock(&a, n.frames + 1, i, held),
-                    Control::Falling => {
-                        if a.x >= 10 || a.y >= 22 || a.ary > 2 {
-                            continue;
-                        }
-                        if self
-                            .keys
-                            .insert(key(&a, held, speed, &rules, phase, pressed))
-                        {
-                            self.push_profiled(a, held, i as u32, n.frames + 1, pressed);
-                        }
-                    }
-                }
-            }
-            i += 1;
-        }
+        let mut keyed = Profiled {
+            rules: r.rules,
+            states,
+        };
+        self.expand(&mut keyed, r);
     }
 }

@@ -15,8 +15,7 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
-use super::{tapped_bits, Bfs, Lock, Node, CANDIDATES, SLOT};
-use crate::search::collision::CollisionMap;
+use super::{tapped_bits, Bfs, Node, Run, CANDIDATES, SLOT};
 
 /// `SUBSETS[t]`: bit s set for every tap set s ⊆ t (s, t as `tapped_bits` values).
 const SUBSETS: [u16; 16] = subsets();
@@ -39,14 +38,8 @@ const fn subsets() -> [u16; 16] {
 
 impl Bfs {
     /// The search of [`Bfs::search`] for a start `Kernel::choose` gives `Rows` (`speed` ≥ 1).
-    pub(super) fn rows_search(
-        &mut self,
-        start: Active,
-        prev: PadState,
-        speed: u8,
-        map: &CollisionMap,
-    ) {
-        let epoch = self.epoch;
+    pub(super) fn rows_search(&mut self, r: &Run) {
+        let (start, prev, speed, map) = (r.start, r.roots[0], r.speed, r.map);
         // The piece's orientations as slots 0..turns in A order (`SLOT` numbers them so), and
         // per pivot row a column mask of where each fits (row 22 and beyond: nowhere).
         let slot0 = SLOT[start.id as usize];
@@ -74,7 +67,7 @@ impl Bfs {
         if prev.0 & 0x04 == 0 {
             row_seen[SLOT[start.id as usize] as usize] |= 1 << start.x;
         }
-        self.push_root(start, prev);
+        self.nodes.push(Node::new(start, prev, u32::MAX, 0));
         let (mut y, mut fall) = (start.y, start.fall_timer);
         let mut level_start = 0usize;
         let mut frames: u16 = 0;
@@ -136,22 +129,16 @@ impl Bfs {
                     if here[to] & (1 << nx) != 0 {
                         nslot = to;
                     }
-                    let nid = base + nslot as u8;
+                    let state = Active {
+                        x: nx,
+                        y,
+                        id: base + nslot as u8,
+                        fall_timer: child_fall,
+                        das,
+                        ..start
+                    };
                     if gravity && below[nslot] & (1 << nx) == 0 {
-                        let lk = (nid as usize * 10 + nx as usize) * 22 + y as usize;
-                        if self.lock_seen[lk] != epoch {
-                            self.lock_seen[lk] = epoch;
-                            self.locks.push(Lock {
-                                x: nx,
-                                y,
-                                id: nid,
-                                frames,
-                                hold_down_points: start.hold_down_points,
-                                das,
-                                node: i as u32,
-                                input: PadState(c),
-                            });
-                        }
+                        self.record_lock(&state, frames, i, PadState(c));
                         continue;
                     }
                     if child_y >= 20 {
@@ -165,20 +152,12 @@ impl Bfs {
                     }
                     *seen |= 1 << taps;
                     now_pos[nslot] |= 1 << nx;
-                    self.nodes.push(Node {
-                        state: Active {
-                            x: nx,
-                            y: child_y,
-                            id: nid,
-                            fall_timer: child_fall,
-                            das,
-                            ..start
-                        },
-                        prev: PadState(c),
-                        parent: i as u32,
-                        input: PadState(c),
-                        frames,
-                    });
+                    let state = Active {
+                        y: child_y,
+                        ..state
+                    };
+                    self.nodes
+                        .push(Node::new(state, PadState(c), i as u32, frames));
                 }
             }
             for s in 0..4 {
@@ -212,7 +191,8 @@ mod tests {
     use crate::game::board::Board;
     use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
-    use crate::search::bfs::MoveSet;
+    use crate::search::bfs::{Lock, MoveSet};
+    use crate::search::collision::CollisionMap;
     use crate::search::fixtures::boards::{ROOF, TALL};
     use crate::search::fixtures::with_empty;
     use crate::search::kernel::Kernel;
@@ -251,8 +231,8 @@ mod tests {
         );
         let mut fast = Bfs::new();
         fast.search(start, prev, speed, &map, MoveSet::default());
-        let mut general = Bfs::new();
-        general.search_general(start, prev, speed, &map, MoveSet::default());
+        let mut general = Bfs::general();
+        general.search(start, prev, speed, &map, MoveSet::default());
         assert_eq!(
             fast.nodes.len(),
             general.nodes.len(),

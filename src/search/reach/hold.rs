@@ -129,7 +129,7 @@ impl HoldSets {
 impl Reach {
     /// Every lock reachable from `start` (settled, DAS counter `start.das`) under `rules`, a
     /// profile that holds directions, from each of `roots` (the buttons held in the frame
-    /// before the start: one, or the three entry holds of `Bfs::search_entry`). The same set
+    /// before the start: one, or the three entry holds of `Bfs::search_query`'s entry queries). The same set
     /// as the profiled `Bfs` from those roots (tested below); each lock's `frames` is its first
     /// arrival. `None` for a start this search does not model (soft drop or the first-piece
     /// delay active, off the field, a fall timer past the gravity test, a counter past 16).
@@ -380,6 +380,7 @@ mod tests {
     use crate::game::score::drop_speed;
     use crate::search::bfs::{Bfs, MoveSet, ENTRY_ROOTS};
     use crate::search::collision::CollisionMap;
+    use crate::search::kernel::LockQuery;
     use crate::search::profile::{PieceProgress, Profile};
 
     type Locks = BTreeSet<(u8, u8, u8)>;
@@ -420,24 +421,18 @@ mod tests {
                         for &root in &roots {
                             for (b, board) in boards.iter().enumerate() {
                                 let map = CollisionMap::new(board, piece);
-                                let want = match root {
-                                    &[prev] => bfs.search_profiled(
-                                        start,
-                                        prev,
-                                        speed,
-                                        &map,
-                                        MoveSet::default(),
-                                        &profile,
-                                        PieceProgress::default(),
-                                    ),
-                                    _ => bfs.search_entry(
-                                        start,
-                                        speed,
-                                        &map,
-                                        MoveSet::default(),
-                                        &profile,
-                                    ),
+                                let q = LockQuery::spawn(
+                                    board,
+                                    piece,
+                                    speed,
+                                    &profile,
+                                    MoveSet::default(),
+                                );
+                                let q = LockQuery {
+                                    entry: root.len() > 1,
+                                    ..q.at(start, root[0], PieceProgress::default())
                                 };
+                                let want = bfs.search_query(&q, &map);
                                 let want: Locks = want.iter().map(|l| (l.x, l.y, l.id)).collect();
                                 let got: Locks = reach
                                     .search_hold(board, start, root, speed, rules)
