@@ -9,7 +9,7 @@ use crate::search::{MoveSet, Profile};
 
 /// A random board: a random pile height, cells filled with a random density below it, now
 /// and then a full or an empty row, and a few cells in the hidden and top rows.
-fn random_board(x: &mut u64) -> Board {
+pub(super) fn random_board(x: &mut u64) -> Board {
     let mut next = || {
         *x ^= *x << 13;
         *x ^= *x >> 7;
@@ -63,7 +63,7 @@ fn the_reach_fast_path_equals_the_route_by_route_count() {
 }
 
 /// The planner bench's boards (benches/planner.rs), and random ones.
-const BENCH_BOARDS: [&str; 2] = [
+pub(super) const BENCH_BOARDS: [&str; 2] = [
     "..........\n..........\n..........\n..........\n..........\n\
      ..........\n..........\n..........\n..........\n..........\n\
      ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
