@@ -13,6 +13,11 @@ use super::column_reach::ReachTable;
 use super::features::{with_features, FEATURE_COUNT};
 use super::weights::{PhaseWeights, Weights};
 
+pub use incremental::Prefix;
+
+mod incremental;
+#[cfg(test)]
+mod incremental_tests;
 #[cfg(test)]
 mod oracle;
 #[cfg(test)]
@@ -46,6 +51,16 @@ pub struct PairOutcome<'a> {
 /// Scores pairs for the search; lower is better, `None` means a rule rejects the pair.
 pub trait Evaluator: Sync {
     fn evaluate(&self, outcome: &PairOutcome) -> Option<f64>;
+
+    /// What the pairs of one first lock share: the pass over the board after it.
+    fn prefix(&self, board: &Board) -> Prefix {
+        Prefix::of_rows(&visible_rows(board))
+    }
+
+    /// `evaluate`, for a pair whose board after the first lock gave `prefix`; the same value.
+    fn evaluate_after(&self, _prefix: &Prefix, outcome: &PairOutcome) -> Option<f64> {
+        self.evaluate(outcome)
+    }
 }
 
 macro_rules! features_struct {
@@ -186,9 +201,56 @@ impl Evaluator for Standard {
         }
         self.evaluate_portable(outcome)
     }
+
+    #[inline]
+    fn prefix(&self, board: &Board) -> Prefix {
+        #[cfg(target_arch = "x86_64")]
+        if self.popcnt {
+            // SAFETY: `popcnt` is set only where the CPU has the instruction.
+            return unsafe { prefix_popcnt(board) };
+        }
+        Prefix::of_rows(&visible_rows(board))
+    }
+
+    #[inline]
+    fn evaluate_after(&self, prefix: &Prefix, outcome: &PairOutcome) -> Option<f64> {
+        #[cfg(target_arch = "x86_64")]
+        if self.popcnt {
+            // SAFETY: as above.
+            return unsafe { self.evaluate_after_popcnt(prefix, outcome) };
+        }
+        self.evaluate_after_portable(prefix, outcome)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn prefix_popcnt(board: &Board) -> Prefix {
+    Prefix::of_rows(&visible_rows(board))
 }
 
 impl Standard {
+    /// `evaluate` from the first board's pass: a second lock that cleared no line changed
+    /// a few rows, and only their features are redone (`eval/incremental.rs`).
+    #[inline(always)]
+    fn evaluate_after_portable(&self, prefix: &Prefix, outcome: &PairOutcome) -> Option<f64> {
+        if outcome.lines_second != 0 {
+            return self.evaluate_portable(outcome);
+        }
+        let rows = visible_rows(outcome.board);
+        if !self.playable_rows(&rows, outcome.level) {
+            return None;
+        }
+        let board = prefix.features_after(&rows, &outcome.second);
+        Some(self.value(outcome, &rows, board, ReachTable::unreachable))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn evaluate_after_popcnt(&self, prefix: &Prefix, outcome: &PairOutcome) -> Option<f64> {
+        self.evaluate_after_portable(prefix, outcome)
+    }
+
     /// The evaluation, inlined into both builds below: the portable one and, where the CPU
     /// has it, one with the `popcnt` instruction (the default x86-64 target lacks it, and
     /// the features are mostly bit counts). Same integers, so the same value bit for bit.

@@ -5,7 +5,7 @@ use crate::game::board::Board;
 use crate::game::score::{add_line, drop_speed};
 
 use super::bfs::Lock;
-use super::eval::{Evaluator, PairOutcome, Placement};
+use super::eval::{Evaluator, PairOutcome, Placement, Prefix};
 use super::reach::ReachLock;
 
 /// The level after `cleared` more lines, by the cartridge's own rule.
@@ -133,12 +133,37 @@ impl AfterFirst {
         evaluator: &E,
         seconds: impl IntoIterator<Item = Placement>,
     ) -> Option<(f64, Placement)> {
+        self.best_by(seconds, |o| evaluator.evaluate(o))
+    }
+
+    /// `best_pair`, valued from the evaluator's pass over this first lock's board
+    /// (`Evaluator::prefix`, done once by the caller): for a first lock valued against several
+    /// next pieces, where the shared pass pays (`benches/README.md`, issue 25's third pass).
+    pub fn best_pair_after<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        prefix: &Prefix,
+        seconds: impl IntoIterator<Item = Placement>,
+    ) -> Option<(f64, Placement)> {
+        self.best_by(seconds, |o| evaluator.evaluate_after(prefix, o))
+    }
+
+    /// The first pair of the lowest `value` over `seconds`, and its second lock.
+    #[inline(always)]
+    fn best_by(
+        &self,
+        seconds: impl IntoIterator<Item = Placement>,
+        value: impl Fn(&PairOutcome) -> Option<f64>,
+    ) -> Option<(f64, Placement)> {
         let mut best: Option<(f64, Placement)> = None;
-        self.each_pair(evaluator, seconds, |v, second, _, _| {
-            if best.is_none_or(|b| v < b.0) {
-                best = Some((v, second));
+        for second in seconds {
+            let (board2, lines2) = self.then(second);
+            if let Some(v) = value(&self.outcome(second, lines2, &board2)) {
+                if best.is_none_or(|b| v < b.0) {
+                    best = Some((v, second));
+                }
             }
-        });
+        }
         best
     }
 }

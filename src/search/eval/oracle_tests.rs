@@ -9,7 +9,7 @@ use crate::search::{MoveSet, Profile};
 
 /// A random board: a random pile height, cells filled with a random density below it, now
 /// and then a full or an empty row, and a few cells in the hidden and top rows.
-fn random_board(x: &mut u64) -> Board {
+pub(super) fn random_board(x: &mut u64) -> Board {
     let mut next = || {
         *x ^= *x << 13;
         *x ^= *x >> 7;
@@ -63,7 +63,7 @@ fn the_reach_fast_path_equals_the_route_by_route_count() {
 }
 
 /// The planner bench's boards (benches/planner.rs), and random ones.
-const BENCH_BOARDS: [&str; 2] = [
+pub(super) const BENCH_BOARDS: [&str; 2] = [
     "..........\n..........\n..........\n..........\n..........\n\
      ..........\n..........\n..........\n..........\n..........\n\
      ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
@@ -74,18 +74,26 @@ const BENCH_BOARDS: [&str; 2] = [
      ####.####.\n###.#####.\n#########.\n##.######.\n#########.",
 ];
 
-#[test]
-fn every_pair_value_of_the_bench_decisions_is_the_oracles_bit_for_bit() {
-    let e = Standard::default();
+/// The empty board, the bench boards and `random` random ones from `seed`.
+pub(super) fn test_boards(random: usize, seed: u64) -> Vec<Board> {
     let mut boards = vec![Board::EMPTY];
     boards.extend(BENCH_BOARDS.iter().map(|t| Board::from_text(t).unwrap()));
-    let mut x = 0x1234_5678_9ABC_DEF1;
-    boards.extend((0..6).map(|_| random_board(&mut x)));
+    let mut x = seed;
+    boards.extend((0..random).map(|_| random_board(&mut x)));
+    boards
+}
+
+/// Every pair of every decision on `boards` at `levels` (every first piece, every lock of
+/// it, every next piece, every lock of that): `f(after the first lock, second lock)`.
+pub(super) fn each_pair(
+    boards: &[Board],
+    levels: &[u8],
+    mut f: impl FnMut(&AfterFirst, Placement),
+) {
     let profile = Profile::default();
     let (mut firsts, mut seconds) = (LockSets::new(), LockSets::new());
-    let mut pairs = 0;
-    for board in &boards {
-        for level in [18u8, 19, 28, 29] {
+    for board in boards {
+        for &level in levels {
             for first in Piece::ALL {
                 let q = LockQuery::spawn(
                     board,
@@ -105,19 +113,31 @@ fn every_pair_value_of_the_bench_decisions_is_the_oracles_bit_for_bit() {
                             MoveSet::default(),
                         );
                         for l2 in seconds.search(&q2) {
-                            let second = Placement::from(l2);
-                            let (board2, lines2) = after.then(second);
-                            let outcome = after.outcome(second, lines2, &board2);
-                            let got = e.evaluate(&outcome).map(f64::to_bits);
-                            let want = oracle::evaluate(&e, &outcome).map(f64::to_bits);
-                            assert_eq!(got, want, "level {level}:\n{board2:?}");
-                            pairs += 1;
+                            f(&after, Placement::from(l2));
                         }
                     }
                 }
             }
         }
     }
+}
+
+#[test]
+fn every_pair_value_of_the_bench_decisions_is_the_oracles_bit_for_bit() {
+    let e = Standard::default();
+    let mut pairs = 0;
+    each_pair(
+        &test_boards(6, 0x1234_5678_9ABC_DEF1),
+        &[18, 19, 28, 29],
+        |after, second| {
+            let (board2, lines2) = after.then(second);
+            let outcome = after.outcome(second, lines2, &board2);
+            let got = e.evaluate(&outcome).map(f64::to_bits);
+            let want = oracle::evaluate(&e, &outcome).map(f64::to_bits);
+            assert_eq!(got, want, "level {}:\n{board2:?}", after.level);
+            pairs += 1;
+        },
+    );
     assert!(pairs > 100_000, "{pairs} pairs");
 }
 

@@ -45,6 +45,7 @@ fn blind_value<E: Evaluator>(
         missing: 0.0,
         expected: 0.0,
     };
+    let prefix = evaluator.prefix(&after.board);
     for next in Piece::ALL {
         let seconds = locks.search(&LockQuery::spawn(
             &after.board,
@@ -53,7 +54,7 @@ fn blind_value<E: Evaluator>(
             profile,
             moves,
         ));
-        match after.best_pair(evaluator, seconds.iter().map(Placement::from)) {
+        match after.best_pair_after(evaluator, &prefix, seconds.iter().map(Placement::from)) {
             Some((v, _)) => blind.expected += odds[next.index()] * v,
             None => blind.missing += odds[next.index()],
         }

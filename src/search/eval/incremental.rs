@@ -1,0 +1,292 @@
+//! The evaluation carried from the board after a first lock to its pairs: the board features
+//! after the second lock from the first board's pass and the few rows the second lock filled.
+
+// A second lock that clears no line only adds four cells. The row features (solid cells, row
+// transitions, hole counts, the pile height) are the first board's corrected on the rows the
+// lock spans and the row below; the column features (tops, holes' depths, column transitions,
+// wells) are sums over columns, kept per column of the first board, and only the lock's columns
+// and their neighbours are redone, each from its column as a 20-bit mask; the minimum and
+// maximum over columns come from the unchanged columns' running extremes on either side.
+// Integers throughout, so `PhaseWeights::score` gives the one-pass value bit for bit
+// (`eval::incremental_tests` checks features and values against the full pass).
+
+use super::{features_of, Features, Placement};
+use crate::game::Orientation;
+
+/// The first board's pass, kept for its pairs (`Standard::evaluate_after`).
+#[derive(Clone, Debug)]
+pub struct Prefix {
+    /// The visible rows, masked to ten columns.
+    rows: [u16; 20],
+    /// Each column as a mask of its filled rows (bit r), and [`ALL`] for the walls either
+    /// side (index 0 is the left wall, column c is at c + 1).
+    cols: [u32; 12],
+    /// Per column: its column features on the first board.
+    per: [Column; 10],
+    /// Per column c, the extremes over the columns left of c and right of c (the minimum hole
+    /// depth, the maximum hole depth, the lowest top).
+    left: [Extremes; 11],
+    right: [Extremes; 11],
+    pile_top: u8,
+    features: Features,
+}
+
+const ALL: u32 = (1 << 20) - 1;
+
+/// One column's share of the board features.
+#[derive(Clone, Copy, Debug, Default)]
+struct Column {
+    top: u8,
+    holes: u8,
+    min_depth: u8,
+    max_depth: u8,
+    transitions: u8,
+    wells: u8,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Extremes {
+    min_depth: u8,
+    max_depth: u8,
+    lowest: u8,
+}
+
+const NO_EXTREMES: Extremes = Extremes {
+    min_depth: 20,
+    max_depth: 0,
+    lowest: 0,
+};
+
+impl Extremes {
+    #[inline(always)]
+    fn min_with(&self, other: &Extremes) -> Extremes {
+        Extremes {
+            min_depth: self.min_depth.min(other.min_depth),
+            max_depth: self.max_depth.max(other.max_depth),
+            lowest: self.lowest.max(other.lowest),
+        }
+    }
+
+    #[inline(always)]
+    fn with(self, c: &Column) -> Extremes {
+        Extremes {
+            min_depth: self.min_depth.min(c.min_depth),
+            max_depth: self.max_depth.max(c.max_depth),
+            lowest: self.lowest.max(c.top),
+        }
+    }
+}
+
+/// Column `col` (filled rows as bits) between columns `left` and `right`: its top (20: empty),
+/// holes (empty cells right under a filled one) and their depth range, column transitions
+/// below its top, and well cells (empty above its top, both neighbours filled).
+#[inline(always)]
+fn column(left: u32, col: u32, right: u32) -> Column {
+    let top = (col | (1 << 20)).trailing_zeros();
+    let holes = !col & (col << 1) & ALL;
+    let (min_depth, max_depth) = if holes == 0 {
+        (20, 0)
+    } else {
+        (
+            holes.trailing_zeros() - top,
+            31 - holes.leading_zeros() - top,
+        )
+    };
+    let below_top = ALL & !((2u32 << top) - 1);
+    let above_top = (1u32 << top) - 1;
+    Column {
+        top: top as u8,
+        holes: holes.count_ones() as u8,
+        min_depth: min_depth as u8,
+        max_depth: max_depth as u8,
+        transitions: ((col ^ (col << 1)) & below_top).count_ones() as u8,
+        wells: (left & right & above_top).count_ones() as u8,
+    }
+}
+
+/// Filled/empty changes along `row` between the walls.
+#[inline(always)]
+fn row_transitions(row: u16) -> u32 {
+    let w = (row << 1) | 1 | (1 << 11);
+    ((w ^ (w >> 1)) & 0x7FF).count_ones()
+}
+
+/// Calls `f(column)` for every set bit of `m`.
+#[inline(always)]
+fn each_column(mut m: u16, mut f: impl FnMut(usize)) {
+    while m != 0 {
+        f(m.trailing_zeros() as usize & 15);
+        m &= m - 1;
+    }
+}
+
+/// Per orientation id, the smallest and largest row offsets of its cells.
+const DY: [(i8, i8); Orientation::NUM] = dys();
+
+const fn dys() -> [(i8, i8); Orientation::NUM] {
+    let mut dys = [(0i8, 0i8); Orientation::NUM];
+    let mut id = 0;
+    while id < Orientation::NUM {
+        if let Some(o) = Orientation::new(id as u8) {
+            let e = o.extent();
+            dys[id] = (e.2, e.3);
+        }
+        id += 1;
+    }
+    dys
+}
+
+/// Per orientation id, its cells (dx, dy).
+const CELLS: [[(i8, i8); 4]; Orientation::NUM] = cells();
+
+const fn cells() -> [[(i8, i8); 4]; Orientation::NUM] {
+    let mut cells = [[(0i8, 0i8); 4]; Orientation::NUM];
+    let mut id = 0;
+    while id < Orientation::NUM {
+        if let Some(o) = Orientation::new(id as u8) {
+            cells[id] = o.cells();
+        }
+        id += 1;
+    }
+    cells
+}
+
+impl Prefix {
+    /// The pass over the visible rows of the board after the first lock.
+    #[inline(always)]
+    pub(super) fn of_rows(rows: &[u16; 20]) -> Prefix {
+        let mut cols = [0u32; 12];
+        cols[0] = ALL;
+        cols[11] = ALL;
+        for (r, &row) in rows.iter().enumerate() {
+            each_column(row, |c| cols[c + 1] |= 1 << r);
+        }
+        let mut per = [Column::default(); 10];
+        for c in 0..10 {
+            per[c] = column(cols[c], cols[c + 1], cols[c + 2]);
+        }
+        let (mut left, mut right) = ([NO_EXTREMES; 11], [NO_EXTREMES; 11]);
+        for c in 0..10 {
+            left[c + 1] = left[c].with(&per[c]);
+            right[9 - c] = right[10 - c].with(&per[9 - c]);
+        }
+        Prefix {
+            rows: *rows,
+            cols,
+            per,
+            left,
+            right,
+            pile_top: rows.iter().position(|&r| r != 0).unwrap_or(20) as u8,
+            features: features_of(rows),
+        }
+    }
+
+    /// The board features of `rows`: this board with `second` locked on it and no line cleared.
+    #[inline(always)]
+    pub(super) fn features_after(&self, rows: &[u16; 20], second: &Placement) -> Features {
+        let id = usize::from(second.orientation.id());
+        let (dy0, dy1) = DY[id];
+        let y = i32::from(second.y as i8);
+        let (a, b) = (y + i32::from(dy0), y + i32::from(dy1));
+        if b < 0 {
+            return self.features;
+        }
+        if b > 19 {
+            return features_of(rows);
+        }
+        // The rows the lock filled, and the row below them.
+        let (a, b) = (a.max(0) as usize, b as usize);
+        let e = (b + 1).min(19);
+        debug_assert!((0..20).all(|r| (a..=b).contains(&r) || rows[r] == self.rows[r]));
+        let pt1 = usize::from(self.pile_top);
+        let mut f = self.features;
+        let (mut holes_delta, mut weighted_delta) = (0i32, 0i32);
+        for r in a..e + 1 {
+            let (old, new) = (self.rows[r], rows[r]);
+            let n = (new & !old).count_ones();
+            f.solid_cells += n;
+            f.weighted_solid_cells += (20 - r as u32) * n;
+            // Rows above the first board's pile were not counted there.
+            f.row_transitions += row_transitions(new);
+            if r >= pt1 {
+                f.row_transitions -= row_transitions(old);
+            }
+            let (above1, above2) = if r == 0 {
+                (0, 0)
+            } else {
+                (self.rows[r - 1], rows[r - 1])
+            };
+            let d = (!new & above2).count_ones() as i32 - (!old & above1).count_ones() as i32;
+            holes_delta += d;
+            weighted_delta += d * (r as i32 + 1);
+        }
+        // Empty rows between the new pile top and the old one: two row transitions each.
+        if pt1 > e + 1 {
+            f.row_transitions += 2 * (pt1 - 1 - e) as u32;
+        }
+        f.pile_height = 20 - pt1.min(a) as u32;
+        // The lock's columns, as masks; then its columns and their neighbours are redone.
+        let mut cols = self.cols;
+        let (mut c0, mut c1) = (9usize, 0usize);
+        for (dx, dy) in CELLS[id] {
+            let (c, r) = (
+                (i32::from(second.x) + i32::from(dx)) as usize,
+                y + i32::from(dy),
+            );
+            if r >= 0 {
+                cols[(c + 1).min(11)] |= 1 << r;
+                (c0, c1) = (c0.min(c), c1.max(c));
+            }
+        }
+        let (c0, c1) = (c0.saturating_sub(1), (c1 + 1).min(9));
+        let mut ext = self.left[c0].min_with(&self.right[c1 + 1]);
+        let (mut d0, mut d1, mut d2, mut d3, mut d4) = (0i32, 0i32, 0i32, 0i32, 0i32);
+        let mut top_prev = if c0 == 0 {
+            None
+        } else {
+            Some(self.per[c0 - 1].top)
+        };
+        let mut old_prev = top_prev;
+        for c in c0..c1 + 1 {
+            let (old, new) = (&self.per[c], column(cols[c], cols[c + 1], cols[c + 2]));
+            ext = ext.with(&new);
+            d0 += i32::from(new.transitions) - i32::from(old.transitions);
+            d1 += i32::from(new.wells) - i32::from(old.wells);
+            d2 += i32::from(new.wells >= 3) - i32::from(old.wells >= 3);
+            d3 += i32::from(old.top) - i32::from(new.top);
+            // Σ count × top over the holes, for their depths.
+            d4 += i32::from(new.holes) * i32::from(new.top)
+                - i32::from(old.holes) * i32::from(old.top);
+            if let (Some(p), Some(q)) = (top_prev, old_prev) {
+                f.column_height_variance =
+                    (f.column_height_variance as i32 + i32::from(new.top.abs_diff(p))
+                        - i32::from(old.top.abs_diff(q))) as u32;
+            }
+            (top_prev, old_prev) = (Some(new.top), Some(old.top));
+        }
+        if c1 < 9 {
+            let (next, p, q) = (
+                self.per[c1 + 1].top,
+                top_prev.unwrap_or(0),
+                old_prev.unwrap_or(0),
+            );
+            f.column_height_variance = (f.column_height_variance as i32
+                + i32::from(next.abs_diff(p))
+                - i32::from(next.abs_diff(q))) as u32;
+        }
+        let add = |x: u32, d: i32| (x as i32 + d) as u32;
+        f.column_holes = add(f.column_holes, holes_delta);
+        f.weighted_column_holes = add(f.weighted_column_holes, weighted_delta);
+        // Σ (row − top) over holes = Σ rows − Σ count × top, Σ rows = Σ (row + 1) − count.
+        f.column_hole_depths = add(f.column_hole_depths, weighted_delta - holes_delta - d4);
+        f.column_transitions = add(f.column_transitions, d0);
+        f.well_cells = add(f.well_cells, d1);
+        f.deep_wells = add(f.deep_wells, d2);
+        f.column_heights = add(f.column_heights, d3);
+        f.min_column_hole_depth = u32::from(ext.min_depth);
+        f.max_column_hole_depth = u32::from(ext.max_depth);
+        // The row where the last column is first covered (20: some column never is).
+        f.column_height_spread = f.pile_height - (20 - u32::from(ext.lowest));
+        f
+    }
+}
