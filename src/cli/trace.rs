@@ -92,6 +92,7 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
                 divergence: None,
                 unknown_fields: vec![],
                 error: Some(without_file(&e)),
+                forks: vec![],
             },
         };
         if !json {
