@@ -107,6 +107,12 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
                     report.file, report.frames_checked, report.fields_checked
                 ),
             }
+            for f in &report.forks {
+                println!(
+                    "  t={}: the model leaves this frame open; the cartridge chose: {}",
+                    f.t, f.outcome
+                );
+            }
             if !report.unknown_fields.is_empty() {
                 println!(
                     "  not compared (unknown fields): {}",

@@ -10,10 +10,10 @@
 //! The figures are NMOS 6502 cycles per instruction along the path taken (taken branch +1,
 //! all loops and tables of these routines stay inside one page), counted on the public
 //! disassembly of the cartridge (CelestialAmber/TetrisNESDisasm, `main.asm`); the names below
-//! are its labels. The only part not counted is `updateAudio`: the music engine's cost depends
-//! on the music state (notes starting, sound effects playing), which the game RAM the model
-//! keeps does not hold. It gets a fixed allowance, [`AUDIO_ALLOWANCE`], and the lag decision
-//! is only as exact as that allowance (see docs/past-level-29.md for the margin).
+//! are its labels. `updateAudio`'s cost depends on the sound engine's state, which the game
+//! state the model keeps does not hold: a caller with the cartridge's RAM counts it
+//! ([`audio::audio_cycles`], a range, [`audio_lag`]); without it the frame gets a fixed
+//! allowance, [`AUDIO_ALLOWANCE`] (docs/crash.md).
 
 pub mod audio;
 
