@@ -45,34 +45,53 @@ const VOL_WRITE: u32 = 9;
 /// `soundEffectSlot1Playing_stop` (five writes, `inc resetSq12ForMusic`).
 const STEP_STOP: (u32, u32) = (20, 35);
 
-/// A channel still inside its note: the dispatch, `dec musicChanNoteDurationRemaining`, the
-/// calls to `setChanVol` and `setChanLo` (both returning at once for the triangle), the loop.
-const CHANNEL_RUN: u32 = 77;
-/// The triangle channel's whole frame inside its note.
-const TRI_RUN: u32 = 119;
-/// The noise channel's whole frame inside its note, with `updateAudio`'s tail (the loop that
-/// clears the five init slots, `rts`).
-const NOISE_RUN: u32 = 178;
-/// `setChanLo` with `musicChanControl & $E0` = 0 (no pitch effect: every traced frame).
-const SET_LO_PLAIN: u32 = 29;
-/// `setChanLo` with a pitch effect (its table walk): not traced, counted as a range.
-const SET_LO_EFFECT: (u32, u32) = (29, 110);
-/// `setChanVol` on a rest (`musicChanNote` = 2): mute and advance.
-const VOL_REST: u32 = 60;
-/// `setChanVol` with envelope `n` = control & $1F: the loop finding the envelope (14 per
-/// step), the table byte, the high nibble (4 shifts, even frame counter), SQ1 or SQ2 written
-/// unless inhibited.
-const VOL_BASE: u32 = 126;
-const VOL_PER_ENVELOPE: u32 = 14;
-const VOL_ODD: u32 = 19;
-/// The envelope's end byte ($FF or $F0 in ROM) skips the nibble work: up to 48 fewer.
-const VOL_END_SAVING: u32 = 48;
-/// `setChanVol` with no envelope (control & $1F = 0): not traced, a range.
-const VOL_NO_ENVELOPE: (u32, u32) = (20, 60);
-/// A channel whose note ends on this frame: it reads instruction bytes from the music data
-/// (ROM) until the next note: 266-493 on the traced frames (every channel, the noise channel
-/// with the tail), widened by one instruction each way.
-const CHANNEL_NEXT_NOTE: (u32, u32) = (240, 520);
+/// The cycles of one music channel's frame, by path (`updateMusicFrame_updateChannel`).
+struct Channel {
+    /// Inside its note: the dispatch, `dec musicChanNoteDurationRemaining`, the calls to
+    /// `setChanVol` and `setChanLo`, the loop (SQ1, SQ2; their two routines added).
+    run: u32,
+    /// The triangle's whole frame inside its note (both routines return at once).
+    tri: u32,
+    /// The noise channel's whole frame inside its note, with `updateAudio`'s tail (the loop
+    /// that clears the five init slots, `rts`).
+    noise: u32,
+    /// `setChanLo` with `musicChanControl & $E0` = 0 (no pitch effect: every traced frame),
+    /// and with one (its table walk: not traced, a range).
+    set_lo: u32,
+    set_lo_effect: (u32, u32),
+    /// `setChanVol` on a rest (`musicChanNote` = 2): mute and advance.
+    vol_rest: u32,
+    /// `setChanVol` with envelope `n` = control & $1F: `vol_base + vol_per_envelope * n`
+    /// (the loop finding the envelope, the table byte, the high nibble's four shifts on an
+    /// even step), `vol_odd` less on an odd step; SQ1 or SQ2 written unless inhibited
+    /// ([`VOL_WRITE`]); up to `vol_end_saving` less when the byte is the envelope's end ($FF
+    /// or $F0 in ROM: a range).
+    vol_base: u32,
+    vol_per_envelope: u32,
+    vol_odd: u32,
+    vol_end_saving: u32,
+    /// `setChanVol` with no envelope (control & $1F = 0): not traced, a range.
+    vol_no_envelope: (u32, u32),
+    /// The note ends on this frame: instruction bytes are read from the music data (ROM) until
+    /// the next note: 266-493 on the traced frames (the noise channel with the tail), widened
+    /// by one instruction each way.
+    next_note: (u32, u32),
+}
+
+const CHANNEL: Channel = Channel {
+    run: 77,
+    tri: 119,
+    noise: 178,
+    set_lo: 29,
+    set_lo_effect: (29, 110),
+    vol_rest: 60,
+    vol_base: 126,
+    vol_per_envelope: 14,
+    vol_odd: 19,
+    vol_end_saving: 48,
+    vol_no_envelope: (20, 60),
+    next_note: (240, 520),
+};
 
 /// Cycles of `updateAudio` from its first instruction to its `rts`, as `(min, max)`, for the
 /// engine state `ram` ($0680-$06FF at the frame's start: the previous frame's end, before this
@@ -109,21 +128,21 @@ pub fn audio_cycles(ram: &[u8]) -> Option<(u32, u32)> {
             return None;
         }
         if b(0x6B4 + ch) == 1 {
-            add(CHANNEL_NEXT_NOTE);
+            add(CHANNEL.next_note);
             continue;
         }
         match ch {
-            2 => add((TRI_RUN, TRI_RUN)),
-            3 => add((NOISE_RUN, NOISE_RUN)),
+            2 => add((CHANNEL.tri, CHANNEL.tri)),
+            3 => add((CHANNEL.noise, CHANNEL.noise)),
             _ => {
                 let inhibited = if ch == 0 { inhibit_sq1 } else { b(0x6C9) != 0 };
                 let vol = vol_cycles(b(0x69A + ch), b(0x6C3 + ch), b(0x6CD + ch), inhibited);
                 let set_lo = if b(0x69A + ch) & 0xE0 == 0 {
-                    (SET_LO_PLAIN, SET_LO_PLAIN)
+                    (CHANNEL.set_lo, CHANNEL.set_lo)
                 } else {
-                    SET_LO_EFFECT
+                    CHANNEL.set_lo_effect
                 };
-                add((CHANNEL_RUN, CHANNEL_RUN));
+                add((CHANNEL.run, CHANNEL.run));
                 add(vol);
                 add(set_lo);
             }
@@ -168,19 +187,19 @@ fn slot1_cycles(playing: u8, counter: u8, count: u8, secondary: u8) -> Option<((
 fn vol_cycles(control: u8, note: u8, frame_counter: u8, inhibited: bool) -> (u32, u32) {
     let n = (control & 0x1F) as u32;
     if n == 0 {
-        return VOL_NO_ENVELOPE;
+        return CHANNEL.vol_no_envelope;
     }
     if note == 2 {
-        return (VOL_REST, VOL_REST);
+        return (CHANNEL.vol_rest, CHANNEL.vol_rest);
     }
-    let mut c = VOL_BASE + VOL_PER_ENVELOPE * n;
+    let mut c = CHANNEL.vol_base + CHANNEL.vol_per_envelope * n;
     if frame_counter & 1 == 1 {
-        c -= VOL_ODD;
+        c -= CHANNEL.vol_odd;
     }
     if !inhibited {
         c += VOL_WRITE;
     }
-    (c - VOL_END_SAVING, c)
+    (c - CHANNEL.vol_end_saving, c)
 }
 
 #[cfg(test)]
