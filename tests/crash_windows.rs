@@ -178,3 +178,58 @@ fn share_of_safe_cycles_between_29000_and_32000() {
     println!("safe L in [29,000, 32,000]: windows {safe}/{total}, old band {old}/{total}");
     assert!(safe > old + 500, "{safe} vs {old}");
 }
+
+/// Every traced play-state-5 frame that carries the sound engine's RAM, against the audio
+/// count (`timing::audio`): where the count's range decides the lag (`timing::audio_lag`),
+/// the cartridge did exactly that; the frames it leaves open are few. Prints the figures
+/// docs/crash.md gives.
+#[test]
+fn the_audio_count_decides_every_lag_it_claims_to() {
+    use nestor::game::timing::audio::{audio_cycles, AUDIO_RAM, AUDIO_RAM_LEN};
+    use nestor::game::timing::{self, AUDIO_ALLOWANCE, AUDIO_ALLOWANCE_NO_LINE};
+    let (mut frames, mut decided, mut open, mut old_wrong) = (0, 0, Vec::new(), 0);
+    for p in fixtures() {
+        let trace = read_trace(&p).unwrap();
+        let f = &trace.frames;
+        for fr in state5_frames(&p) {
+            // Logic done before the NMI: the lag depends on the audio; the frame after shows it.
+            if fr.logic > timing::LANDING_EDGES[0] || fr.t + 1 >= f.len() {
+                continue;
+            }
+            let Some(hex) = f[fr.t - 1].get("ram").and_then(|r| r.as_str()) else {
+                continue;
+            };
+            let part = &hex[2 * AUDIO_RAM..2 * (AUDIO_RAM + AUDIO_RAM_LEN)];
+            let ram: Vec<u8> = (0..AUDIO_RAM_LEN)
+                .map(|i| u8::from_str_radix(&part[2 * i..2 * i + 2], 16).unwrap())
+                .collect();
+            let audio = audio_cycles(&ram).expect("every traced state is counted");
+            let lagged = u(&f[fr.t + 1], "play_state") == u(&f[fr.t], "play_state");
+            let cleared = u(&f[fr.t - 1], "completed_lines") as u8;
+            let (lag, undecided) = timing::audio_lag(fr.logic, audio, cleared);
+            frames += 1;
+            let allowance = if cleared == 0 {
+                AUDIO_ALLOWANCE_NO_LINE
+            } else {
+                AUDIO_ALLOWANCE
+            };
+            if timing::lags(fr.logic + allowance) != lagged {
+                old_wrong += 1;
+            }
+            if undecided {
+                open.push(format!("{} t={}", fr.file, fr.t));
+                continue;
+            }
+            decided += 1;
+            let at = format!("{} t={} L={} audio={audio:?}", fr.file, fr.t, fr.logic);
+            assert_eq!(lag, lagged, "{at}");
+        }
+    }
+    println!(
+        "{frames} frames with RAM: {decided} decided by the count (all as traced), {} open; \
+         the allowance alone missed {old_wrong}",
+        open.len()
+    );
+    assert!(frames > 1_700, "{frames}");
+    assert!(open.len() <= 30, "{open:?}");
+}

@@ -32,6 +32,7 @@ fn check(name: &str) {
         );
     }
     assert_eq!(report.frames_checked + 1, report.frames, "{name}");
+    assert!(report.forks.is_empty(), "{name}: {:?}", report.forks);
     // `ram` (all 2 KiB, in the traces past level 155) is there for calibration, not compared.
     assert!(
         report.unknown_fields.iter().all(|f| f == "ram"),
@@ -97,19 +98,26 @@ trace_tests! {
 
 /// The traces past level 150 and their first divergence, or `None` (verifies to its last
 /// frame): the measured baseline in `tests/fixtures/past-155-baseline.toml`.
-fn past_155() -> Vec<(String, Option<(u64, String)>)> {
-    #[derive(serde::Deserialize)]
-    struct Divergence {
-        t: u64,
-        field: String,
-    }
-    #[derive(serde::Deserialize)]
-    struct Baseline {
-        verifies: Vec<String>,
-        diverges: std::collections::BTreeMap<String, Divergence>,
-    }
+#[derive(serde::Deserialize)]
+struct Divergence {
+    t: u64,
+    field: String,
+}
+
+#[derive(serde::Deserialize)]
+struct Baseline {
+    verifies: Vec<String>,
+    diverges: std::collections::BTreeMap<String, Divergence>,
+    forks: std::collections::BTreeMap<String, Vec<(u64, String)>>,
+}
+
+fn baseline() -> Baseline {
     let text = include_str!("fixtures/past-155-baseline.toml");
-    let b: Baseline = toml::from_str(text).expect("the baseline parses");
+    toml::from_str(text).expect("the baseline parses")
+}
+
+fn past_155() -> Vec<(String, Option<(u64, String)>)> {
+    let b = baseline();
     let mut all: Vec<_> = b.verifies.into_iter().map(|r| (r, None)).collect();
     all.extend(
         b.diverges
@@ -121,6 +129,16 @@ fn past_155() -> Vec<(String, Option<(u64, String)>)> {
 
 fn first_divergence(rel: &str) -> Option<(u64, String)> {
     let report = verified(rel);
+    let forks: Vec<(u64, String)> = report
+        .forks
+        .iter()
+        .map(|f| (f.t, f.outcome.to_string()))
+        .collect();
+    let want = baseline().forks.remove(rel).unwrap_or_default();
+    assert_eq!(
+        forks, want,
+        "{rel}: the frames where verify followed the trace"
+    );
     match &report.divergence {
         Some(d) => Some((d.t, d.field.clone())),
         None => {

@@ -92,6 +92,7 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
                 divergence: None,
                 unknown_fields: vec![],
                 error: Some(without_file(&e)),
+                forks: vec![],
             },
         };
         if !json {
@@ -105,6 +106,12 @@ pub fn verify(files: &[PathBuf], json: bool) -> Result<ExitCode> {
                     "{}: {} frames checked, {} fields, no divergence",
                     report.file, report.frames_checked, report.fields_checked
                 ),
+            }
+            for f in &report.forks {
+                println!(
+                    "  t={}: the model leaves this frame open; the cartridge chose: {}",
+                    f.t, f.outcome
+                );
             }
             if !report.unknown_fields.is_empty() {
                 println!(

@@ -177,6 +177,17 @@ pub fn window(logic: u32) -> Option<Window> {
     })
 }
 
+/// What RAM shows after a crash in the dispatch window `logic` falls in: `gameModeState` one
+/// more than the pass the NMI landed in when the window is the first of its pass's two
+/// dispatches (`Window::Switch` 0, 2, 4, 6), unchanged in the second. Measured, not counted:
+/// the traced crashes in the first dispatches (`p255-0`, `p255-1`, `c255-rebirth-b` in
+/// dispatch 1, `p252-0`, `p252-1` in 3, `p249-0`, `p249-1` in 7) show the next state on the
+/// frame of the crashing NMI, those in the second (`c156-well`, `p156-1`, nestor's game, all in
+/// dispatch 6) the same state; where the wild jump goes from there is not followed.
+pub fn crash_shows_next_state(logic: u32) -> bool {
+    matches!(window(logic), Some(Window::Switch(k)) if k % 2 == 0)
+}
+
 /// Distance in cycles from `lo..=hi` to the nearest window (0 when they overlap).
 pub fn window_distance(lo: u32, hi: u32) -> u32 {
     DANGER_WINDOWS

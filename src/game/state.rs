@@ -43,6 +43,10 @@ pub struct Events {
     /// a console may crash, hang or lag for long here, depending on what RAM does not hold
     /// (the model plays on: most such frames only lag). A strict count of crashes counts these.
     pub may_crash: bool,
+    /// The frame's lag was left open by the range of its audio cost
+    /// ([`timing::audio_lag`], only with a [`FrameHint::audio`] count): `lag` is the model's
+    /// choice, [`Branch::Other`] takes the other one.
+    pub may_lag: bool,
 }
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
@@ -104,6 +108,9 @@ pub enum Wait {
     /// The last frame's NMI landed in the next-piece sprite staging ([`crash::CONFETTI_MODEL`]):
     /// only the NMI runs until the frame counter's low byte reaches 255 or a button is held.
     Confetti,
+    /// The frame crashed the game ([`Branch::Other`] in a dispatch window): the next NMI still
+    /// runs, and `gameModeState` then shows one more when `true` ([`crash::crash_shows_next_state`]).
+    Crashing(bool),
 }
 
 /// The player-block bytes play state 5 changes, as RAM shows them at the end of a frame whose
@@ -126,6 +133,7 @@ struct NmiPre {
     frame_counter: u16,
     vram_row: u8,
     line_clear: bool,
+    hint: FrameHint,
 }
 
 /// Block-tile → byte for boards given as text (`1` $7B, `2` $7C, `3` $7D, other filled $7B).
@@ -241,10 +249,25 @@ impl Game {
     /// Runs one frame with `input` on the controller: the NMI, then (unless the main loop is
     /// parked) the game logic, states 2-8.
     pub fn step(&mut self, input: PadState) -> Events {
+        self.step_with(input, FrameHint::default())
+    }
+
+    /// [`Game::step`] with what the caller knows from RAM ([`FrameHint`]).
+    pub fn step_with(&mut self, input: PadState, hint: FrameHint) -> Events {
         let mut ev = Events::default();
         match self.crashed {
-            // The CPU has left the game: nothing in RAM changes any more.
-            Some(CrashKind::Crash) => return ev,
+            // The CPU has left the game: nothing in RAM changes any more, except that the NMI
+            // after the crashing frame (the one that lands in the dispatch) still runs.
+            Some(CrashKind::Crash) => {
+                if let Wait::Crashing(next) = self.wait {
+                    self.nmi(input);
+                    self.wait = Wait::None;
+                    if next {
+                        self.game_mode_state += 1;
+                    }
+                }
+                return ev;
+            }
             // The logic never finishes; only the NMI runs.
             Some(CrashKind::Hang) => {
                 self.nmi(input);
@@ -257,6 +280,7 @@ impl Game {
             frame_counter: self.frame_counter,
             vram_row: self.vram_row,
             line_clear: self.play_state == PlayState::LineClear,
+            hint,
         };
         self.nmi(input);
         match self.wait {
@@ -281,7 +305,7 @@ impl Game {
                 }
                 return ev;
             }
-            Wait::Ending => return ev,
+            Wait::Ending | Wait::Crashing(_) => return ev,
             Wait::None => {}
         }
         ev.logic = true;
@@ -492,6 +516,12 @@ impl Game {
         ev.cycles = timing::frame_cycles(nmi, cycles, cleared);
         ev.lag = timing::lags(ev.cycles);
         let logic = timing::logic_cycles(nmi, cycles);
+        let other = pre.hint.branch == Branch::Other;
+        if let Some(audio) = pre.hint.audio {
+            let (lag, open) = timing::audio_lag(logic, audio, cleared);
+            ev.may_lag = open;
+            ev.lag = lag != (open && other);
+        }
         let landing = timing::landing(logic);
         if ev.lag || landing != Landing::Done {
             ev.lag = true;
@@ -510,6 +540,11 @@ impl Game {
             if risk == crash::ClearRisk::Crashes {
                 self.crashed = Some(CrashKind::Hang);
                 ev.crashed = self.crashed;
+            } else if other && matches!(crash::window(logic), Some(crash::Window::Switch(_))) {
+                // The crash branch: the next NMI lands in a dispatch and corrupts its jump.
+                self.crashed = Some(CrashKind::Crash);
+                ev.crashed = self.crashed;
+                self.wait = Wait::Crashing(crash::crash_shows_next_state(logic));
             }
         }
     }
@@ -557,6 +592,28 @@ impl Game {
         }
         self.curtain_row = self.curtain_row.wrapping_add(1);
     }
+}
+
+/// What a caller that reads the cartridge's RAM (trace verify) tells the model about a frame
+/// beyond the game state. [`Game::step`] uses the default: no audio count, the model's branch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameHint {
+    /// `updateAudio`'s cycles on this frame, `(min, max)`, from the engine's RAM at the frame's
+    /// start ([`timing::audio::audio_cycles`]); `None` keeps the fitted allowance.
+    pub audio: Option<(u32, u32)>,
+    /// Which outcome an undecided frame ([`Events::may_lag`], [`Events::may_crash`]) takes.
+    pub branch: Branch,
+}
+
+/// The outcome of a frame the model cannot decide from what it holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Branch {
+    /// The model's own choice: the allowance's lag decision, playing on in a dispatch window.
+    #[default]
+    Model,
+    /// The other one: the other lag decision, or the crash (the NMI after this frame lands in
+    /// the dispatch, runs, and the CPU leaves the game).
+    Other,
 }
 
 #[cfg(test)]

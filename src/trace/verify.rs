@@ -9,7 +9,10 @@ use serde_json::Value;
 use super::capture::CaptureSpan;
 use super::file::{read_trace, Trace, TraceError};
 use super::record::{game_from_line, start_fields, FrameRecord, FIELDS};
+use crate::game::crash::CrashKind;
 use crate::game::pad::PadState;
+use crate::game::state::{Branch, Events, FrameHint, Game};
+use crate::game::timing::audio::{audio_cycles, AUDIO_RAM, AUDIO_RAM_LEN};
 
 /// The first place the model and the trace disagree.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -37,6 +40,18 @@ pub struct VerifyReport {
     pub unknown_fields: Vec<String>,
     /// Set when the file could not be checked at all.
     pub error: Option<String>,
+    /// Frames whose outcome the model left open (its audio range straddles the frame's end,
+    /// or the NMI may land in a crash window) and where the trace took the branch the model
+    /// did not choose: the model followed the trace there.
+    pub forks: Vec<Fork>,
+}
+
+/// A frame where the trace took the other branch of an outcome the model left open.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fork {
+    pub t: u64,
+    /// `lag`, `no lag` or `crash`: what the cartridge did there.
+    pub outcome: &'static str,
 }
 
 impl VerifyReport {
@@ -68,6 +83,7 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
         divergence: None,
         unknown_fields: Vec::new(),
         error: None,
+        forks: Vec::new(),
     };
     if let Some(why) = not_verifiable(trace) {
         report.error = Some(why);
@@ -88,6 +104,9 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
     }
     let t0 = first.get("t").and_then(Value::as_u64).unwrap_or(0);
     let frame0 = first.get("frame").and_then(Value::as_u64).unwrap_or(0);
+    // The state before the last step, its input, hint and events: a divergence can show one
+    // frame after the open outcome that caused it (a lag or a crash shows on the next frame).
+    let mut last: Option<(Game, PadState, FrameHint, Events)> = None;
     for (i, line) in trace.frames.iter().enumerate().skip(1) {
         // A fuzzed or corrupt first line can carry t or frame near u64::MAX.
         let t = t0.saturating_add(i as u64);
@@ -96,27 +115,189 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
             report.error = Some(format!("line t={t}: no readable `input` or `held`"));
             return report;
         };
-        game.step(input);
-        let record = FrameRecord::from_game(&game, frame, t, input);
+        let hint = FrameHint {
+            audio: ram_audio(&trace.frames[i - 1]),
+            branch: Branch::Model,
+        };
+        let before = game.clone();
+        let ev = game.step_with(input, hint);
         report.frames_checked += 1;
-        for (key, expected) in line {
-            let Some(actual) = record.field(key) else {
-                continue;
-            };
-            report.fields_checked += 1;
-            if &actual != expected {
-                report.divergence = Some(Divergence {
+        let Some((key, expected, actual)) =
+            first_difference(&game, frame, t, input, line, &mut report)
+        else {
+            last = Some((before, input, hint, ev));
+            continue;
+        };
+        let other = FrameHint {
+            branch: Branch::Other,
+            ..hint
+        };
+        // This frame's other lag decision (a crash shows on the next frame: below).
+        if ev.may_lag {
+            let mut g = before.clone();
+            let ev2 = g.step_with(input, other);
+            if matches_line(&g, frame, t, input, line) {
+                report.forks.push(Fork {
                     t,
-                    frame,
-                    field: key.clone(),
-                    expected: expected.clone(),
-                    actual,
+                    outcome: outcome(&ev2),
                 });
-                return report;
+                game = g;
+                last = Some((before, input, other, ev2));
+                continue;
             }
         }
+        // The previous frame's other branch.
+        if let Some((prev, prev_input, prev_hint, prev_ev)) = &last {
+            if prev_hint.branch == Branch::Model && (prev_ev.may_lag || prev_ev.may_crash) {
+                let mut g = prev.clone();
+                let ev1 = g.step_with(
+                    *prev_input,
+                    FrameHint {
+                        branch: Branch::Other,
+                        ..*prev_hint
+                    },
+                );
+                let prev_line = &trace.frames[i - 1];
+                let (pt, pf) = (t - 1, frame - 1);
+                // A crash only where the frame counter stops after this frame's NMI.
+                let frozen = || {
+                    trace
+                        .frames
+                        .get(i + 1)
+                        .is_none_or(|next| next.get("frame_counter") == line.get("frame_counter"))
+                };
+                if matches_line(&g, pf, pt, *prev_input, prev_line)
+                    && (ev1.crashed.is_none() || frozen())
+                {
+                    let before = g.clone();
+                    let ev = g.step_with(input, hint);
+                    if let Some(wild) = crashed_here(&g, frame, t, input, line) {
+                        g = wild;
+                    }
+                    if matches_line(&g, frame, t, input, line) {
+                        report.forks.push(Fork {
+                            t: pt,
+                            outcome: outcome(&ev1),
+                        });
+                        game = g;
+                        last = Some((before, input, hint, ev));
+                        continue;
+                    }
+                }
+            }
+        }
+        report.divergence = Some(Divergence {
+            t,
+            frame,
+            field: key,
+            expected,
+            actual,
+        });
+        return report;
     }
     report
+}
+
+/// The NMI-side fields a crashing frame still changes (the NMI runs once more) and the wild
+/// code after it left alone on every traced crash (it wrote `held` and `start_level` in
+/// `p252-0`).
+const CRASH_NMI_FIELDS: [&str; 2] = ["frame_counter", "rng"];
+
+/// The game as `line` shows it, crashed, when `game` has just crashed and agrees with `line` on
+/// what the crashing NMI does: after that NMI the corrupted jump runs code the model does not
+/// follow before the CPU halts (it wrote `das` and bytes of the working copy at $40-$5F in
+/// `p249-0`, `held` and `start_level` in `p252-0`, `gameModeState` in most), so the model takes RAM as the crash leaves it and checks
+/// from there that nothing changes any more.
+fn crashed_here(
+    game: &Game,
+    frame: u64,
+    t: u64,
+    input: PadState,
+    line: &serde_json::Map<String, Value>,
+) -> Option<Game> {
+    if game.crashed != Some(CrashKind::Crash) {
+        return None;
+    }
+    let record = FrameRecord::from_game(game, frame, t, input);
+    let nmi_agrees = CRASH_NMI_FIELDS.iter().all(|k| {
+        line.get(*k)
+            .is_none_or(|v| record.field(k).as_ref() == Some(v))
+    });
+    if !nmi_agrees {
+        return None;
+    }
+    let mut left = game_from_line(line).ok()?;
+    left.crashed = Some(CrashKind::Crash);
+    Some(left)
+}
+
+/// What a frame whose outcome was open turned out to be.
+fn outcome(ev: &Events) -> &'static str {
+    if ev.crashed.is_some() {
+        "crash"
+    } else if ev.lag {
+        "lag"
+    } else {
+        "no lag"
+    }
+}
+
+/// The sound engine's RAM ($0680-$06FF) in a line's `ram` field (all 2 KiB as hex, in the
+/// traces past level 155), read as `updateAudio`'s cycle range for the next frame.
+fn ram_audio(line: &serde_json::Map<String, Value>) -> Option<(u32, u32)> {
+    let hex = line.get("ram")?.as_str()?;
+    let part = hex.get(2 * AUDIO_RAM..2 * (AUDIO_RAM + AUDIO_RAM_LEN))?;
+    let bytes: Option<Vec<u8>> = (0..AUDIO_RAM_LEN)
+        .map(|i| u8::from_str_radix(part.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect();
+    audio_cycles(&bytes?)
+}
+
+/// The first field of `line` the model's frame disagrees with (counting the comparisons).
+fn first_difference(
+    game: &Game,
+    frame: u64,
+    t: u64,
+    input: PadState,
+    line: &serde_json::Map<String, Value>,
+    report: &mut VerifyReport,
+) -> Option<(String, Value, Value)> {
+    let record = FrameRecord::from_game(game, frame, t, input);
+    for (key, expected) in line {
+        let Some(actual) = compared(game, &record, key) else {
+            continue;
+        };
+        report.fields_checked += 1;
+        if &actual != expected {
+            return Some((key.clone(), expected.clone(), actual));
+        }
+    }
+    None
+}
+
+/// True when the model's frame equals every recorded field of `line`.
+fn matches_line(
+    game: &Game,
+    frame: u64,
+    t: u64,
+    input: PadState,
+    line: &serde_json::Map<String, Value>,
+) -> bool {
+    let record = FrameRecord::from_game(game, frame, t, input);
+    line.iter().all(|(key, expected)| {
+        compared(game, &record, key).is_none_or(|actual| &actual == expected)
+    })
+}
+
+/// The model's value of a field, when it is compared: not `active_matches_p1` once the game
+/// has crashed (the wild jump after the crashing NMI may write the working copy of the player
+/// block at $40-$5F before the CPU halts: `p249-0`, `p252-0`, `p255-0`; the model does not
+/// follow it).
+fn compared(game: &Game, record: &FrameRecord, key: &str) -> Option<Value> {
+    if key == "active_matches_p1" && game.crashed == Some(CrashKind::Crash) {
+        return None;
+    }
+    record.field(key)
 }
 
 /// Why a trace cannot be checked at all, in words that say how to capture one that can: a

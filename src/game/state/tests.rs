@@ -395,3 +395,121 @@ fn the_tetris_flash_is_counted_on_every_tetris_and_only_there() {
     }
     assert_eq!(sound_seen, [true; 2], "both sound phases exercised");
 }
+
+/// [`score_frame`] with `hint` on the play-state-5 frame.
+fn score_frame_hinted(mut g: Game, hint: FrameHint) -> (Events, Events, Game) {
+    for _ in 0..200 {
+        let before = g.clone();
+        if g.step(PadState::NONE).cycles > 0 {
+            let mut h = before;
+            let ev = h.step_with(PadState::NONE, hint);
+            let next = h.step(PadState::NONE);
+            return (ev, next, h);
+        }
+    }
+    panic!("play state 5 never ran");
+}
+
+#[test]
+fn the_audio_count_decides_the_lag_on_both_sides_and_leaves_the_straddle_open() {
+    // Level 225, no line: the logic ends some 1,800 cycles before the frame's end.
+    let g = capped_clear(225, 0);
+    let (plain, _) = score_frame(g.clone());
+    let l = logic_of(&plain);
+    assert!((27_000..29_000).contains(&l), "L={l}");
+    let (lo_off, hi_off) = timing::AUDIO_OFFSET;
+    // The smallest audio count past the frame's end for every varying cycle, the largest
+    // inside it for every one.
+    let lag_at = 29_781 - lo_off - l;
+    let fit_at = 29_780 - hi_off - l;
+    let hinted = |audio: (u32, u32), branch: Branch| {
+        score_frame_hinted(
+            g.clone(),
+            FrameHint {
+                audio: Some(audio),
+                branch,
+            },
+        )
+    };
+    let (ev, next, _) = hinted((lag_at, lag_at), Branch::Model);
+    assert!(ev.lag && !ev.may_lag && !next.logic, "{ev:?}");
+    let (ev, next, _) = hinted((lag_at - 1, lag_at - 1), Branch::Model);
+    assert!(!ev.lag && ev.may_lag && next.logic, "{ev:?}");
+    let (ev, next, _) = hinted((fit_at, fit_at), Branch::Model);
+    assert!(!ev.lag && !ev.may_lag && next.logic, "{ev:?}");
+    let (ev, _, _) = hinted((fit_at + 1, fit_at + 1), Branch::Model);
+    assert!(ev.may_lag, "{ev:?}");
+    // A decided frame ignores the branch; an open one takes the other outcome.
+    let (ev, next, _) = hinted((fit_at, fit_at), Branch::Other);
+    assert!(!ev.lag && next.logic);
+    let (model, _, _) = hinted((fit_at, lag_at), Branch::Model);
+    let (other, next, _) = hinted((fit_at, lag_at), Branch::Other);
+    assert!(model.may_lag && other.may_lag);
+    assert_eq!(other.lag, !model.lag);
+    assert_eq!(next.logic, !other.lag);
+    // Without a count the allowance decides, as before.
+    let (ev, _, _) = score_frame_hinted(g, FrameHint::default());
+    assert_eq!(ev, plain);
+}
+
+#[test]
+fn the_crash_branch_crashes_only_in_a_dispatch_window_and_freezes_after_one_nmi() {
+    let frames = hand_built_state5_frames();
+    let in_switch = |k: u8| {
+        frames
+            .iter()
+            .position(|f| crash::window(f.0) == Some(crash::Window::Switch(k)))
+    };
+    let games: Vec<Game> = {
+        let mut v: Vec<(u32, Game)> = hand_built_games()
+            .map(|g| (logic_of(&score_frame(g.clone()).0), g))
+            .collect();
+        v.sort_by_key(|x| x.0);
+        v.into_iter().map(|x| x.1).collect()
+    };
+    let other = FrameHint {
+        audio: None,
+        branch: Branch::Other,
+    };
+    let mut crashed = 0;
+    for k in 0..8u8 {
+        let Some(i) = in_switch(k) else {
+            continue;
+        };
+        crashed += 1;
+        let g = games[i].clone();
+        let (ev, next, mut after) = score_frame_hinted(g.clone(), other);
+        assert!(ev.may_crash, "dispatch {k}");
+        assert_eq!(ev.crashed, Some(CrashKind::Crash), "dispatch {k}");
+        assert!(after.is_over());
+        // The crashing NMI ran: the frame counter moved, `gameModeState` shows the next state
+        // in the first dispatch of a pass.
+        let (_, _, model) = score_frame_hinted(g, FrameHint::default());
+        assert_eq!(after.frame_counter, model.frame_counter);
+        let landed = timing::landing(frames[i].0).game_mode_state();
+        assert_eq!(after.game_mode_state, landed + (k % 2 == 0) as u8, "{k}");
+        assert!(next.crashed.is_none() && !next.logic);
+        // Then nothing changes any more, whatever is pressed.
+        let frozen = after.clone();
+        after.step(PadState::A);
+        after.step(PadState::NONE);
+        assert_eq!(after, frozen);
+    }
+    assert!(
+        crashed >= 6,
+        "{crashed} dispatch windows with a hand-built state"
+    );
+    // Outside the windows the other branch changes nothing: a gap frame lags and plays on.
+    let gap = frames
+        .iter()
+        .position(|f| (30_097..=30_133).contains(&f.0))
+        .expect("a state in a gap");
+    let (ev, _, after) = score_frame_hinted(games[gap].clone(), other);
+    assert!(ev.lag && ev.crashed.is_none() && !after.is_over());
+    // In a window the model's own branch plays on.
+    let (_, _, after) = score_frame_hinted(
+        games[in_switch(0).expect("dispatch 1")].clone(),
+        FrameHint::default(),
+    );
+    assert!(!after.is_over());
+}
