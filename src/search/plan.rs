@@ -19,6 +19,7 @@ use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::profile::{PieceProgress, Profile};
+use super::soft_drop::{SoftDrop, Softened};
 use super::third::{Lookahead, Pair, ThirdPiece};
 
 mod blind;
@@ -103,6 +104,17 @@ pub struct Planner<E: Evaluator> {
     pairs: Vec<Pair>,
     /// Refuses first locks whose line-clear frame may crash the cartridge.
     pub crash_guard: CrashGuard,
+    /// The first search's root (the piece and the buttons held before it).
+    root: (Active, PadState),
+    /// The guard's key of each first lock (its soft-drop variant's when it has one).
+    keys: Vec<crash_guard::RiskKey>,
+    /// Each first lock's Down variant that makes its frame safe, past the guard's level.
+    softened: Vec<Option<Softened>>,
+    soft: SoftDrop,
+    /// The last plan's Down variant (its last frames hold Down to make its frame safe).
+    pub last_soft_drop: Option<Softened>,
+    /// Plans that held Down to make their frame safe, since the planner was made.
+    pub soft_drops: u64,
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
@@ -219,6 +231,12 @@ impl<E: Evaluator> Planner<E> {
             pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
             crash_guard: CrashGuard::default(),
+            root: (Active::default(), PadState::NONE),
+            keys: Vec::with_capacity(256),
+            softened: Vec::with_capacity(256),
+            soft: SoftDrop::default(),
+            last_soft_drop: None,
+            soft_drops: 0,
         }
     }
 
@@ -339,6 +357,7 @@ impl<E: Evaluator> Planner<E> {
             return Plan::locked_early(&start, inputs, expected).map(Firsts::LockedEarly);
         }
         let progress = Self::progress_after(s, &inputs);
+        self.root = (start, prev);
         self.firsts.clear();
         self.firsts.extend_from_slice(self.first.search_profiled(
             start,
@@ -355,6 +374,7 @@ impl<E: Evaluator> Planner<E> {
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
     /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
+        self.last_soft_drop = None;
         if s.progress.frames < self.profile.reaction {
             return self.plan_blind(s);
         }
@@ -376,16 +396,14 @@ impl<E: Evaluator> Planner<E> {
         // Another next-piece lock of the best first lock has the best value too: the path-free
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
-        let firsts = &self.firsts;
         let height = s.board.column_heights().into_iter().max().unwrap_or(0);
+        self.first_keys(s);
+        let keys = &self.keys;
         self.crash_guard.screen(
             (s.level, s.lines),
             height,
-            firsts.len(),
-            |i| {
-                let a = AfterFirst::new(&s.board, s.level, s.lines, placement(&firsts[i]));
-                crash_guard::risk_key(&a.board, a.lines, Some(firsts[i].hold_down_points))
-            },
+            self.firsts.len(),
+            |i| keys[i],
             |k| crash_guard::key_risk(k, s.level, s.lines),
         );
         for (i, l1) in self.firsts.iter().enumerate() {
@@ -477,19 +495,20 @@ impl<E: Evaluator> Planner<E> {
                 let allowed = self.crash_guard.allows(i);
                 (allowed, self.firsts[i].y, std::cmp::Reverse(i))
             });
-            return Some(Plan::to_lock(
+            let plan = Plan::to_lock(
                 &self.first,
                 &self.firsts,
                 index,
                 prefix_inputs,
                 prefix_expected,
-            ));
+            );
+            return Some(self.soften(s, plan, index));
         }
         let entry_hold = match (best, s.next) {
             (Some((_, i, Some(second))), Some(next)) => self.entry_hold(s, i, next, second),
             _ => PadState::NONE,
         };
-        Some(Plan {
+        let plan = Plan {
             entry_hold,
             ..Plan::of_best(
                 &self.first,
@@ -498,7 +517,67 @@ impl<E: Evaluator> Planner<E> {
                 prefix_inputs,
                 prefix_expected,
             )
-        })
+        };
+        Some(self.soften(s, plan, best.map(|b| b.1)))
+    }
+
+    /// The guard's key of each first lock in `self.keys`, past the guard's level: a lock whose
+    /// frame is not safe with its path's own soft drop takes the key of its safest Down
+    /// variant (`search::soft_drop`), kept in `self.softened`.
+    fn first_keys(&mut self, s: &Situation) {
+        self.keys.clear();
+        self.softened.clear();
+        if self.crash_guard.off || s.level < crash_guard::GUARD_FROM_LEVEL {
+            return;
+        }
+        let speed = drop_speed(s.level);
+        for l in &self.firsts {
+            let a = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+            let mut key = crash_guard::risk_key(&a.board, a.lines, Some(l.hold_down_points));
+            let mut soft = None;
+            if !crash_guard::key_risk(key, s.level, s.lines).is_safe() {
+                self.first
+                    .path(l, &mut self.soft.inputs, &mut self.soft.expected);
+                let (lines, first) = (key.0, key.1);
+                let may_shift = self.profile.is_unlimited();
+                soft = self
+                    .soft
+                    .rescue(self.root, speed, &self.map1, may_shift, |h| {
+                        crash_guard::key_risk((lines, first, usize::from(h)), s.level, s.lines)
+                    });
+                if let Some(v) = soft {
+                    key.2 = usize::from(v.hold_down_points);
+                }
+            }
+            self.keys.push(key);
+            self.softened.push(soft);
+        }
+    }
+
+    /// `plan` (to `firsts[index]`) with the Down variant the guard counted for that lock.
+    fn soften(&mut self, s: &Situation, mut plan: Plan, index: Option<usize>) -> Plan {
+        let Some((i, soft)) =
+            index.and_then(|i| Some((i, self.softened.get(i).copied().flatten()?)))
+        else {
+            return plan;
+        };
+        self.first.path(
+            &self.firsts[i],
+            &mut self.soft.inputs,
+            &mut self.soft.expected,
+        );
+        let speed = drop_speed(s.level);
+        if self.soft.apply(
+            self.root,
+            speed,
+            &self.map1,
+            soft,
+            (&mut plan.inputs, &mut plan.expected),
+        ) {
+            self.last_soft_drop = Some(soft);
+            self.soft_drops += 1;
+        }
+        plan
     }
 
     /// Under a hold profile, the direction to hold through the entry delay after
