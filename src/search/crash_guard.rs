@@ -116,9 +116,8 @@ pub struct CrashGuard {
     best: u8,
     /// Whether the last [`CrashGuard::screen`] screened (level and `off`).
     active: bool,
-    /// Risk class per (first lock's lines, second lock's [`risk_key`], whether it leaves room
-    /// for a soft drop) within the decision.
-    memo2: [[[[Option<u8>; 2]; 11]; 5]; 5],
+    /// Risk class per (first lock's lines, second lock's [`risk_key`]) within the decision.
+    memo2: [[[Option<u8>; 11]; 5]; 5],
     /// Candidates refused by the last [`CrashGuard::screen`].
     pub refused: usize,
     /// Decisions that refused at least one candidate, since the planner was made.
@@ -185,7 +184,7 @@ impl CrashGuard {
         }
         self.stretch = !self.strict && in_stretch(level, lines);
         *self.memo = [[[None; HOLD_ANY + 1]; 11]; 5];
-        self.memo2 = [[[[None; 2]; 11]; 5]; 5];
+        self.memo2 = [[[None; 11]; 5]; 5];
         for i in 0..n {
             let k = key(i);
             let memo = &mut self.memo[k.0.min(4)][k.1.min(10)][k.2.min(HOLD_ANY)];
@@ -224,16 +223,14 @@ impl CrashGuard {
     /// The penalty of a pair whose second lock (on the board after the first, which cleared
     /// `first_cleared` lines) leaves `board2` and clears `cleared` lines, for the decision at
     /// `level` with BCD `lines`: [`SECOND_LOCK_PENALTY`] if its clear may crash, twice that if
-    /// it crashes, 0 if it is safe or the last [`CrashGuard::screen`] did not screen. A lock
-    /// deep enough for a soft drop (`soft_room`, [`crate::search::soft_drop::leaves_room`]) counts as safe
-    /// when a soft drop of 2 rows makes it safe: its own decision will hold Down for it.
+    /// it crashes, 0 if it is safe or the last [`CrashGuard::screen`] did not screen.
     #[inline]
     pub fn second_penalty(
         &mut self,
         (level, lines): (u8, [u8; 2]),
         first_cleared: u32,
-        (board2, cleared): (&Board, u32),
-        soft_room: bool,
+        board2: &Board,
+        cleared: u32,
     ) -> f64 {
         if !self.active {
             return 0.0;
@@ -244,17 +241,14 @@ impl CrashGuard {
         // drop would flag levels where only the plain drop is safe (247-248 without a line,
         // doubles at 168) and steer the pairs away from the one safe lock.
         let k = risk_key(board2, cleared, Some(0));
-        let memo = &mut self.memo2[first][k.0][k.1][usize::from(soft_room)];
+        let memo = &mut self.memo2[first][k.0][k.1];
         let class = *memo.get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, first_cleared);
-            let class = |k| match key_risk(k, level2, lines2) {
+            match key_risk(k, level2, lines2) {
                 ClearRisk::Safe { .. } => 2,
                 ClearRisk::MayCrash => 1,
                 ClearRisk::Crashes => 0,
-            };
-            // At the capped score every soft drop of 2 rows or more costs the same cycles.
-            let soft = if soft_room { class((k.0, k.1, 2)) } else { 0 };
-            class(k).max(soft)
+            }
         });
         let per_lock = if self.stretch {
             stretch_penalty() / f64::from(cleared.max(1))
@@ -487,10 +481,7 @@ mod tests {
         let mut g = CrashGuard::default();
         let safe = ClearRisk::Safe { margin_cycles: 100 };
         g.screen((level, lines), 0, 1, |_| (0, 10, 0), |_| safe);
-        assert_eq!(
-            g.second_penalty((level, lines), 0, (&Board::EMPTY, 0), false),
-            0.0
-        );
+        assert_eq!(g.second_penalty((level, lines), 0, &Board::EMPTY, 0), 0.0);
         // Where the plain drop may crash too (level 249, 3,231 lines), the penalty stays
         // (outside the stretch weighing: strict).
         let (level, lines) = (249, [0x31, 32]);
@@ -498,29 +489,9 @@ mod tests {
         g.strict = true;
         g.screen((level, lines), 0, 1, |_| (0, 10, 0), |_| safe);
         assert_eq!(
-            g.second_penalty((level, lines), 0, (&Board::EMPTY, 0), false),
+            g.second_penalty((level, lines), 0, &Board::EMPTY, 0),
             SECOND_LOCK_PENALTY
         );
-    }
-
-    /// Level 170, 1,648 lines: a double may crash with the plain drop, is safe with a soft
-    /// drop of 2 rows. The next piece's double counts as safe only where it leaves room.
-    #[test]
-    fn the_next_lock_counts_a_soft_drop_where_it_leaves_room() {
-        let (level, lines) = (170, [0x48, 16]);
-        assert!(!key_risk((2, 10, 0), level, lines).is_safe());
-        assert!(key_risk((2, 10, 2), level, lines).is_safe());
-        let mut g = CrashGuard {
-            strict: true,
-            ..CrashGuard::default()
-        };
-        let safe = ClearRisk::Safe { margin_cycles: 100 };
-        g.screen((level, lines), 0, 1, |_| (0, 10, 0), |_| safe);
-        let pen = |g: &mut CrashGuard, room| {
-            g.second_penalty((level, lines), 0, (&Board::EMPTY, 2), room)
-        };
-        assert_eq!(pen(&mut g, false), SECOND_LOCK_PENALTY);
-        assert_eq!(pen(&mut g, true), 0.0);
     }
 
     #[test]

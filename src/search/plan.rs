@@ -19,7 +19,7 @@ use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::profile::{PieceProgress, Profile};
-use super::soft_drop::{self, SoftDrop, Softened};
+use super::soft_drop::{SoftDrop, Softened};
 use super::third::{Lookahead, Pair, ThirdPiece};
 
 mod blind;
@@ -330,10 +330,7 @@ impl<E: Evaluator> Planner<E> {
             &self.evaluator,
             seconds.iter().map(Placement::from),
             |v, second, lines2, board2| {
-                let room = soft_drop::leaves_room(&second);
-                let penalty =
-                    guard.second_penalty((s.level, s.lines), after.lines, (board2, lines2), room);
-                let v = v + penalty;
+                let v = v + guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
                 if found.is_none() && v == value {
                     found = Some(second);
                 }
@@ -450,13 +447,8 @@ impl<E: Evaluator> Planner<E> {
                 seconds.iter().map(Placement::from),
                 |v, second, lines2, board2| {
                     // The next lock's clear counts too (0 below the guard's level).
-                    let room = soft_drop::leaves_room(&second);
-                    let penalty = guard.second_penalty(
-                        (s.level, s.lines),
-                        after.lines,
-                        (board2, lines2),
-                        room,
-                    );
+                    let penalty =
+                        guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
                     let v = v + penalty;
                     consider(v, Some(second));
                     let v = v + first_penalty;

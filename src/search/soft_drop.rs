@@ -16,7 +16,6 @@ use crate::game::pad::PadState;
 use crate::game::pos::Pos;
 
 use super::collision::CollisionMap;
-use super::eval::Placement;
 
 /// The Down variant chosen for a lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,15 +26,6 @@ pub struct Softened {
     pub frames: u16,
     /// The `holdDownPoints` the lock then brings.
     pub hold_down_points: u8,
-}
-
-/// Whether a lock at `p` leaves room at gravity 1 for a soft drop of 2 rows after the presses
-/// that bring it there from the spawn column (taps every second frame, then 5 falling frames
-/// for the Down press and two soft steps): the pair value's guess for the next piece, whose
-/// path is not fixed yet (its own decision plays the variant or refuses the lock).
-pub fn leaves_room(p: &Placement) -> bool {
-    let taps = u16::from(p.x.abs_diff(5)).max(2);
-    u16::from(p.y) >= 2 * taps + 4
 }
 
 /// Scratch space for [`SoftDrop::rescue`] (reused from one decision to the next).
