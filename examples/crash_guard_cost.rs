@@ -60,7 +60,7 @@ fn main() {
         times.sort_by(|a, b| a.total_cmp(b));
         println!(
             "level {level} guard off={off}: median {:.3} ms p99 {:.3} ms refused(last) {} soft drops {}",
-            times[150], times[297], p.crash_guard.refused, p.soft_drops
+            times[150], times[297], p.crash_guard.refused, p.soft.count
         );
     }
 }

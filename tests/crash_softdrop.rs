@@ -58,11 +58,9 @@ fn the_planner_holds_down_to_make_the_double_safe_and_the_model_plays_it_exactly
     let mut after = s.board;
     let cleared = after.lock(plan.lock.x, plan.lock.y, plan.lock.orientation);
     assert_eq!(cleared, 2, "{plan:?}");
-    let soft = planner
-        .last_soft_drop
-        .expect("a soft drop made the double safe");
+    let soft = planner.soft.last.expect("a soft drop made the double safe");
     assert!(soft.hold_down_points >= 2, "{soft:?}");
-    assert_eq!(planner.soft_drops, 1);
+    assert_eq!(planner.soft.count, 1);
     // The plan ends with `frames` frames of Down alone; the frame before holds no Down.
     let n = plan.inputs.len();
     let k = usize::from(soft.frames);
@@ -109,7 +107,7 @@ fn the_same_double_with_the_plain_drop_may_crash_in_the_model() {
     let s = Situation::of(&g);
     let mut planner = Planner::new(Standard::default());
     let mut plan = planner.plan(&s).expect("a plan");
-    let k = usize::from(planner.last_soft_drop.expect("soft").frames);
+    let k = usize::from(planner.soft.last.expect("soft").frames);
     let n = plan.inputs.len();
     for p in &mut plan.inputs[n - k..] {
         *p = PadState::NONE;
@@ -134,7 +132,7 @@ fn below_the_guard_level_no_soft_drop_is_added() {
     let g = game(&DOUBLE_WELL, Piece::I, Piece::O, (139, [0x30, 13]));
     let mut planner = Planner::new(Standard::default());
     let plan = planner.plan(&Situation::of(&g)).expect("a plan");
-    assert_eq!(planner.last_soft_drop, None);
+    assert_eq!(planner.soft.last, None);
     assert!(plan.inputs.iter().all(|p| !p.intersects(PadState::DOWN)));
 }
 

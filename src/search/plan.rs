@@ -19,7 +19,7 @@ use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::profile::{PieceProgress, Profile};
-use super::soft_drop::{SoftDrop, Softened};
+use super::soft_drop::SoftLever;
 use super::third::{Lookahead, Pair, ThirdPiece};
 
 mod blind;
@@ -104,17 +104,8 @@ pub struct Planner<E: Evaluator> {
     pairs: Vec<Pair>,
     /// Refuses first locks whose line-clear frame may crash the cartridge.
     pub crash_guard: CrashGuard,
-    /// The first search's root (the piece and the buttons held before it).
-    root: (Active, PadState),
-    /// The guard's key of each first lock (its soft-drop variant's when it has one).
-    keys: Vec<crash_guard::RiskKey>,
-    /// Each first lock's Down variant that makes its frame safe, past the guard's level.
-    softened: Vec<Option<Softened>>,
-    soft: SoftDrop,
-    /// The last plan's Down variant (its last frames hold Down to make its frame safe).
-    pub last_soft_drop: Option<Softened>,
-    /// Plans that held Down to make their frame safe, since the planner was made.
-    pub soft_drops: u64,
+    /// Holds Down at the end of a path whose frame is safe only with a soft drop.
+    pub soft: SoftLever,
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
@@ -231,12 +222,7 @@ impl<E: Evaluator> Planner<E> {
             pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
             crash_guard: CrashGuard::default(),
-            root: (Active::default(), PadState::NONE),
-            keys: Vec::with_capacity(256),
-            softened: Vec::with_capacity(256),
-            soft: SoftDrop::default(),
-            last_soft_drop: None,
-            soft_drops: 0,
+            soft: SoftLever::default(),
         }
     }
 
@@ -357,7 +343,7 @@ impl<E: Evaluator> Planner<E> {
             return Plan::locked_early(&start, inputs, expected).map(Firsts::LockedEarly);
         }
         let progress = Self::progress_after(s, &inputs);
-        self.root = (start, prev);
+        self.soft.root = (start, prev);
         self.firsts.clear();
         self.firsts.extend_from_slice(self.first.search_profiled(
             start,
@@ -374,7 +360,7 @@ impl<E: Evaluator> Planner<E> {
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
     /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
-        self.last_soft_drop = None;
+        self.soft.last = None;
         if s.progress.frames < self.profile.reaction {
             return self.plan_blind(s);
         }
@@ -397,8 +383,11 @@ impl<E: Evaluator> Planner<E> {
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
         let height = s.board.column_heights().into_iter().max().unwrap_or(0);
-        self.first_keys(s);
-        let keys = &self.keys;
+        let guarded = !self.crash_guard.off && s.level >= crash_guard::GUARD_FROM_LEVEL;
+        let may_shift = self.profile.is_unlimited();
+        let fk = (&self.firsts[..], &self.first, &self.map1);
+        self.soft.first_keys(s, guarded.then_some(fk), may_shift);
+        let keys = &self.soft.keys;
         self.crash_guard.screen(
             (s.level, s.lines),
             height,
@@ -502,7 +491,10 @@ impl<E: Evaluator> Planner<E> {
                 prefix_inputs,
                 prefix_expected,
             );
-            return Some(self.soften(s, plan, index));
+            return Some(
+                self.soft
+                    .soften(s, plan, index, (&self.firsts, &self.first, &self.map1)),
+            );
         }
         let entry_hold = match (best, s.next) {
             (Some((_, i, Some(second))), Some(next)) => self.entry_hold(s, i, next, second),
@@ -518,66 +510,8 @@ impl<E: Evaluator> Planner<E> {
                 prefix_expected,
             )
         };
-        Some(self.soften(s, plan, best.map(|b| b.1)))
-    }
-
-    /// The guard's key of each first lock in `self.keys`, past the guard's level: a lock whose
-    /// frame is not safe with its path's own soft drop takes the key of its safest Down
-    /// variant (`search::soft_drop`), kept in `self.softened`.
-    fn first_keys(&mut self, s: &Situation) {
-        self.keys.clear();
-        self.softened.clear();
-        if self.crash_guard.off || s.level < crash_guard::GUARD_FROM_LEVEL {
-            return;
-        }
-        let speed = drop_speed(s.level);
-        for l in &self.firsts {
-            let a = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
-            let mut key = crash_guard::risk_key(&a.board, a.lines, Some(l.hold_down_points));
-            let mut soft = None;
-            if !crash_guard::key_risk(key, s.level, s.lines).is_safe() {
-                self.first
-                    .path(l, &mut self.soft.inputs, &mut self.soft.expected);
-                let (lines, first) = (key.0, key.1);
-                let may_shift = self.profile.is_unlimited();
-                soft = self
-                    .soft
-                    .rescue(self.root, speed, &self.map1, may_shift, |h| {
-                        crash_guard::key_risk((lines, first, usize::from(h)), s.level, s.lines)
-                    });
-                if let Some(v) = soft {
-                    key.2 = usize::from(v.hold_down_points);
-                }
-            }
-            self.keys.push(key);
-            self.softened.push(soft);
-        }
-    }
-
-    /// `plan` (to `firsts[index]`) with the Down variant the guard counted for that lock.
-    fn soften(&mut self, s: &Situation, mut plan: Plan, index: Option<usize>) -> Plan {
-        let Some((i, soft)) =
-            index.and_then(|i| Some((i, self.softened.get(i).copied().flatten()?)))
-        else {
-            return plan;
-        };
-        self.first.path(
-            &self.firsts[i],
-            &mut self.soft.inputs,
-            &mut self.soft.expected,
-        );
-        let speed = drop_speed(s.level);
-        if self.soft.apply(
-            self.root,
-            speed,
-            &self.map1,
-            soft,
-            (&mut plan.inputs, &mut plan.expected),
-        ) {
-            self.last_soft_drop = Some(soft);
-            self.soft_drops += 1;
-        }
-        plan
+        let fk = (&self.firsts[..], &self.first, &self.map1);
+        Some(self.soft.soften(s, plan, best.map(|b| b.1), fk))
     }
 
     /// Under a hold profile, the direction to hold through the entry delay after

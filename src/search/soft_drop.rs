@@ -15,7 +15,12 @@ use crate::game::crash::ClearRisk;
 use crate::game::pad::PadState;
 use crate::game::pos::Pos;
 
+use super::bfs::{Bfs, Lock};
 use super::collision::CollisionMap;
+use super::crash_guard::{self, RiskKey};
+use super::pairs::AfterFirst;
+use super::plan::{placement, Plan, Situation};
+use crate::game::score::drop_speed;
 
 /// The Down variant chosen for a lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,5 +176,84 @@ impl SoftDrop {
         inputs[from..].copy_from_slice(&self.variant);
         expected[from..].copy_from_slice(&self.played);
         true
+    }
+}
+
+/// The first search's locks, their paths and the collision map they were searched on.
+pub(crate) type Firsts<'a> = (&'a [Lock], &'a Bfs, &'a CollisionMap);
+
+/// The planner's lever: each first lock's guard key with its Down variant, and the plan's.
+#[derive(Clone, Debug, Default)]
+pub struct SoftLever {
+    /// The first search's root (the piece and the buttons held before it).
+    pub(crate) root: (Active, PadState),
+    /// The guard's key of each first lock (its Down variant's when it has one).
+    pub(crate) keys: Vec<RiskKey>,
+    /// Each first lock's Down variant that makes its frame safe, past the guard's level.
+    softened: Vec<Option<Softened>>,
+    scratch: SoftDrop,
+    /// The last plan's Down variant (its last frames hold Down to make its frame safe).
+    pub last: Option<Softened>,
+    /// Plans that held Down to make their frame safe, since the planner was made.
+    pub count: u64,
+}
+
+impl SoftLever {
+    /// The guard's key of each first lock in `self.keys` (`firsts`: `None` below the guard's
+    /// level or with the guard off, and then no key): a lock whose frame is not safe with its
+    /// path's own soft drop takes the key of its safest Down variant.
+    pub(crate) fn first_keys(&mut self, s: &Situation, firsts: Option<Firsts>, may_shift: bool) {
+        self.keys.clear();
+        self.softened.clear();
+        let Some((locks, bfs, map)) = firsts else {
+            return;
+        };
+        let speed = drop_speed(s.level);
+        for l in locks {
+            let a = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+            let mut key = crash_guard::risk_key(&a.board, a.lines, Some(l.hold_down_points));
+            let mut soft = None;
+            if !crash_guard::key_risk(key, s.level, s.lines).is_safe() {
+                bfs.path(l, &mut self.scratch.inputs, &mut self.scratch.expected);
+                let (lines, first) = (key.0, key.1);
+                soft = self.scratch.rescue(self.root, speed, map, may_shift, |h| {
+                    crash_guard::key_risk((lines, first, usize::from(h)), s.level, s.lines)
+                });
+                if let Some(v) = soft {
+                    key.2 = usize::from(v.hold_down_points);
+                }
+            }
+            self.keys.push(key);
+            self.softened.push(soft);
+        }
+    }
+
+    /// `plan` (to `firsts[index]`) with the Down variant the guard counted for that lock.
+    pub(crate) fn soften(
+        &mut self,
+        s: &Situation,
+        mut plan: Plan,
+        index: Option<usize>,
+        (locks, bfs, map): Firsts,
+    ) -> Plan {
+        let Some((i, soft)) =
+            index.and_then(|i| Some((i, self.softened.get(i).copied().flatten()?)))
+        else {
+            return plan;
+        };
+        bfs.path(
+            &locks[i],
+            &mut self.scratch.inputs,
+            &mut self.scratch.expected,
+        );
+        let target = (&mut plan.inputs[..], &mut plan.expected[..]);
+        if self
+            .scratch
+            .apply(self.root, drop_speed(s.level), map, soft, target)
+        {
+            self.last = Some(soft);
+            self.count += 1;
+        }
+        plan
     }
 }
