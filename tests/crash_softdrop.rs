@@ -6,7 +6,7 @@ use nestor::game::crash::ClearRisk;
 use nestor::game::{Active, Board, Game, PadState, Piece, Playfield, Pos};
 use nestor::search::crash_guard::{in_stretch, key_risk, lock_risk};
 use nestor::search::eval::Standard;
-use nestor::search::{Planner, Situation};
+use nestor::search::{Plan, Planner, Situation};
 
 /// Level 169 at 1,630 lines (BCD low byte, binary hundreds as a game counts them).
 const AT_169: (u8, [u8; 2]) = (169, [0x30, 16]);
@@ -14,15 +14,10 @@ const AT_169: (u8, [u8; 2]) = (169, [0x30, 16]);
 /// A game at `level`/`lines` with the score at the cap, `piece` at its spawn, `next` to come,
 /// on a board whose bottom rows are `rows` ('#' filled).
 fn game(rows: &[&str], piece: Piece, next: Piece, (level, lines): (u8, [u8; 2])) -> Game {
-    let mut board = Board::EMPTY;
-    let top = 20 - rows.len() as i8;
-    for (r, row) in rows.iter().enumerate() {
-        for (c, ch) in row.chars().enumerate() {
-            if ch == '#' {
-                board.set(top + r as i8, c as u8);
-            }
-        }
-    }
+    let text: Vec<&str> = std::iter::repeat_n("..........", 20 - rows.len())
+        .chain(rows.iter().copied())
+        .collect();
+    let board = Board::from_text(&text.join("\n")).expect("a test board");
     let mut g = Game::new(level, 0x8988, 0, 0);
     g.field = Playfield::from_board(&board);
     g.level = level;
@@ -31,6 +26,16 @@ fn game(rows: &[&str], piece: Piece, next: Piece, (level, lines): (u8, [u8; 2]))
     g.active = Active::spawn(piece.spawn().id(), 0, 0);
     g.next = next.spawn().id();
     g
+}
+
+/// The plan from `g`'s state, the planner, the situation and the lines its lock clears.
+fn plan_of(g: &Game) -> (Plan, Planner<Standard>, Situation, u32) {
+    let s = Situation::of(g);
+    let mut planner = Planner::new(Standard::default());
+    let plan = planner.plan(&s).expect("a plan");
+    let mut after = s.board;
+    let cleared = after.lock(plan.lock.x, plan.lock.y, plan.lock.orientation);
+    (plan, planner, s, cleared)
 }
 
 /// Two rows that lack only column 9, under a flat stack: the I standing in column 9 clears a
@@ -51,13 +56,11 @@ fn the_double_at_169_is_safe_only_with_a_soft_drop() {
 #[test]
 fn the_planner_holds_down_to_make_the_double_safe_and_the_model_plays_it_exactly() {
     let mut g = game(&DOUBLE_WELL, Piece::I, Piece::O, AT_169);
-    let s = Situation::of(&g);
-    let mut planner = Planner::new(Standard::default());
-    let plan = planner.plan(&s).expect("a plan");
+    let (plan, planner, s, cleared) = plan_of(&g);
     // The I stands in column 9 (pivot x 9, vertical) and clears the two full rows.
-    let mut after = s.board;
-    let cleared = after.lock(plan.lock.x, plan.lock.y, plan.lock.orientation);
     assert_eq!(cleared, 2, "{plan:?}");
+    let mut after = s.board;
+    after.lock(plan.lock.x, plan.lock.y, plan.lock.orientation);
     let soft = planner.soft.last.expect("a soft drop made the double safe");
     assert!(soft.hold_down_points >= 2, "{soft:?}");
     assert_eq!(planner.soft.count, 1);
@@ -145,11 +148,7 @@ fn a_single_that_hangs_is_still_refused() {
         assert!(!key_risk((1, 10, h), level, lines).is_safe());
     }
     let g = game(&["#########."], Piece::I, Piece::O, AT_169);
-    let s = Situation::of(&g);
-    let mut planner = Planner::new(Standard::default());
-    let plan = planner.plan(&s).expect("a plan");
-    let mut after = s.board;
-    let cleared = after.lock(plan.lock.x, plan.lock.y, plan.lock.orientation);
+    let (plan, planner, _, cleared) = plan_of(&g);
     assert_eq!(cleared, 0, "{plan:?}");
     assert!(planner.crash_guard.refused > 0);
 }
