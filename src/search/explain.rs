@@ -174,30 +174,40 @@ impl<'a> Explainer<'a> {
     }
 }
 
-/// What `--explain` says about a lock's line-clear frame when it is not safe (every soft drop
-/// counted: the explanation does not know the path).
+/// What `--explain` says about a lock's line-clear frame when it is not safe with the plain
+/// drop (the planner's paths at gravity 1 bring no soft drop of their own): refused or weighed,
+/// or made safe by a soft drop (`search::soft_drop`: the planner then holds Down alone for the
+/// path's last frames, where the path leaves room for it).
 fn crash_note(
     s: &Situation,
     board_after: &crate::game::board::Board,
     cleared: u32,
 ) -> Option<String> {
-    use crate::game::crash::ClearRisk;
+    use crate::game::crash::{ClearRisk, MAX_HOLD_DOWN_POINTS};
     use crate::search::crash_guard::{in_stretch, lock_risk, GUARD_FROM_LEVEL};
     if s.level < GUARD_FROM_LEVEL {
         return None;
     }
-    let what = match lock_risk(board_after, s.level, s.lines, cleared, None) {
+    let what = match lock_risk(board_after, s.level, s.lines, cleared, Some(0)) {
         ClearRisk::Safe { .. } => return None,
         ClearRisk::MayCrash => "may crash",
         ClearRisk::Crashes => "would hang or crash",
     };
-    let why = if in_stretch(s.level, s.lines) {
+    let soft = (2..=MAX_HOLD_DOWN_POINTS)
+        .find(|&h| lock_risk(board_after, s.level, s.lines, cleared, Some(h)).is_safe());
+    let why = if let Some(h) = soft {
+        format!(
+            "a soft drop of {h} rows makes it safe: the planner holds Down alone for \
+             the path's last frames (refused as a crash risk where the path leaves no room)"
+        )
+    } else if in_stretch(s.level, s.lines) {
         "weighed at a cost per line: no lock of its kind is safe at this level and line count"
+            .to_string()
     } else {
-        "refused as a crash risk while a safe lock exists"
+        "refused as a crash risk while a safe lock exists".to_string()
     };
     Some(format!(
-        "its line-clear frame {what} ({cleared} lines): {why}"
+        "its line-clear frame {what} with the plain drop ({cleared} lines): {why}"
     ))
 }
 
@@ -300,43 +310,72 @@ mod tests {
         assert!(checked > 30);
     }
 
-    /// Level 157, 1,571 lines: a single's frame may crash, a lock without a line is safe.
-    /// The I standing in column 9 (row 19 lacks only it) is explained as refused.
-    #[test]
-    fn a_lock_whose_clear_may_crash_is_explained_as_refused() {
+    /// An I at its spawn at `level` and BCD `lines`, on a board whose `rows` lack only
+    /// column 9; the explanation of every ranked lock clearing `n` lines and how many there
+    /// are, with the ranker and the situation.
+    fn explained_clears(
+        level: u8,
+        lines: [u8; 2],
+        rows: &[i8],
+        n: u32,
+    ) -> (Vec<Explanation>, Situation, Ranker<Standard>) {
         use crate::game::piece::Piece;
         let mut s = messy_situation(29, 5);
         let mut b = Board::EMPTY;
-        for c in 0..9 {
-            b.set(19, c);
+        for &r in rows {
+            for c in 0..9 {
+                b.set(r, c);
+            }
         }
         s.board = b;
-        s.level = 157;
-        s.lines = [0x71, 0x0F];
+        s.level = level;
+        s.lines = lines;
         s.active = crate::game::active::Active::spawn(Piece::I.spawn().id(), 0, 0);
         let standard = Standard::new(Weights::default_set());
         let mut ranker = Ranker::new(standard.clone());
         let mut explainer = Explainer::new(&standard);
         let ranking = ranker.rank(&s).unwrap();
-        let mut single = 0;
+        let mut out = Vec::new();
         for e in &ranking.entries {
             let mut board = s.board;
-            let n = board.lock(e.lock.x, e.lock.y, e.lock.orientation);
             let x = explainer.explain(&s, e);
-            if n == 1 {
-                single += 1;
-                assert!(
-                    x.table().contains("refused as a crash risk"),
-                    "{}",
-                    x.table()
-                );
+            if board.lock(e.lock.x, e.lock.y, e.lock.orientation) == n {
+                out.push(x);
             } else {
                 assert_eq!(x.crash_risk, None, "{}", x.table());
             }
         }
-        assert!(single >= 1);
+        (out, s, ranker)
+    }
+
+    /// Level 157, 1,571 lines: a single's frame may crash, a lock without a line is safe.
+    /// The I standing in column 9 (row 19 lacks only it) is explained as refused.
+    #[test]
+    fn a_lock_whose_clear_may_crash_is_explained_as_refused() {
+        let (singles, mut s, mut ranker) = explained_clears(157, [0x71, 0x0F], &[19], 1);
+        assert!(!singles.is_empty());
+        for x in &singles {
+            assert!(
+                x.table().contains("refused as a crash risk"),
+                "{}",
+                x.table()
+            );
+        }
         s.level = 100;
         let e = &ranker.rank(&s).unwrap().entries[0];
-        assert_eq!(explainer.explain(&s, e).crash_risk, None);
+        let standard = Standard::new(Weights::default_set());
+        assert_eq!(Explainer::new(&standard).explain(&s, e).crash_risk, None);
+    }
+
+    /// Level 169, 1,630 lines: a double's frame may crash with the plain drop and is safe
+    /// with a soft drop of 2 rows; the explanation says so.
+    #[test]
+    fn a_double_made_safe_by_a_soft_drop_is_explained() {
+        let (doubles, ..) = explained_clears(169, [0x30, 16], &[18, 19], 2);
+        assert!(!doubles.is_empty());
+        for x in &doubles {
+            let t = x.table();
+            assert!(t.contains("a soft drop of 2 rows makes it safe"), "{t}");
+        }
     }
 }

@@ -19,6 +19,7 @@ use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::profile::{PieceProgress, Profile};
+use super::soft_drop::SoftLever;
 use super::third::{Lookahead, Pair, ThirdPiece};
 
 mod blind;
@@ -102,6 +103,8 @@ pub struct Planner<E: Evaluator> {
     pairs: Vec<Pair>,
     /// Refuses first locks whose line-clear frame may crash the cartridge.
     pub crash_guard: CrashGuard,
+    /// Holds Down at the end of a path whose frame is safe only with a soft drop.
+    pub soft: SoftLever,
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
@@ -225,6 +228,7 @@ impl<E: Evaluator> Planner<E> {
             pairs: Vec::with_capacity(2048),
             firsts: Vec::with_capacity(256),
             crash_guard: CrashGuard::default(),
+            soft: SoftLever::default(),
         }
     }
 
@@ -337,6 +341,7 @@ impl<E: Evaluator> Planner<E> {
             return Plan::locked_early(&start, inputs, expected).map(Firsts::LockedEarly);
         }
         let progress = Self::progress_after(s, &inputs);
+        self.soft.root = (start, prev);
         self.firsts.clear();
         let speed = drop_speed(s.level);
         let q = LockQuery::spawn(
@@ -355,6 +360,7 @@ impl<E: Evaluator> Planner<E> {
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
     /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
+        self.soft.last = None;
         if s.progress.frames < self.profile.reaction {
             return self.plan_blind(s);
         }
@@ -376,16 +382,17 @@ impl<E: Evaluator> Planner<E> {
         // Another next-piece lock of the best first lock has the best value too: the path-free
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
         let mut tie = false;
-        let firsts = &self.firsts;
         let height = s.board.column_heights().into_iter().max().unwrap_or(0);
+        let guarded = !self.crash_guard.off && s.level >= crash_guard::GUARD_FROM_LEVEL;
+        let may_shift = self.profile.is_unlimited();
+        let fk = (&self.firsts[..], &self.first, &self.map1);
+        self.soft.first_keys(s, guarded.then_some(fk), may_shift);
+        let keys = &self.soft.keys;
         self.crash_guard.screen(
             (s.level, s.lines),
             height,
-            firsts.len(),
-            |i| {
-                let a = AfterFirst::new(&s.board, s.level, s.lines, placement(&firsts[i]));
-                crash_guard::risk_key(&a.board, a.lines, Some(firsts[i].hold_down_points))
-            },
+            self.firsts.len(),
+            |i| keys[i],
             |k| crash_guard::key_risk(k, s.level, s.lines),
         );
         for (i, l1) in self.firsts.iter().enumerate() {
@@ -477,19 +484,23 @@ impl<E: Evaluator> Planner<E> {
                 let allowed = self.crash_guard.allows(i);
                 (allowed, self.firsts[i].y, std::cmp::Reverse(i))
             });
-            return Some(Plan::to_lock(
+            let plan = Plan::to_lock(
                 &self.first,
                 &self.firsts,
                 index,
                 prefix_inputs,
                 prefix_expected,
-            ));
+            );
+            return Some(
+                self.soft
+                    .soften(s, plan, index, (&self.firsts, &self.first, &self.map1)),
+            );
         }
         let entry_hold = match (best, s.next) {
             (Some((_, i, Some(second))), Some(next)) => self.entry_hold(s, i, next, second),
             _ => PadState::NONE,
         };
-        Some(Plan {
+        let plan = Plan {
             entry_hold,
             ..Plan::of_best(
                 &self.first,
@@ -498,7 +509,9 @@ impl<E: Evaluator> Planner<E> {
                 prefix_inputs,
                 prefix_expected,
             )
-        })
+        };
+        let fk = (&self.firsts[..], &self.first, &self.map1);
+        Some(self.soft.soften(s, plan, best.map(|b| b.1), fk))
     }
 
     /// Under a hold profile, the direction to hold through the entry delay after

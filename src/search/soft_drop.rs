@@ -1,0 +1,259 @@
+//! The soft-drop lever past level 155: a path whose last frames only fall holds Down alone
+//! through them, so that its lock brings soft-drop points and its line-clear frame moves.
+//!
+//! At gravity 1 (level 29 on) a held Down does not make the piece fall faster: every frame
+//! drops one row either way, but every second one is a soft-drop step, which `holdDownPoints`
+//! counts and `addHoldDownPoints` later adds to the score in the line-clear frame. That
+//! frame's cycle count moves with it (`game::crash`), so a clear whose frame may crash with
+//! the plain drop can be safe with a soft drop, on the same path, positions and lock frame.
+//! Every variant is played frame by frame with the model's own `Active::frame` and kept only
+//! when each frame ends where the plain path's does and it locks on the same frame: the plan
+//! stays exact by construction.
+
+use crate::game::active::{Active, Control};
+use crate::game::crash::ClearRisk;
+use crate::game::pad::PadState;
+use crate::game::pos::Pos;
+
+use super::bfs::{Bfs, Lock};
+use super::collision::CollisionMap;
+use super::crash_guard::{self, RiskKey};
+use super::pairs::AfterFirst;
+use super::plan::{placement, Plan, Situation};
+use crate::game::score::drop_speed;
+
+/// The Down variant chosen for a lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Softened {
+    /// Frames the path's presses were moved earlier (0: the path's own timing).
+    pub shift: u16,
+    /// Frames at the end of the path that hold Down alone.
+    pub frames: u16,
+    /// The `holdDownPoints` the lock then brings.
+    pub hold_down_points: u8,
+}
+
+/// Scratch space for [`SoftDrop::rescue`] (reused from one decision to the next).
+#[derive(Clone, Debug, Default)]
+pub struct SoftDrop {
+    /// The plain path (set by the caller), then the last variant played.
+    pub inputs: Vec<PadState>,
+    pub expected: Vec<Pos>,
+    variant: Vec<PadState>,
+    played: Vec<Pos>,
+}
+
+impl SoftDrop {
+    /// The best Down variant of the path in `self.inputs` / `self.expected` (played from
+    /// `root` with `prev` held the frame before, at `speed` on `map`): the one whose lock's
+    /// `risk(hold_down_points)` is safe with the largest margin, the fewest Down frames among
+    /// equals. The path's own timing is tried first; with `may_shift`, its presses moved to
+    /// its first frames too (the BFS's paths at gravity 1 fall first and move late, which
+    /// leaves too few falling frames at the end for a soft drop of 2 rows). `None` when no
+    /// variant is safe.
+    pub fn rescue(
+        &mut self,
+        root: (Active, PadState),
+        speed: u8,
+        map: &CollisionMap,
+        may_shift: bool,
+        mut risk: impl FnMut(u8) -> ClearRisk,
+    ) -> Option<Softened> {
+        let n = self.inputs.len();
+        let &lock = self.expected.last()?;
+        if n != self.expected.len() {
+            return None;
+        }
+        let lead = self
+            .inputs
+            .iter()
+            .take_while(|&&p| p == PadState::NONE)
+            .count();
+        let trail = self
+            .inputs
+            .iter()
+            .rev()
+            .take_while(|&&p| p == PadState::NONE)
+            .count();
+        let (plain_das, _) = self.play(root, speed, map, 0, 0, lock)?;
+        let shifts = if may_shift && lead > 0 && lead < n {
+            [0, lead]
+        } else {
+            [0, 0]
+        };
+        for (t, &shift) in shifts.iter().enumerate() {
+            if t > 0 && shift == 0 {
+                break;
+            }
+            let mut best: Option<(i64, Softened)> = None;
+            let mut last_hold = None;
+            // Only frames where nothing is pressed can hold Down instead (a held Left/Right
+            // would block the soft drop's start and its shift would be lost).
+            for k in 2..=(trail + shift).min(n) {
+                let Some((das, hold)) = self.play(root, speed, map, shift, k, lock) else {
+                    continue;
+                };
+                if das != plain_das || last_hold == Some(hold) {
+                    continue;
+                }
+                last_hold = Some(hold);
+                let r = risk(hold);
+                if r.is_safe() && best.is_none_or(|(m, _)| r.rank() > m) {
+                    let soft = Softened {
+                        shift: u16::try_from(shift).ok()?,
+                        frames: u16::try_from(k).ok()?,
+                        hold_down_points: hold,
+                    };
+                    best = Some((r.rank(), soft));
+                }
+            }
+            if let Some((_, soft)) = best {
+                return Some(soft);
+            }
+        }
+        None
+    }
+
+    /// Plays the path with its presses moved `shift` frames earlier and its last `frames`
+    /// frames holding Down alone, into `self.variant` / `self.played`: the DAS counter and
+    /// `holdDownPoints` at the lock, if it locks at `lock` on the path's last frame.
+    fn play(
+        &mut self,
+        (root, prev): (Active, PadState),
+        speed: u8,
+        map: &CollisionMap,
+        shift: usize,
+        frames: usize,
+        lock: Pos,
+    ) -> Option<(u8, u8)> {
+        let n = self.inputs.len();
+        self.variant.clear();
+        self.variant.extend_from_slice(&self.inputs[shift..]);
+        self.variant.resize(n, PadState::NONE);
+        for p in &mut self.variant[n - frames..] {
+            *p = PadState::DOWN;
+        }
+        self.played.clear();
+        let (mut a, mut before) = (root, prev);
+        for (j, &held) in self.variant.iter().enumerate() {
+            let c = a.frame(held, held.newly_from(before), speed, map);
+            before = held;
+            self.played.push(Pos::of(&a));
+            if (c == Control::Locked) != (j + 1 == n) {
+                return None;
+            }
+        }
+        (Pos::of(&a) == lock).then_some((a.das, a.hold_down_points))
+    }
+
+    /// Plays `soft` on the path in `self.inputs` and writes the variant's frames over the last
+    /// frames of `inputs` / `expected` (the plan, whose path they end). False (the plan left
+    /// as it was) when the variant does not lock where the path does.
+    pub fn apply(
+        &mut self,
+        root: (Active, PadState),
+        speed: u8,
+        map: &CollisionMap,
+        soft: Softened,
+        (inputs, expected): (&mut [PadState], &mut [Pos]),
+    ) -> bool {
+        let n = self.inputs.len();
+        let (Some(&lock), true) = (self.expected.last(), inputs.len() >= n) else {
+            return false;
+        };
+        let played = self.play(
+            root,
+            speed,
+            map,
+            usize::from(soft.shift),
+            usize::from(soft.frames),
+            lock,
+        );
+        if played.map(|p| p.1) != Some(soft.hold_down_points) {
+            return false;
+        }
+        let from = inputs.len() - n;
+        inputs[from..].copy_from_slice(&self.variant);
+        expected[from..].copy_from_slice(&self.played);
+        true
+    }
+}
+
+/// The first search's locks, their paths and the collision map they were searched on.
+pub(crate) type Firsts<'a> = (&'a [Lock], &'a Bfs, &'a CollisionMap);
+
+/// The planner's lever: each first lock's guard key with its Down variant, and the plan's.
+#[derive(Clone, Debug, Default)]
+pub struct SoftLever {
+    /// The first search's root (the piece and the buttons held before it).
+    pub(crate) root: (Active, PadState),
+    /// The guard's key of each first lock (its Down variant's when it has one).
+    pub(crate) keys: Vec<RiskKey>,
+    /// Each first lock's Down variant that makes its frame safe, past the guard's level.
+    softened: Vec<Option<Softened>>,
+    scratch: SoftDrop,
+    /// The last plan's Down variant (its last frames hold Down to make its frame safe).
+    pub last: Option<Softened>,
+    /// Plans that held Down to make their frame safe, since the planner was made.
+    pub count: u64,
+}
+
+impl SoftLever {
+    /// The guard's key of each first lock in `self.keys` (`firsts`: `None` below the guard's
+    /// level or with the guard off, and then no key): a lock whose frame is not safe with its
+    /// path's own soft drop takes the key of its safest Down variant.
+    pub(crate) fn first_keys(&mut self, s: &Situation, firsts: Option<Firsts>, may_shift: bool) {
+        self.keys.clear();
+        self.softened.clear();
+        let Some((locks, bfs, map)) = firsts else {
+            return;
+        };
+        let speed = drop_speed(s.level);
+        for l in locks {
+            let a = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+            let mut key = crash_guard::risk_key(&a.board, a.lines, Some(l.hold_down_points));
+            let mut soft = None;
+            if !crash_guard::key_risk(key, s.level, s.lines).is_safe() {
+                bfs.path(l, &mut self.scratch.inputs, &mut self.scratch.expected);
+                let (lines, first) = (key.0, key.1);
+                soft = self.scratch.rescue(self.root, speed, map, may_shift, |h| {
+                    crash_guard::key_risk((lines, first, usize::from(h)), s.level, s.lines)
+                });
+                if let Some(v) = soft {
+                    key.2 = usize::from(v.hold_down_points);
+                }
+            }
+            self.keys.push(key);
+            self.softened.push(soft);
+        }
+    }
+
+    /// `plan` (to `firsts[index]`) with the Down variant the guard counted for that lock.
+    pub(crate) fn soften(
+        &mut self,
+        s: &Situation,
+        mut plan: Plan,
+        index: Option<usize>,
+        (locks, bfs, map): Firsts,
+    ) -> Plan {
+        let Some((i, soft)) =
+            index.and_then(|i| Some((i, self.softened.get(i).copied().flatten()?)))
+        else {
+            return plan;
+        };
+        bfs.path(
+            &locks[i],
+            &mut self.scratch.inputs,
+            &mut self.scratch.expected,
+        );
+        let target = (&mut plan.inputs[..], &mut plan.expected[..]);
+        if self
+            .scratch
+            .apply(self.root, drop_speed(s.level), map, soft, target)
+        {
+            self.last = Some(soft);
+            self.count += 1;
+        }
+        plan
+    }
+}

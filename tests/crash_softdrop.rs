@@ -1,0 +1,154 @@
+//! The soft-drop lever past level 155 (`search::soft_drop`): where only a soft drop makes a
+//! clear's frame safe, the planner holds Down for its path's last frames, and the rules model
+//! plays that plan exactly and does not crash.
+
+use nestor::game::crash::ClearRisk;
+use nestor::game::{Active, Board, Game, PadState, Piece, Playfield, Pos};
+use nestor::search::crash_guard::{in_stretch, key_risk, lock_risk};
+use nestor::search::eval::Standard;
+use nestor::search::{Plan, Planner, Situation};
+
+/// Level 169 at 1,630 lines (BCD low byte, binary hundreds as a game counts them).
+const AT_169: (u8, [u8; 2]) = (169, [0x30, 16]);
+
+/// A game at `level`/`lines` with the score at the cap, `piece` at its spawn, `next` to come,
+/// on a board whose bottom rows are `rows` ('#' filled).
+fn game(rows: &[&str], piece: Piece, next: Piece, (level, lines): (u8, [u8; 2])) -> Game {
+    let text: Vec<&str> = std::iter::repeat_n("..........", 20 - rows.len())
+        .chain(rows.iter().copied())
+        .collect();
+    let board = Board::from_text(&text.join("\n")).expect("a test board");
+    let mut g = Game::new(level, 0x8988, 0, 0);
+    g.field = Playfield::from_board(&board);
+    g.level = level;
+    g.lines = lines;
+    g.score = [0x99; 3];
+    g.active = Active::spawn(piece.spawn().id(), 0, 0);
+    g.next = next.spawn().id();
+    g
+}
+
+/// The plan from `g`'s state, the planner, the situation and the lines its lock clears.
+fn plan_of(g: &Game) -> (Plan, Planner<Standard>, Situation, u32) {
+    let s = Situation::of(g);
+    let mut planner = Planner::new(Standard::default());
+    let plan = planner.plan(&s).expect("a plan");
+    let mut after = s.board;
+    let cleared = after.lock(plan.lock.x, plan.lock.y, plan.lock.orientation);
+    (plan, planner, s, cleared)
+}
+
+/// Two rows that lack only column 9, under a flat stack: the I standing in column 9 clears a
+/// double, which at level 169 (1,630 lines) may crash with the plain drop and is safe with a
+/// soft drop of 2 or more rows; every other lock clears nothing.
+const DOUBLE_WELL: [&str; 3] = ["####.####.", "#########.", "#########."];
+
+#[test]
+fn the_double_at_169_is_safe_only_with_a_soft_drop() {
+    let (level, lines) = AT_169;
+    assert_eq!(key_risk((2, 10, 0), level, lines), ClearRisk::MayCrash);
+    assert!(key_risk((2, 10, 2), level, lines).is_safe());
+    assert!(key_risk((0, 10, 0), level, lines).is_safe());
+    // Singles hang there, no other size is safe with the plain drop: a stretch.
+    assert!(in_stretch(level, lines));
+}
+
+#[test]
+fn the_planner_holds_down_to_make_the_double_safe_and_the_model_plays_it_exactly() {
+    let mut g = game(&DOUBLE_WELL, Piece::I, Piece::O, AT_169);
+    let (plan, planner, s, cleared) = plan_of(&g);
+    // The I stands in column 9 (pivot x 9, vertical) and clears the two full rows.
+    assert_eq!(cleared, 2, "{plan:?}");
+    let mut after = s.board;
+    after.lock(plan.lock.x, plan.lock.y, plan.lock.orientation);
+    let soft = planner.soft.last.expect("a soft drop made the double safe");
+    assert!(soft.hold_down_points >= 2, "{soft:?}");
+    assert_eq!(planner.soft.count, 1);
+    // The plan ends with `frames` frames of Down alone; the frame before holds no Down.
+    let n = plan.inputs.len();
+    let k = usize::from(soft.frames);
+    assert!(plan.inputs[n - k..].iter().all(|&p| p == PadState::DOWN));
+    assert!(!plan.inputs[n - k - 1].intersects(PadState::DOWN));
+    // Its risk: safe with the soft drop, not with the plain drop.
+    assert!(lock_risk(
+        &after,
+        s.level,
+        s.lines,
+        cleared,
+        Some(soft.hold_down_points)
+    )
+    .is_safe());
+    assert!(!lock_risk(&after, s.level, s.lines, cleared, Some(0)).is_safe());
+    // The model plays it exactly: every frame where the plan expects, the lock on the last.
+    for (i, (&pad, &pos)) in plan.inputs.iter().zip(&plan.expected).enumerate() {
+        let e = g.step(pad);
+        assert_eq!(Pos::of(&g.active), pos, "frame {i}");
+        assert_eq!(e.locked.is_some(), i + 1 == n, "frame {i}");
+        if i + 1 == n {
+            assert_eq!(g.active.hold_down_points, soft.hold_down_points);
+        }
+    }
+    // Then the clear's frame: two lines, no crash, not even "may crash".
+    let mut seen_clear = false;
+    for _ in 0..60 {
+        let e = g.step(PadState::NONE);
+        assert_eq!(e.crashed, None);
+        if e.cleared > 0 {
+            assert_eq!(e.cleared, 2);
+            assert!(!e.may_crash, "the soft-dropped double's frame may crash");
+            seen_clear = true;
+            break;
+        }
+    }
+    assert!(seen_clear, "the double was scored");
+    assert_eq!(g.line_count(), 1632);
+}
+
+#[test]
+fn the_same_double_with_the_plain_drop_may_crash_in_the_model() {
+    let mut g = game(&DOUBLE_WELL, Piece::I, Piece::O, AT_169);
+    let s = Situation::of(&g);
+    let mut planner = Planner::new(Standard::default());
+    let mut plan = planner.plan(&s).expect("a plan");
+    let k = usize::from(planner.soft.last.expect("soft").frames);
+    let n = plan.inputs.len();
+    for p in &mut plan.inputs[n - k..] {
+        *p = PadState::NONE;
+    }
+    let mut may_crash = false;
+    for &pad in plan.inputs.iter().chain([PadState::NONE; 60].iter()) {
+        let e = g.step(pad);
+        if e.cleared > 0 {
+            may_crash = e.may_crash || e.crashed.is_some();
+            break;
+        }
+    }
+    assert!(
+        may_crash,
+        "the plain drop's double is what the lever avoids"
+    );
+}
+
+/// Below the guard's level the lever is off: the plan has no Down at all.
+#[test]
+fn below_the_guard_level_no_soft_drop_is_added() {
+    let g = game(&DOUBLE_WELL, Piece::I, Piece::O, (139, [0x30, 13]));
+    let mut planner = Planner::new(Standard::default());
+    let plan = planner.plan(&Situation::of(&g)).expect("a plan");
+    assert_eq!(planner.soft.last, None);
+    assert!(plan.inputs.iter().all(|p| !p.intersects(PadState::DOWN)));
+}
+
+/// Where a soft drop cannot help (a single at 169 lands in the hang band whatever the soft
+/// drop), the guard still refuses it while a safe lock exists.
+#[test]
+fn a_single_that_hangs_is_still_refused() {
+    let (level, lines) = AT_169;
+    for h in [0, 2, 5] {
+        assert!(!key_risk((1, 10, h), level, lines).is_safe());
+    }
+    let g = game(&["#########."], Piece::I, Piece::O, AT_169);
+    let (plan, planner, _, cleared) = plan_of(&g);
+    assert_eq!(cleared, 0, "{plan:?}");
+    assert!(planner.crash_guard.refused > 0);
+}
