@@ -12,7 +12,7 @@
 
 use crate::game::active::{Active, Control};
 use crate::game::crash::ClearRisk;
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::pos::Pos;
 
 use super::bfs::{Bfs, Lock};
@@ -136,7 +136,7 @@ impl SoftDrop {
         self.played.clear();
         let (mut a, mut before) = (root, prev);
         for (j, &held) in self.variant.iter().enumerate() {
-            let c = a.frame(held, held.newly_from(before), speed, map);
+            let c = a.frame(Buttons::after(held, before), speed, map);
             before = held;
             self.played.push(Pos::of(&a));
             if (c == Control::Locked) != (j + 1 == n) {
