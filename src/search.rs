@@ -23,7 +23,6 @@ mod profile_tests;
 pub mod rank;
 pub mod reach;
 mod reference;
-pub mod soft_drop;
 pub mod third;
 pub mod weights;
 

@@ -19,10 +19,11 @@ use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::profile::{PieceProgress, Profile};
-use super::soft_drop::SoftLever;
 use super::third::{Lookahead, Pair, ThirdPiece};
+use soft_drop::SoftLever;
 
 mod blind;
+mod soft_drop;
 
 /// What the planner needs to know: the state at the end of the last frame.
 #[derive(Clone, Copy, Debug)]

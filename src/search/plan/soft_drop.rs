@@ -15,12 +15,12 @@ use crate::game::crash::ClearRisk;
 use crate::game::pad::{Buttons, PadState};
 use crate::game::pos::Pos;
 
-use super::bfs::{Bfs, Lock};
-use super::collision::CollisionMap;
-use super::crash_guard::{self, RiskKey};
-use super::pairs::AfterFirst;
-use super::plan::{placement, Plan, Situation};
+use super::{placement, Plan, Situation};
 use crate::game::score::drop_speed;
+use crate::search::bfs::{Bfs, Lock};
+use crate::search::collision::CollisionMap;
+use crate::search::crash_guard::{self, RiskKey};
+use crate::search::pairs::AfterFirst;
 
 /// The Down variant chosen for a lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
