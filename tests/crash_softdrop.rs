@@ -4,7 +4,9 @@
 
 use nestor::game::crash::ClearRisk;
 use nestor::game::{Active, Board, Game, PadState, Piece, Playfield, Pos};
-use nestor::search::crash_guard::{in_stretch, key_risk, lock_risk};
+use nestor::search::crash_guard::{
+    clear_size_needed, in_stretch, key_risk, lock_risk, ready_rows, CrashGuard, READY_PENALTY,
+};
 use nestor::search::eval::Standard;
 use nestor::search::{Plan, Planner, Situation};
 
@@ -151,4 +153,62 @@ fn a_single_that_hangs_is_still_refused() {
     let (plan, planner, _, cleared) = plan_of(&g);
     assert_eq!(cleared, 0, "{plan:?}");
     assert!(planner.crash_guard.refused > 0);
+}
+
+// The well for level 170 (`crash_guard::clear_size_needed`, `ready_rows`): the pair value's
+// look-ahead to line counts where only triples and tetrises are safe.
+
+/// A board whose bottom rows are `rows` ('#' filled).
+fn board_of(rows: &[&str]) -> Board {
+    let text: Vec<&str> = std::iter::repeat_n("..........", 20 - rows.len())
+        .chain(rows.iter().copied())
+        .collect();
+    Board::from_text(&text.join("\n")).expect("a board")
+}
+
+#[test]
+fn ready_rows_count_the_rows_full_but_for_one_open_column() {
+    let well = ["#########.", "#########.", "#########.", "##########"];
+    assert_eq!(ready_rows(&board_of(&well)), 3);
+    // The same well covered at the top: its rows are no longer ready.
+    let covered = [
+        "........##",
+        "#########.",
+        "#########.",
+        "#########.",
+        "##########",
+    ];
+    assert_eq!(ready_rows(&board_of(&covered)), 0);
+    // Two columns open on the rows: no single column clears them.
+    let ragged = ["####.####.", "#########.", "##########"];
+    assert_eq!(ready_rows(&board_of(&ragged)), 1);
+    assert_eq!(ready_rows(&Board::EMPTY), 0);
+}
+
+/// Level 170 (1,640-1,646 lines) allows only triples and tetrises: from 1,636 lines (169,
+/// doubles only) the look-ahead sees it and asks for 3 ready rows; at 1,600 lines (166)
+/// nothing within the look-ahead asks for a big clear.
+#[test]
+fn the_clear_size_needed_looks_ahead_to_level_170() {
+    assert_eq!(clear_size_needed(170, [0x40, 16]), 3);
+    assert_eq!(clear_size_needed(169, [0x36, 16]), 3);
+    assert_eq!(clear_size_needed(166, [0x00, 16]), 0);
+    assert_eq!(clear_size_needed(139, [0x40, 13]), 0);
+}
+
+/// Before level 170 a pair leaving no well for a triple costs [`READY_PENALTY`] per row
+/// missing; a pair leaving one costs nothing; at 166 neither costs anything.
+#[test]
+fn a_pair_without_a_well_for_level_170_costs_per_missing_row() {
+    let well = board_of(&["#########.", "#########.", "#########.", "##########"]);
+    let flat = board_of(&["##########", "##########", "##########", "##########"]);
+    let mut g = CrashGuard::default();
+    let safe = ClearRisk::Safe { margin_cycles: 100 };
+    let decision = (169, [0x36, 16]);
+    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
+    assert_eq!(g.second_penalty(decision, 0, &well, 0), 0.0);
+    assert_eq!(g.second_penalty(decision, 0, &flat, 0), 3.0 * READY_PENALTY);
+    let decision = (166, [0x00, 16]);
+    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
+    assert_eq!(g.second_penalty(decision, 0, &flat, 0), 0.0);
 }

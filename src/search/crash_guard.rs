@@ -8,7 +8,7 @@
 //! ([`CrashGuard::second_penalty`]); a caller with no path at all covers every soft drop
 //! ([`clear_cycles_any_hold`]).
 
-use crate::game::board::Board;
+use crate::game::board::{Board, FULL_ROW};
 use crate::game::crash::{
     clear_cycles, clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk, HANG_BAND,
 };
@@ -118,6 +118,8 @@ pub struct CrashGuard {
     active: bool,
     /// Risk class per (first lock's lines, second lock's [`risk_key`]) within the decision.
     memo2: [[[Option<u8>; 11]; 5]; 5],
+    /// [`clear_size_needed`] per lines the pair clears (0-8) within the decision.
+    memo_need: [Option<u8>; 9],
     /// Candidates refused by the last [`CrashGuard::screen`].
     pub refused: usize,
     /// Decisions that refused at least one candidate, since the planner was made.
@@ -159,6 +161,59 @@ pub fn in_stretch(level: u8, lines: [u8; 2]) -> bool {
     (1..=4).filter(|&n| !unsafe_lock(n)).count() <= 1 || unsafe_lock(0)
 }
 
+/// How many lines ahead [`clear_size_needed`] looks: at 169 (1,630-1,639 lines) only the
+/// doubles are safe and at 170 (1,640-1,646) only triples and tetrises, so the well for them
+/// is built during the doubles-only stretch (games that reached 170 without one topped out).
+pub const NEED_LOOKAHEAD: u32 = 12;
+
+/// What the pair value adds per missing ready row ([`ready_rows`]) when the next line counts
+/// allow only big clears ([`clear_size_needed`]), half a hole of the killscreen weights: on
+/// 120 games from 19 (seeds 1-120, to level 173) 3 top out with 10 and look-ahead 12, 5 with
+/// 15 and look-ahead 8 or 12, 8 with 10 and 8, 20 with 20, 38 with 30, 10 without the rule.
+pub const READY_PENALTY: f64 = 10.0;
+
+/// The smallest clear size (3 or 4) that is the least one safe (plain drop or some soft drop,
+/// row 5 empty) at some line count from `level`/`lines` to [`NEED_LOOKAHEAD`] lines on, where
+/// no single or double is safe but a triple or tetris is; 0 when there is no such count.
+pub fn clear_size_needed(level: u8, lines: [u8; 2]) -> u8 {
+    let safe_any = |n: usize, level, lines| {
+        (0..HOLD_ANY).any(|h| key_risk((n, 10, h), level, lines).is_safe())
+    };
+    let mut need = 0u8;
+    let (mut level, mut lines) = (level, lines);
+    for d in 0..=NEED_LOOKAHEAD {
+        if d > 0 {
+            (level, lines) = level_and_lines_after(level, lines, 1);
+        }
+        if level < GUARD_FROM_LEVEL {
+            continue;
+        }
+        if let Some(n) = (1..=4).find(|&n| safe_any(n, level, lines)) {
+            if n >= 3 {
+                need = need.max(n as u8);
+            }
+        }
+    }
+    need
+}
+
+/// The rows a triple or tetris can clear at once: the most rows, stacked right above a
+/// column's top, that are full but for that column.
+pub fn ready_rows(board: &Board) -> u8 {
+    let rows = board.visible();
+    (0..10u8)
+        .map(|c| {
+            let hole = FULL_ROW & !(1u16 << c);
+            let top = rows
+                .iter()
+                .position(|&r| r & (1 << c) != 0)
+                .unwrap_or(rows.len());
+            rows[..top].iter().rev().take_while(|&&r| r == hole).count() as u8
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 impl CrashGuard {
     /// Screens `n` candidates (not below [`GUARD_FROM_LEVEL`]) on a board whose stack is
     /// `height` rows: `key(i)` is candidate `i`'s [`risk_key`], `risk(key)` the risk of that
@@ -185,6 +240,7 @@ impl CrashGuard {
         self.stretch = !self.strict && in_stretch(level, lines);
         *self.memo = [[[None; HOLD_ANY + 1]; 11]; 5];
         self.memo2 = [[[None; 11]; 5]; 5];
+        self.memo_need = [None; 9];
         for i in 0..n {
             let k = key(i);
             let memo = &mut self.memo[k.0.min(4)][k.1.min(10)][k.2.min(HOLD_ANY)];
@@ -255,7 +311,17 @@ impl CrashGuard {
         } else {
             SECOND_LOCK_PENALTY
         };
-        f64::from(2 - class) * per_lock
+        let total = (first + k.0).min(8);
+        let need = *self.memo_need[total].get_or_insert_with(|| {
+            let (level2, lines2) = level_and_lines_after(level, lines, total as u32);
+            clear_size_needed(level2, lines2)
+        });
+        let unready = if need >= 3 {
+            f64::from(need.saturating_sub(ready_rows(board2)))
+        } else {
+            0.0
+        };
+        f64::from(2 - class) * per_lock + unready * READY_PENALTY
     }
 
     /// What the pair value adds for candidate `i` itself: in a stretch with no safe clear,
