@@ -1,4 +1,4 @@
-//! The soft-drop lever past level 155 (`search::soft_drop`): where only a soft drop makes a
+//! The soft-drop lever past level 155 (`search::plan::soft_drop`): where only a soft drop makes a
 //! clear's frame safe, the planner holds Down for its path's last frames, and the rules model
 //! plays that plan exactly and does not crash.
 

@@ -176,7 +176,7 @@ impl<'a> Explainer<'a> {
 
 /// What `--explain` says about a lock's line-clear frame when it is not safe with the plain
 /// drop (the planner's paths at gravity 1 bring no soft drop of their own): refused or weighed,
-/// or made safe by a soft drop (`search::soft_drop`: the planner then holds Down alone for the
+/// or made safe by a soft drop (`search::plan::soft_drop`: the planner then holds Down alone for the
 /// path's last frames, where the path leaves room for it).
 fn crash_note(
     s: &Situation,
