@@ -48,6 +48,8 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
         Wait::Lag(None) => 3,
         Wait::Lag(Some(_)) => 4,
         Wait::Confetti => 5,
+        Wait::Crashing(false) => 6,
+        Wait::Crashing(true) => 7,
     };
     let crashed = match g.crashed {
         None => 0,
@@ -106,6 +108,8 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
             hold_down_points: r[44],
         })),
         5 => Wait::Confetti,
+        6 => Wait::Crashing(false),
+        7 => Wait::Crashing(true),
         v => return Err(format!("bad wait {v} in the state")),
     };
     let crashed = match r[35] {
