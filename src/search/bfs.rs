@@ -388,16 +388,16 @@ impl Bfs {
         map: &CollisionMap,
         moves: MoveSet,
     ) -> &[Lock] {
-        let unlimited = Profile::default();
+        let unlimited = Profile::unlimited();
         let progress = PieceProgress::default();
-        let kernel = Kernel::choose(&start, speed, moves, &unlimited, progress, true);
+        let kernel = Kernel::choose(&start, speed, moves, unlimited, progress, true);
         let run = Run {
             start,
             roots: &[prev],
             speed: speed.max(1),
             map,
             moves,
-            rules: Rules::new(&unlimited, progress),
+            rules: Rules::new(unlimited, progress),
         };
         self.run(kernel, &run)
     }

@@ -164,12 +164,16 @@ pub struct Profile {
 impl Default for Profile {
     /// `unlimited`: the move set every recorded movie so far was made with, and the strongest.
     fn default() -> Self {
-        // Parsed once: the BFS asks for it on every search (a TOML parse was ~3 % of a
-        // two-piece decision).
+        Profile::unlimited().clone()
+    }
+}
+
+impl Profile {
+    /// The `unlimited` preset, parsed once and borrowed: the BFS asks for it on every search
+    /// (a TOML parse was ~3 % of a two-piece decision; a clone still allocated its name).
+    pub fn unlimited() -> &'static Profile {
         static UNLIMITED: OnceLock<Profile> = OnceLock::new();
-        UNLIMITED
-            .get_or_init(|| Profile::preset("unlimited").expect("the unlimited preset parses"))
-            .clone()
+        UNLIMITED.get_or_init(|| Profile::preset("unlimited").expect("the unlimited preset parses"))
     }
 }
 
