@@ -8,6 +8,7 @@ pub mod compare;
 pub mod demo;
 pub mod explain;
 pub mod interrupt;
+pub mod log_hold;
 pub mod play;
 mod play_finish;
 mod play_settings;

@@ -73,7 +73,7 @@ fn error_text(e: &anyhow::Error) -> String {
 
 fn main() -> ExitCode {
     default_sigpipe();
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    cli::log_hold::init();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(args) => cli::demo::run(&args),

@@ -179,7 +179,8 @@ fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
     let colour = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let stop = Interrupt::install();
     // Declared before the view, so dropped after it: the cursor comes back in raw mode, then
-    // the terminal's modes.
+    // the terminal's modes, then the log lines held while drawing are written.
+    let _log = io::stderr().is_terminal().then(super::log_hold::hold);
     let keys = RawKeys::start();
     let mut view = TerminalView::start(io::stdout()).context("cannot write to the terminal")?;
     let mut pacer = Pacer::new();
@@ -197,6 +198,10 @@ fn terminal_loop(demo: &mut Demo, fast: bool) -> Result<Ending> {
                     let mut text = render_terminal(demo.game(), &term_options(demo, colour));
                     if let Some(e) = &demo.explain {
                         text.push_str(&e.text().replace('\n', "\x1b[K\n"));
+                    }
+                    if let Some(line) = super::log_hold::newest_held() {
+                        text.push_str(&line);
+                        text.push('\n');
                     }
                     view.draw(&text)
                 }

@@ -17,7 +17,7 @@ use super::play_summary::{GameSummary, Summary, Totals};
 pub(super) enum End {
     /// Every game asked for was played.
     Done,
-    /// A limit or the window's Esc.
+    /// A limit, or the view's quit key (Esc in the window, q or Esc in the terminal).
     Stopped,
     Interrupted,
     Failed(anyhow::Error),
@@ -55,7 +55,8 @@ pub(super) fn finish(
                 run.frames
             )
         }
-        End::Stopped => format!("ended: stopped from the window, after {pieces} pieces"),
+        // The window and the terminal picture both quit on Esc (the terminal on q as well).
+        End::Stopped => format!("ended: stopped with the quit key, after {pieces} pieces"),
         End::Interrupted => format!(
             "ended: interrupted (Ctrl-C or SIGTERM) after {pieces} pieces, {} frames",
             run.frames

@@ -111,6 +111,8 @@ pub struct TermView {
     colour: bool,
     /// The last line of the picture.
     note: String,
+    /// Log lines held while the picture owns stderr (written when it ends).
+    _log: Option<super::log_hold::Hold>,
 }
 
 impl TermView {
@@ -121,6 +123,7 @@ impl TermView {
             pacer: Pacer::new(),
             colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             note,
+            _log: io::stderr().is_terminal().then(super::log_hold::hold),
         })
     }
 
@@ -136,9 +139,14 @@ impl TermView {
         let small = crossterm::terminal::size().ok().and_then(too_small);
         match small {
             Some(why) => self.view.message(&why),
-            None => self
-                .view
-                .draw(&picture(ram, plan, top, self.colour, &self.note)),
+            None => {
+                // The newest log line held back shows under the picture instead of over it.
+                let note = match super::log_hold::newest_held() {
+                    Some(line) => format!("{}\n{line}", self.note),
+                    None => self.note.clone(),
+                };
+                self.view.draw(&picture(ram, plan, top, self.colour, &note))
+            }
         }
         .context("cannot write to the terminal")?;
         self.pacer.wait(1.0);
