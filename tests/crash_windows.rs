@@ -233,3 +233,39 @@ fn the_audio_count_decides_every_lag_it_claims_to() {
     assert!(frames > 1_700, "{frames}");
     assert!(open.len() <= 30, "{open:?}");
 }
+
+/// The frames of a trace without the sound engine's RAM (nestor's whole game to its crash at
+/// level 157) that the audio's whole range ([`timing::audio::PLAY_RANGE`]) leaves open, and
+/// how many of them the allowance's choice gets wrong (the forks `trace verify` follows).
+#[test]
+fn without_ram_the_audio_range_leaves_few_frames_open() {
+    use nestor::game::timing;
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/traces/nestor-l19-crash-157.jsonl.gz");
+    let trace = read_trace(&p).unwrap();
+    let f = &trace.frames;
+    let (mut frames, mut open, mut wrong, mut lo, mut hi) = (0, 0, 0, u64::MAX, 0);
+    for fr in state5_frames(&p) {
+        if fr.logic > timing::LANDING_EDGES[0] || fr.t + 1 >= f.len() {
+            continue;
+        }
+        frames += 1;
+        let cleared = u(&f[fr.t - 1], "completed_lines") as u8;
+        let (lag, undecided) = timing::audio_lag(fr.logic, timing::audio::PLAY_RANGE, cleared);
+        let lagged = u(&f[fr.t + 1], "play_state") == u(&f[fr.t], "play_state");
+        if undecided {
+            open += 1;
+            let level = u(&f[fr.t - 1], "level");
+            lo = lo.min(level);
+            hi = hi.max(level);
+            wrong += usize::from(lag != lagged);
+        } else {
+            assert_eq!(lag, lagged, "t={} L={}", fr.t, fr.logic);
+        }
+    }
+    println!(
+        "{frames} state-5 frames: {open} open (levels {lo}-{hi}), {wrong} taken the other way"
+    );
+    assert_eq!(wrong, 13);
+    assert!(open < 1_000, "{open}");
+}
