@@ -233,3 +233,95 @@ fn the_audio_count_decides_every_lag_it_claims_to() {
     assert!(frames > 1_700, "{frames}");
     assert!(open.len() <= 30, "{open:?}");
 }
+
+/// The frames of a trace without the sound engine's RAM (nestor's whole game to its crash at
+/// level 157) that the audio's whole range ([`timing::audio::PLAY_RANGE`]) leaves open, and
+/// how many of them the allowance's choice gets wrong (the forks `trace verify` follows).
+#[test]
+fn without_ram_the_audio_range_leaves_few_frames_open() {
+    use nestor::game::timing;
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/traces/nestor-l19-crash-157.jsonl.gz");
+    let trace = read_trace(&p).unwrap();
+    let f = &trace.frames;
+    let (mut frames, mut open, mut wrong, mut lo, mut hi) = (0, 0, 0, u64::MAX, 0);
+    for fr in state5_frames(&p) {
+        if fr.logic > timing::LANDING_EDGES[0] || fr.t + 1 >= f.len() {
+            continue;
+        }
+        frames += 1;
+        let cleared = u(&f[fr.t - 1], "completed_lines") as u8;
+        let (lag, undecided) = timing::audio_lag(fr.logic, timing::audio::PLAY_RANGE, cleared);
+        let lagged = u(&f[fr.t + 1], "play_state") == u(&f[fr.t], "play_state");
+        if undecided {
+            open += 1;
+            let level = u(&f[fr.t - 1], "level");
+            lo = lo.min(level);
+            hi = hi.max(level);
+            wrong += usize::from(lag != lagged);
+        } else {
+            assert_eq!(lag, lagged, "t={} L={}", fr.t, fr.logic);
+        }
+    }
+    println!(
+        "{frames} state-5 frames: {open} open (levels {lo}-{hi}), {wrong} taken the other way"
+    );
+    assert_eq!(wrong, 13);
+    assert!(open < 1_000, "{open}");
+}
+
+/// `c157-mixed` t=322 (*L* = 30,229, dispatch window 3): the corrupted jump of the first
+/// dispatch (`branchOnGameMode`) ran the tail of `gameMode_legalScreen`, as RAM shows: the
+/// NMI's `sleepCounter` ($C3) set to 255 and counted down to 0, then `generalCounter` ($A8)
+/// from 255 down one a frame (`@waitForStartButton`), then `inc gameMode` (4 → 5: the demo)
+/// and `rts` back into the main loop. From there the game runs on the attract demo's buttons
+/// (ROM data), not the controller's: the model cannot follow it, and for a player it is lost.
+#[test]
+fn the_long_lag_in_c157_mixed_is_the_legal_screens_wait_then_the_demo() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/traces/c157-mixed.jsonl.gz");
+    let trace = read_trace(&p).unwrap();
+    let f = &trace.frames;
+    let ram = |t: usize, a: usize| {
+        let hex = f[t]["ram"].as_str().unwrap();
+        u8::from_str_radix(&hex[2 * a..2 * a + 2], 16).unwrap()
+    };
+    assert_eq!(u(&f[322], "game_mode_state"), 5);
+    let sleep = (323..340)
+        .find(|&t| ram(t, 0xC3) == 0xFF)
+        .expect("the sleep starts");
+    for t in sleep..sleep + 255 {
+        assert_eq!(ram(t, 0xC3), 0xFF - (t - sleep) as u8, "t={t}");
+    }
+    let wait = (sleep + 255..sleep + 270)
+        .find(|&t| ram(t, 0xA8) == 0xFE)
+        .expect("the wait for Start counts down");
+    for t in wait..wait + 0xFD {
+        assert_eq!(ram(t, 0xA8), 0xFE - (t - wait) as u8, "t={t}");
+    }
+    // Every frame from the jump to the demo: only the NMI (frame counter, RNG) and the waits
+    // move; the play state stays 6, the game mode 4.
+    let end = (wait..f.len())
+        .find(|&t| u(&f[t], "game_mode_state") == 2)
+        .unwrap();
+    assert_eq!(end - 322, 514, "the lag's length");
+    for t in 323..end {
+        assert_eq!(u(&f[t], "play_state"), 6);
+        assert_eq!(ram(t, 0xC0), 4);
+        assert_eq!(u(&f[t], "frame_counter"), u(&f[t - 1], "frame_counter") + 1);
+    }
+    assert_eq!(ram(end, 0xC0), 5, "gameMode: the demo");
+    let demo_held = (end + 1..f.len())
+        .filter(|&t| {
+            f[t]["held"].as_u64()
+                != Some(u64::from(
+                    PadState::from_letters(f[t]["input"].as_str().unwrap())
+                        .unwrap()
+                        .bits(),
+                ))
+        })
+        .count();
+    assert!(
+        demo_held > 100,
+        "{demo_held} frames where held is not the controller"
+    );
+}

@@ -73,6 +73,10 @@ pub enum Wait {
     /// game logic again. `Some` when the NMI came before `savePlayer1State`: RAM's player
     /// block then still shows the frame's start ([`ShownBlock`]).
     Lag(Option<ShownBlock>),
+    /// The last frame's NMI landed in the points loop and wrote 0 into its counter
+    /// ([`timing::points_counter_clobbered`]): the next frame runs only the NMI as well, then
+    /// [`Wait::Lag`] with the same block shown.
+    LagTwice(ShownBlock),
     /// The last frame's NMI landed in the next-piece sprite staging ([`crash::CONFETTI_MODEL`]):
     /// only the NMI runs until the frame counter's low byte reaches 255 or a button is held.
     Confetti,
@@ -262,6 +266,11 @@ impl Game {
                 // The late logic reached its wait after this NMI set the flag it then cleared.
                 self.wait = Wait::None;
                 self.game_mode_state = 2;
+                return ev;
+            }
+            Wait::LagTwice(shown) => {
+                self.wait = Wait::Lag(Some(shown));
+                ev.lag = true;
                 return ev;
             }
             Wait::Confetti => {
@@ -485,11 +494,13 @@ impl Game {
         ev.lag = timing::lags(ev.cycles);
         let logic = timing::logic_cycles(nmi, cycles);
         let other = pre.hint.branch == Branch::Other;
-        if let Some(audio) = pre.hint.audio {
-            let (lag, open) = timing::audio_lag(logic, audio, cleared);
-            ev.may_lag = open;
-            ev.lag = lag != (open && other);
-        }
+        // Without the engine's RAM the audio may cost anything the engine can in play: the
+        // choice stays the allowance's (inside that range), the frame is open where the range
+        // straddles the frame's end.
+        let audio = pre.hint.audio.unwrap_or(timing::audio::PLAY_RANGE);
+        let (lag, open) = timing::audio_lag(logic, audio, cleared);
+        ev.may_lag = open;
+        ev.lag = lag != (open && other);
         let landing = timing::landing(logic);
         if ev.lag || landing != Landing::Done {
             ev.lag = true;
@@ -500,6 +511,13 @@ impl Game {
                 shown.completed_lines = self.completed_lines;
             }
             self.wait = Wait::Lag(before_save.then_some(shown));
+            if before_save
+                && timing::points_counter_clobbered(logic, &shown, ev.level_up) == Some(0)
+            {
+                // The NMI's digit write left 0 in the points loop's counter: 255 more
+                // iterations, a second lag frame.
+                self.wait = Wait::LagTwice(shown);
+            }
             if (crash::CONFETTI_MODEL.0..=crash::CONFETTI_MODEL.1).contains(&logic) {
                 self.wait = Wait::Confetti;
             }
@@ -522,6 +540,7 @@ impl Game {
     pub fn shown_block(&self) -> Option<ShownBlock> {
         match self.wait {
             Wait::Lag(shown) => shown,
+            Wait::LagTwice(shown) => Some(shown),
             _ => None,
         }
     }

@@ -154,6 +154,43 @@ pub const LANDING_EDGES: [u32; 6] = [29_676, 29_817, 30_022, 30_154, 30_310, 30_
 /// measured, `p165-0` t=134 and `p165-1` t=165 (31,084-31,085) against 31,127 (not copied).
 pub const SAVE_COPIED_COMPLETED_LINES: u32 = 31_106;
 
+/// The lowest *L* at which the NMI lands inside `addLineClearPoints`'s loop before its last
+/// `dec generalCounter`: measured, the middle of the gap between 31,765 (frame-end RAM: the
+/// counter $A8 already 0) and 31,853 (one iteration left); every traced frame above it shows
+/// the loop running at the frame's end.
+pub const POINTS_LOOP_END: u32 = 31_809;
+
+/// The value the NMI leaves in `generalCounter` ($A8), the points loop's counter, when it
+/// lands inside that loop (*L* = `logic` ≥ [`POINTS_LOOP_END`]); `None` when it does not touch
+/// it. Counted on the disassembly: the NMI draws the digits whose render flags this frame's
+/// logic set before the loop, through `twoDigsToPPU`, which keeps its argument in
+/// `generalCounter`; the last one drawn stays. Lines (`RENDER_LINES`, set on a clear): the
+/// low byte of `player1_lines` ($70), which still shows the frame's start (`shown`); the
+/// level (`RENDER_LEVEL`, a level-up): `updatePaletteForLevel` runs after it and leaves $20;
+/// the score (`RENDER_SCORE`, set by `addHoldDownPoints` with 2 soft-drop rows or more):
+/// `player1_score`'s low byte. The loop then runs until its `dec` reaches 0 again: from 0,
+/// 255 more iterations (over 31,000 cycles), a second lag frame (`p216-0` t=65: 1,500 lines,
+/// a double, frame-end $A8 32 then 41); from any BCD value (≤ $99) fewer than 153, which
+/// finish in the next frame as before.
+pub fn points_counter_clobbered(
+    logic: u32,
+    shown: &crate::game::state::ShownBlock,
+    level_up: bool,
+) -> Option<u8> {
+    if logic < POINTS_LOOP_END {
+        return None;
+    }
+    if shown.hold_down_points >= 2 {
+        Some(shown.score[0])
+    } else if level_up {
+        Some(0x20)
+    } else if shown.completed_lines > 0 {
+        Some(shown.lines[0])
+    } else {
+        None
+    }
+}
+
 /// Where the NMI lands for a frame whose logic (audio excluded) counts `logic_cycles`.
 pub fn landing(logic_cycles: u32) -> Landing {
     let e = LANDING_EDGES;

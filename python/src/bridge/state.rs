@@ -50,6 +50,7 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
         Wait::Confetti => 5,
         Wait::Crashing(false) => 6,
         Wait::Crashing(true) => 7,
+        Wait::LagTwice(_) => 8,
     };
     let crashed = match g.crashed {
         None => 0,
@@ -58,7 +59,7 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
     };
     b.extend_from_slice(&[wait, crashed]);
     let shown = match g.wait {
-        Wait::Lag(Some(s)) => s,
+        Wait::Lag(Some(s)) | Wait::LagTwice(s) => s,
         _ => ShownBlock {
             play_state: PlayState::Ended,
             level: 0,
@@ -98,15 +99,22 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
         1 => Wait::QuirkNmi,
         2 => Wait::Ending,
         3 => Wait::Lag(None),
-        4 => Wait::Lag(Some(ShownBlock {
-            play_state: PlayState::from_u8(r[36])
-                .ok_or_else(|| format!("bad shown play state {} in the state", r[36]))?,
-            level: r[37],
-            lines: [r[38], r[39]],
-            score: [r[40], r[41], r[42]],
-            completed_lines: r[43],
-            hold_down_points: r[44],
-        })),
+        4 | 8 => {
+            let shown = ShownBlock {
+                play_state: PlayState::from_u8(r[36])
+                    .ok_or_else(|| format!("bad shown play state {} in the state", r[36]))?,
+                level: r[37],
+                lines: [r[38], r[39]],
+                score: [r[40], r[41], r[42]],
+                completed_lines: r[43],
+                hold_down_points: r[44],
+            };
+            if r[34] == 4 {
+                Wait::Lag(Some(shown))
+            } else {
+                Wait::LagTwice(shown)
+            }
+        }
         5 => Wait::Confetti,
         6 => Wait::Crashing(false),
         7 => Wait::Crashing(true),

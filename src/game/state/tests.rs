@@ -513,3 +513,63 @@ fn the_crash_branch_crashes_only_in_a_dispatch_window_and_freezes_after_one_nmi(
     );
     assert!(!after.is_over());
 }
+
+#[test]
+fn without_the_engines_ram_a_frame_is_open_where_the_audio_range_straddles_the_end() {
+    let (lo, hi) = timing::audio::PLAY_RANGE;
+    let (lo_off, hi_off) = timing::AUDIO_OFFSET;
+    let mut seen = [false; 3];
+    for level in 100..=200u8 {
+        for clear in 0..=2 {
+            let (ev, next) = score_frame(capped_clear(level, clear));
+            let l = logic_of(&ev);
+            if timing::landing(l) != Landing::Done {
+                continue;
+            }
+            let open = timing::lags(l + hi + hi_off) && !timing::lags(l + lo + lo_off);
+            assert_eq!(ev.may_lag, open, "level {level}, {clear} lines: L={l}");
+            // The choice stays the allowance's, open or not.
+            assert_eq!(ev.lag, timing::lags(ev.cycles), "level {level}: L={l}");
+            assert_eq!(next.logic, !ev.lag);
+            let kind = if open { 1 } else { 2 * usize::from(ev.lag) };
+            seen[kind] = true;
+        }
+    }
+    assert_eq!(
+        seen, [true; 3],
+        "decided fit, open, decided lag all exercised"
+    );
+}
+
+#[test]
+fn a_zero_left_in_the_points_counter_by_the_nmi_lags_a_second_frame() {
+    // A double at level 216 from 1,500 lines (p216-0 t=65): the NMI lands in the points loop
+    // and draws the lines ($70 = $00) through `twoDigsToPPU`, leaving 0 in its counter.
+    let lags = |level: u8, lines: [u8; 2], hold: u8| {
+        let mut g = capped_clear(level, 2);
+        g.lines = lines;
+        g.active.hold_down_points = hold;
+        let ev = loop {
+            let ev = g.step(PadState::NONE);
+            if ev.cycles > 0 {
+                break ev;
+            }
+        };
+        assert!(ev.lag, "level {level}");
+        let mut n = 0;
+        while !g.step(PadState::NONE).logic {
+            n += 1;
+        }
+        (logic_of(&ev), n)
+    };
+    let (l, n) = lags(216, [0x00, 0x15], 0);
+    assert!(l >= timing::POINTS_LOOP_END, "L={l}");
+    assert_eq!(n, 2, "two lag frames at 1,500 lines");
+    // Any other lines byte, or soft-drop points (the score's $99 drawn last): one.
+    assert_eq!(lags(216, [0x01, 0x15], 0).1, 1);
+    assert_eq!(lags(216, [0x00, 0x15], 4).1, 1);
+    // The NMI before the loop's end (a lower level) leaves the counter alone.
+    let (l, n) = lags(160, [0x00, 0x15], 0);
+    assert!(l < timing::POINTS_LOOP_END, "L={l}");
+    assert_eq!(n, 1);
+}

@@ -93,6 +93,43 @@ const CHANNEL: Channel = Channel {
     next_note: (240, 520),
 };
 
+/// `updateAudio`'s cycles over every engine state [`audio_cycles`] counts, as `(min, max)`:
+/// what a frame without the engine's RAM (sim, the planner, traces without `ram`) can cost.
+/// Least: slot 1 idle, SQ1 and SQ2 inside a note without an envelope (`setChanVol`'s 20),
+/// triangle and noise inside their notes: 800. Most: slot 1 on the line-completed effect's
+/// last step with its stop and SQ1's restore (540), SQ1 and SQ2 on envelope 31 written with
+/// a pitch effect (756 each; a note ending costs at most 520), triangle and noise both
+/// reading their next notes (520 each): 3,296.
+pub const PLAY_RANGE: (u32, u32) = (
+    FIXED
+        + SLOT1_IDLE
+        + 2 * (CHANNEL.run + CHANNEL.vol_no_envelope.0 + CHANNEL.set_lo)
+        + CHANNEL.tri
+        + CHANNEL.noise,
+    FIXED
+        + SLOT1_ADVANCE_LOCK
+        + SLOT1_PER_ID * (10 - 7)
+        + STEP_LINE_COMPLETED_LAST
+        + RESET_SQ1
+        + 2 * max(
+            CHANNEL.run
+                + CHANNEL.vol_base
+                + CHANNEL.vol_per_envelope * 31
+                + VOL_WRITE
+                + CHANNEL.set_lo_effect.1,
+            CHANNEL.next_note.1,
+        )
+        + 2 * max(max(CHANNEL.tri, CHANNEL.noise), CHANNEL.next_note.1),
+);
+
+const fn max(a: u32, b: u32) -> u32 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
 /// Cycles of `updateAudio` from its first instruction to its `rts`, as `(min, max)`, for the
 /// engine state `ram` ($0680-$06FF at the frame's start: the previous frame's end, before this
 /// frame's own sound requests). `None` when RAM shows a state no trace covers (a new track
@@ -268,6 +305,30 @@ mod tests {
         // The last step stops the effect: SQ1 restored and no longer inhibited.
         ram[0x6E0 - AUDIO_RAM] = 8;
         assert_eq!(audio_cycles(&ram).unwrap().1, base.1 + 54 + 192 + 32 + 9);
+    }
+
+    #[test]
+    fn the_play_range_holds_every_counted_state() {
+        assert_eq!(PLAY_RANGE, (800, 3_296));
+        let mut ram = playing();
+        for (a, v) in [(0x6F9, 0), (0x69A, 0), (0x69B, 0)] {
+            ram[a - AUDIO_RAM] = v;
+        }
+        assert_eq!(audio_cycles(&ram).unwrap().0, PLAY_RANGE.0);
+        let mut ram = playing();
+        for (a, v) in [
+            (0x6F9, 10),
+            (0x6DB, 14),
+            (0x6E0, 8),
+            (0x69A, 0xFF),
+            (0x69B, 0xFF),
+        ] {
+            ram[a - AUDIO_RAM] = v;
+        }
+        ram[0x6B6 - AUDIO_RAM] = 1;
+        ram[0x6B7 - AUDIO_RAM] = 1;
+        ram[0x6C9 - AUDIO_RAM] = 0;
+        assert_eq!(audio_cycles(&ram).unwrap().1, PLAY_RANGE.1);
     }
 
     #[test]
