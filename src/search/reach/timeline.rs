@@ -102,7 +102,7 @@ impl Reach {
     /// ANDs and shifts of its set, so it distributes over the nine classes); on other frames,
     /// gravity alone. Returns the positions that lock (`Reach::frame` with every class).
     #[inline(always)]
-    fn union_frame<const TURNS: usize>(
+    pub(super) fn union_frame<const TURNS: usize>(
         &self,
         m: &mut u64,
         x_frame: bool,
