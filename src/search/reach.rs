@@ -18,6 +18,8 @@ mod hold;
 mod resume;
 mod timeline;
 
+pub use resume::TimelineStart;
+
 /// Pivot rows with a fit mask (0..=21), plus one always-blocked row below.
 const ROWS: usize = BOARD_ROWS + 1;
 

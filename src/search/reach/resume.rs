@@ -9,7 +9,7 @@
 // the same locks in the same order (tested against `Reach::search_timeline`).
 
 use crate::game::active::Active;
-use crate::game::board::{Board, BOARD_ROWS, HIDDEN_ROWS};
+use crate::game::board::{Board, BOARD_ROWS};
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::minus;
@@ -29,10 +29,20 @@ struct Step {
     locks: u16,
 }
 
+/// Where a timeline search starts: the piece (nothing held), its gravity, the timeline and
+/// the frame of the piece the timeline is counted from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimelineStart {
+    pub start: Active,
+    pub speed: u8,
+    pub timeline: Timeline,
+    pub offset: u32,
+}
+
 /// One piece's search on the reference board.
 #[derive(Clone, Debug, Default)]
 struct Reference {
-    key: Option<(Active, u8, Timeline, u32)>,
+    key: Option<TimelineStart>,
     board: Board,
     fit: Vec<u64>,
     ids: [u8; 4],
@@ -55,50 +65,56 @@ impl Default for Shared {
     }
 }
 
-/// Whether `search_timeline` models the start (and nothing is held at it).
-fn modelled(start: &Active, prev: PadState, speed: u8, timeline: Timeline) -> bool {
-    timeline != Timeline::Unlimited
-        && prev == PadState::NONE
-        && start.ary == 0
-        && start.x < 10
-        && (start.y as usize) < BOARD_ROWS
-        && start.fall_timer < speed
-        && Orientation::new(start.id).is_some()
-}
-
-impl Reach {
-    /// Searches from `start` (nothing held) on `board` under `timeline` from frame `offset`,
-    /// and keeps the search as its piece's reference for [`Reach::search_timeline_after`].
-    /// False (nothing kept) for a start `search_timeline` does not model.
-    pub fn share_timeline(
-        &mut self,
-        board: &Board,
+impl TimelineStart {
+    /// The start of `search_timeline`'s query, if that search models it and nothing is held.
+    pub fn new(
         start: Active,
         prev: PadState,
         speed: u8,
         timeline: Timeline,
         offset: u32,
-    ) -> bool {
+    ) -> Option<TimelineStart> {
         let speed = speed.max(1);
-        if !modelled(&start, prev, speed, timeline) {
-            return false;
-        }
-        let p = Orientation::new(start.id).map_or(0, |o| o.piece().index());
-        self.build(board, start.id);
+        let modelled = timeline != Timeline::Unlimited
+            && prev == PadState::NONE
+            && start.ary == 0
+            && start.x < 10
+            && (start.y as usize) < BOARD_ROWS
+            && start.fall_timer < speed
+            && Orientation::new(start.id).is_some();
+        modelled.then_some(TimelineStart {
+            start,
+            speed,
+            timeline,
+            offset,
+        })
+    }
+
+    fn piece(&self) -> usize {
+        Orientation::new(self.start.id).map_or(0, |o| o.piece().index())
+    }
+}
+
+impl Reach {
+    /// Searches from `at` on `board` and keeps the search as its piece's reference for
+    /// [`Reach::search_timeline_after`].
+    pub fn share_timeline(&mut self, board: &Board, at: TimelineStart) {
+        let p = at.piece();
+        self.build(board, at.start.id);
         let mut steps = std::mem::take(&mut self.shared.pieces[p].steps);
         steps.clear();
         self.locks.clear();
         let from = Step {
-            m: 1u64 << start.x,
+            m: 1u64 << at.start.x,
             seen: 0,
-            y: start.y,
-            fall: start.fall_timer,
+            y: at.start.y,
+            fall: at.start.fall_timer,
             frames: 0,
             locks: 0,
         };
-        self.run_steps_turns(from, speed, timeline, offset, Some(&mut steps));
+        self.run_steps_turns(from, &at, Some(&mut steps));
         let r = &mut self.shared.pieces[p];
-        r.key = Some((start, speed, timeline, offset));
+        r.key = Some(at);
         r.board = *board;
         r.fit.clear();
         r.fit.extend_from_slice(&self.fit);
@@ -106,30 +122,21 @@ impl Reach {
         r.steps = steps;
         r.locks.clear();
         r.locks.extend_from_slice(&self.locks);
-        true
     }
 
-    /// `search_timeline` from `start` on `board`, which is the reference board of
+    /// `search_timeline` from `at` on `board`, which is the reference board of
     /// [`Reach::share_timeline`] with `first` locked on it and no line cleared: the same locks
     /// in the same order, in [`Reach::locks`]. False when `board` is not that or there is no
     /// reference for this start (search in full then).
-    #[allow(clippy::too_many_arguments)]
     pub fn search_timeline_after(
         &mut self,
         board: &Board,
-        start: Active,
-        prev: PadState,
-        speed: u8,
-        timeline: Timeline,
-        offset: u32,
+        at: TimelineStart,
         first: (u8, u8, Orientation),
     ) -> bool {
-        let speed = speed.max(1);
-        let Some(p) = Orientation::new(start.id).map(|o| o.piece().index()) else {
-            return false;
-        };
+        let p = at.piece();
         let r = &self.shared.pieces[p];
-        if prev != PadState::NONE || r.key != Some((start, speed, timeline, offset)) {
+        if r.key != Some(at) {
             return false;
         }
         let (x, y, o) = first;
@@ -147,9 +154,6 @@ impl Reach {
                 i32::from(x) + i32::from(cx),
                 i32::from(y as i8) + i32::from(cy),
             );
-            if row < -(HIDDEN_ROWS as i32) {
-                return false;
-            }
             for (s, &id) in self.ids.iter().enumerate().take(self.turns) {
                 let Some(so) = Orientation::new(id) else {
                     continue;
@@ -176,23 +180,17 @@ impl Reach {
         self.locks.clear();
         self.locks
             .extend_from_slice(&self.shared.pieces[p].locks[..usize::from(from.locks)]);
-        self.run_steps_turns(from, speed, timeline, offset, None);
+        self.run_steps_turns(from, &at, None);
         true
     }
 
-    fn run_steps_turns(
-        &mut self,
-        from: Step,
-        speed: u8,
-        timeline: Timeline,
-        offset: u32,
-        record: Option<&mut Vec<Step>>,
-    ) {
-        match self.turns {
-            4 => self.run_steps::<4>(from, speed, timeline, offset, record),
-            2 => self.run_steps::<2>(from, speed, timeline, offset, record),
-            _ => self.run_steps::<1>(from, speed, timeline, offset, record),
-        }
+    fn run_steps_turns(&mut self, from: Step, at: &TimelineStart, record: Option<&mut Vec<Step>>) {
+        let run = match self.turns {
+            4 => Self::run_steps::<4>,
+            2 => Self::run_steps::<2>,
+            _ => Self::run_steps::<1>,
+        };
+        run(self, from, at, record);
     }
 
     /// `run_timeline` with nothing held, from the state `from`; with `record`, keeps the state
@@ -200,11 +198,10 @@ impl Reach {
     fn run_steps<const TURNS: usize>(
         &mut self,
         from: Step,
-        speed: u8,
-        timeline: Timeline,
-        offset: u32,
+        at: &TimelineStart,
         mut record: Option<&mut Vec<Step>>,
     ) {
+        let (speed, timeline, offset) = (at.speed, at.timeline, at.offset);
         let Step {
             mut m,
             mut seen,
@@ -262,7 +259,8 @@ mod tests {
                 for next in Piece::ALL {
                     let start = Active::spawn(next.spawn().id(), 0, 0);
                     let none = PadState::NONE;
-                    assert!(shared.share_timeline(&board, start, none, speed, timeline, 0));
+                    let at = TimelineStart::new(start, none, speed, timeline, 0).unwrap();
+                    shared.share_timeline(&board, at);
                     // Every lock of every piece on the board as the first lock.
                     for first in Piece::ALL {
                         let s = Active::spawn(first.spawn().id(), 0, 0);
@@ -280,12 +278,11 @@ mod tests {
                                 .unwrap()
                                 .to_vec();
                             let first = (l.x, l.y, l.orientation());
-                            if shared.search_timeline_after(
-                                &after, start, none, speed, timeline, 0, first,
-                            ) {
-                                assert_eq!(shared.locks(), &want[..], "{next:?} after {l:?}");
-                                resumed += 1;
-                            }
+                            // Not the reference board with this lock: no answer.
+                            assert!(!shared.search_timeline_after(&board, at, first));
+                            assert!(shared.search_timeline_after(&after, at, first));
+                            assert_eq!(shared.locks(), &want[..], "{next:?} after {l:?}");
+                            resumed += 1;
                         }
                     }
                 }
