@@ -8,6 +8,8 @@ use super::collision::CollisionMap;
 pub use super::kernel::{Kernel, LockQuery};
 use super::reach::{Reach, ReachLock};
 
+mod shared;
+
 impl LockQuery<'_> {
     /// The locks by `bfs` (so in the order first reached, with paths), `map` built for the
     /// query's piece: the order that breaks ties between equal pairs.

@@ -15,7 +15,10 @@ use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
 mod hold;
+mod resume;
 mod timeline;
+
+pub use resume::TimelineStart;
 
 /// Pivot rows with a fit mask (0..=21), plus one always-blocked row below.
 const ROWS: usize = BOARD_ROWS + 1;
@@ -76,6 +79,8 @@ pub struct Reach {
     open_fit: [u64; ROWS],
     /// The per-class sets of `Reach::search_hold`.
     hold: hold::HoldSets,
+    /// The next pieces' references of `Reach::search_timeline_after`.
+    shared: resume::Shared,
 }
 
 /// The search's state at the start of a frame.
@@ -162,6 +167,7 @@ impl Reach {
             open_key: None,
             open_fit: [0; ROWS],
             hold: hold::HoldSets::default(),
+            shared: resume::Shared::default(),
         }
     }
 

@@ -10,6 +10,7 @@
 // value first, then by the expectation over the rest). No third-piece layer here.
 
 use crate::game::piece::{Orientation, Piece};
+use crate::game::score::drop_speed;
 
 use super::{placement, Evaluator, Firsts, Placement, Plan, Planner, Situation};
 use crate::search::bfs::MoveSet;
@@ -47,13 +48,8 @@ fn blind_value<E: Evaluator>(
     };
     let prefix = evaluator.prefix(&after.board);
     for next in Piece::ALL {
-        let seconds = locks.search(&LockQuery::spawn(
-            &after.board,
-            next,
-            after.speed,
-            profile,
-            moves,
-        ));
+        let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
+        let seconds = locks.search_after(&q, &after.first, after.lines);
         match after.best_pair_after(evaluator, &prefix, seconds.iter().map(Placement::from)) {
             Some((v, _)) => blind.expected += odds[next.index()] * v,
             None => blind.missing += odds[next.index()],
@@ -74,6 +70,13 @@ impl<E: Evaluator> Planner<E> {
         let left = usize::from(self.profile.reaction.saturating_sub(s.progress.frames));
         let piece = Orientation::new(s.active.id)?.piece();
         let odds = third_piece_odds(piece);
+        // Each next piece's search on the board before the first lock, resumed after each
+        // lock that clears no line (at the decision's speed, which such a lock keeps).
+        let speed = drop_speed(s.level);
+        for next in Piece::ALL {
+            let q = LockQuery::spawn(&s.board, next, speed, &self.profile, self.moves);
+            self.seconds.share(&q);
+        }
         let mut best: Option<(Blind, usize)> = None;
         for (i, l1) in self.firsts.iter().enumerate() {
             let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));

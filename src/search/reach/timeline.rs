@@ -15,7 +15,7 @@ use crate::game::piece::Orientation;
 use crate::game::score::minus;
 use crate::search::profile::Timeline;
 
-use super::{Reach, INPUTS, ROWS};
+use super::{turn_a, turn_b, Reach, INPUTS, LANES, ROWS};
 
 impl Reach {
     /// Every lock reachable from `start` (`prev` held in the last frame) when new presses fall
@@ -70,26 +70,59 @@ impl Reach {
             fall = fall.wrapping_add(1);
             frames += 1;
             let gravity = !minus(fall, speed);
-            let mut src = [0u64; 9];
-            if x_frame {
+            let locked = if held == 0 {
+                self.union_frame::<TURNS>(&mut m, x_frame, y, gravity)
+            } else {
+                // The start's held buttons: the classes that hold none of them may press.
+                let mut src = [0u64; 9];
                 for (s, &input) in src.iter_mut().zip(&INPUTS) {
-                    if input & held == 0 {
+                    if x_frame && input & held == 0 {
                         *s = m;
                     }
                 }
-            } else {
-                src[0] = m;
-            }
-            let mut out = [0u64; 9];
-            let locked = self.frame::<TURNS>(&src, y, gravity, &mut out);
+                if !x_frame {
+                    src[0] = m;
+                }
+                let mut out = [0u64; 9];
+                let locked = self.frame::<TURNS>(&src, y, gravity, &mut out);
+                m = out.iter().fold(0, |a, &o| a | o);
+                locked
+            };
             self.push_new_locks(&mut seen[y], locked, y, frames);
-            m = out.iter().fold(0, |a, &o| a | o);
             held = 0;
             if gravity {
                 fall = 0;
                 y += 1;
             }
         }
+    }
+
+    /// One frame of the set `m` with nothing held: on an X frame, the union of the nine
+    /// inputs' moves, which is the shifts' union turned both ways (each step is a union of
+    /// ANDs and shifts of its set, so it distributes over the nine classes); on other frames,
+    /// gravity alone. Returns the positions that lock (`Reach::frame` with every class).
+    #[inline(always)]
+    pub(super) fn union_frame<const TURNS: usize>(
+        &self,
+        m: &mut u64,
+        x_frame: bool,
+        y: usize,
+        gravity: bool,
+    ) -> u64 {
+        let fit = self.fit[y];
+        let mut s = *m;
+        if x_frame {
+            s |= ((s << 1) & fit) | ((s >> 1) & fit);
+            s |= (turn_a::<TURNS>(s) | turn_b::<TURNS>(s)) & fit;
+            s &= LANES;
+        }
+        if !gravity {
+            *m = s;
+            return 0;
+        }
+        let below = self.fit[(y + 1).min(ROWS - 1)];
+        *m = s & below;
+        s & !below
     }
 }
 
