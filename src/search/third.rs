@@ -173,6 +173,8 @@ impl ThirdPiece {
             level: pair.level,
             speed: pair.speed,
         };
+        // The seven pieces' pairs share the pass over the board after both locks.
+        let prefix = evaluator.prefix(&pair.board);
         for piece in Piece::ALL {
             // Without soft drop, as the layer always searched the third piece.
             let locks = self.locks.search(&LockQuery::spawn(
@@ -182,7 +184,8 @@ impl ThirdPiece {
                 profile,
                 MoveSet::default(),
             ));
-            let (best, _) = after.best_pair(evaluator, locks.iter().map(Placement::from))?;
+            let locks = locks.iter().map(Placement::from);
+            let (best, _) = after.best_pair_after(evaluator, &prefix, locks)?;
             sum += odds[piece.index()] * best;
         }
         Some(sum)
