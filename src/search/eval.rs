@@ -119,6 +119,21 @@ impl Default for Standard {
     }
 }
 
+/// `ReachTable::derive(speed)`, derived once per process and speed and cloned after (a few
+/// KiB): it depends on the gravity alone, and deriving it (~14 ms) was 4 % of a `tune`
+/// generation's CPU, which builds an evaluator per candidate, block and thread.
+fn derived(speed: u8) -> ReachTable {
+    use std::sync::{Mutex, PoisonError};
+    static TABLES: Mutex<Vec<ReachTable>> = Mutex::new(Vec::new());
+    let mut tables = TABLES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(t) = tables.iter().find(|t| t.speed() == speed) {
+        return t.clone();
+    }
+    let t = ReachTable::derive(speed);
+    tables.push(t.clone());
+    t
+}
+
 impl Standard {
     pub fn new(weights: Weights) -> Standard {
         let mut phase_of = [0u8; 256];
@@ -135,10 +150,7 @@ impl Standard {
                 speeds.push(speed);
             }
         }
-        let reach: Vec<(u8, ReachTable)> = speeds
-            .into_iter()
-            .map(|s| (s, ReachTable::derive(s)))
-            .collect();
+        let reach: Vec<(u8, ReachTable)> = speeds.into_iter().map(|s| (s, derived(s))).collect();
         let mut reach_of = [NO_REACH; 256];
         for (level, r) in (0..=255u8).zip(reach_of.iter_mut()) {
             if let Some(i) = reach.iter().position(|(s, _)| *s == drop_speed(level)) {

@@ -19,7 +19,7 @@ use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::profile::{PieceProgress, Profile};
-use super::third::{Lookahead, Pair, ThirdPiece};
+use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
 use soft_drop::SoftLever;
 
 mod blind;
@@ -101,7 +101,11 @@ pub struct Planner<E: Evaluator> {
     pub exclude: Vec<Placement>,
     third: ThirdPiece,
     /// Every acceptable pair of the decision, for the third-piece layer.
+    keys: Vec<PairKey>,
+    /// The pairs the layer re-ranks (all of them, sorted, when ties need the full sort).
     pairs: Vec<Pair>,
+    /// Indices into `keys` of the layer's pairs.
+    top: Vec<usize>,
     /// Refuses first locks whose line-clear frame may crash the cartridge.
     pub crash_guard: CrashGuard,
     /// Holds Down at the end of a path whose frame is safe only with a soft drop.
@@ -110,6 +114,23 @@ pub struct Planner<E: Evaluator> {
 
 pub(crate) fn placement(l: &Lock) -> Placement {
     Placement::from(l)
+}
+
+/// The third-piece layer's pair of a recorded key: both locks played again on the board.
+fn pair_of(s: &Situation, firsts: &[Lock], p: &PairKey) -> Pair {
+    let first = placement(&firsts[p.first as usize]);
+    let after = AfterFirst::new(&s.board, s.level, s.lines, first);
+    let (board, lines_second) = after.then(p.second);
+    Pair {
+        first: p.first as usize,
+        value: p.value,
+        second: p.second,
+        lines_second,
+        board,
+        speed: drop_speed(level_after(s.level, s.lines, after.lines + lines_second)),
+        level: s.level,
+        penalty: p.penalty,
+    }
 }
 
 /// The next piece's locks after a first lock in `Bfs`'s order with paths (what ties and the
@@ -226,7 +247,9 @@ impl<E: Evaluator> Planner<E> {
             lookahead: Lookahead::default(),
             exclude: Vec::new(),
             third: ThirdPiece::default(),
+            keys: Vec::with_capacity(2048),
             pairs: Vec::with_capacity(2048),
+            top: Vec::with_capacity(16),
             firsts: Vec::with_capacity(256),
             crash_guard: CrashGuard::default(),
             soft: SoftLever::default(),
@@ -378,7 +401,7 @@ impl<E: Evaluator> Planner<E> {
         }
         let started = Instant::now();
         let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
-        self.pairs.clear();
+        self.keys.clear();
         let mut best: Option<(f64, usize, Option<Placement>)> = None;
         // Another next-piece lock of the best first lock has the best value too: the path-free
         // search does not keep `Bfs`'s order, which decides such a tie (see below).
@@ -430,7 +453,7 @@ impl<E: Evaluator> Planner<E> {
                 self.moves,
                 l1.das,
             ));
-            let pairs = &mut self.pairs;
+            let keys = &mut self.keys;
             let guard = &mut self.crash_guard;
             after.each_pair(
                 &self.evaluator,
@@ -441,18 +464,12 @@ impl<E: Evaluator> Planner<E> {
                         guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
                     let v = v + penalty;
                     consider(v, Some(second));
-                    let v = v + first_penalty;
-                    let penalty = penalty + first_penalty;
                     if lookahead {
-                        pairs.push(Pair {
-                            first: i,
-                            value: v,
+                        keys.push(PairKey {
+                            value: v + first_penalty,
+                            first: i as u32,
                             second,
-                            lines_second: lines2,
-                            board: *board2,
-                            speed: drop_speed(level_after(s.level, s.lines, after.lines + lines2)),
-                            level: s.level,
-                            penalty,
+                            penalty: penalty + first_penalty,
                         });
                     }
                 },
@@ -463,9 +480,18 @@ impl<E: Evaluator> Planner<E> {
         }
         if let (true, Some(next)) = (lookahead, s.next) {
             // Best two-piece value first; equal values by their first lock's BFS order.
-            self.pairs
-                .sort_unstable_by(|a, b| a.value.total_cmp(&b.value).then(a.first.cmp(&b.first)));
-            let k = self.lookahead.top_k.min(self.pairs.len());
+            let k = self.lookahead.top_k.min(self.keys.len());
+            self.pairs.clear();
+            if third::top_k_by_key(&self.keys, k, &mut self.top) {
+                let (keys, firsts) = (&self.keys, &self.firsts);
+                let pairs = self.top.iter().map(|&j| pair_of(s, firsts, &keys[j]));
+                self.pairs.extend(pairs);
+            } else {
+                let firsts = &self.firsts;
+                let pairs = self.keys.iter().map(|p| pair_of(s, firsts, p));
+                self.pairs.extend(pairs);
+                third::sort_pairs(&mut self.pairs);
+            }
             let deadline = self.lookahead.deadline();
             if let Some(c) = self.third.choose(
                 &self.evaluator,

@@ -71,16 +71,28 @@ pub struct Reach {
     /// Orientations of the piece: 1 (O), 2 (S, Z, I) or 4.
     turns: usize,
     locks: Vec<ReachLock>,
-    /// The frames of the last start on the empty board, up to its first lock: on any board
-    /// whose fit masks equal the empty board's down to some row, the frames above that row
-    /// are these, so a search resumes from the last of them instead of from the start.
-    open: Vec<Frame>,
-    open_key: Option<(Active, PadState, u8)>,
-    open_fit: [u64; ROWS],
+    /// The frames of the last few starts on the empty board, up to their first lock: on any
+    /// board whose fit masks equal the empty board's down to some row, the frames above that
+    /// row are these, so a search resumes from the last of them instead of from the start.
+    /// Several starts, so that a caller cycling through the seven pieces (the third-piece
+    /// layer) finds each piece's frames kept.
+    opens: Vec<Open>,
+    /// The entry of `opens` the next new start replaces once it is full.
+    evict: usize,
     /// The per-class sets of `Reach::search_hold`.
     hold: hold::HoldSets,
     /// The next pieces' references of `Reach::search_timeline_after`.
     shared: resume::Shared,
+}
+
+/// Starts kept in [`Reach::opens`]: one per piece and a few more.
+const OPEN_KEYS: usize = 8;
+
+/// A start's frames on the empty board (see [`Reach::opens`]).
+struct Open {
+    key: (Active, PadState, u8),
+    frames: Vec<Frame>,
+    fit: [u64; ROWS],
 }
 
 /// The search's state at the start of a frame.
@@ -163,9 +175,8 @@ impl Reach {
             ids: [0; 4],
             turns: 1,
             locks: Vec::with_capacity(256),
-            open: Vec::with_capacity(1024),
-            open_key: None,
-            open_fit: [0; ROWS],
+            opens: Vec::with_capacity(OPEN_KEYS),
+            evict: 0,
             hold: hold::HoldSets::default(),
             shared: resume::Shared::default(),
         }
@@ -258,25 +269,47 @@ impl Reach {
             return None;
         }
         let key = (start, prev, speed);
-        if self.open_key != Some(key) {
-            self.build(&Board::EMPTY, start.id);
-            self.open_fit = self.fit;
-            self.open.clear();
-            self.locks.clear();
-            self.run_turns(Self::first_frame(start, prev), speed, true);
-            self.open_key = Some(key);
-        }
+        let e = match self.opens.iter().position(|o| o.key == key) {
+            Some(e) => e,
+            None => {
+                let mut open = if self.opens.len() < OPEN_KEYS {
+                    Open {
+                        key,
+                        frames: Vec::with_capacity(256),
+                        fit: [0; ROWS],
+                    }
+                } else {
+                    self.opens.swap_remove(self.evict)
+                };
+                self.build(&Board::EMPTY, start.id);
+                open.key = key;
+                open.fit = self.fit;
+                open.frames.clear();
+                self.locks.clear();
+                self.run_turns(
+                    Self::first_frame(start, prev),
+                    speed,
+                    Some(&mut open.frames),
+                );
+                self.opens.push(open);
+                if self.opens.len() == OPEN_KEYS {
+                    self.evict = (self.evict + 1) % OPEN_KEYS;
+                }
+                self.opens.len() - 1
+            }
+        };
         self.build(board, start.id);
+        let open = &self.opens[e];
         // Frames at row y read the masks of rows y and y + 1.
         let same = (0..ROWS)
-            .find(|&y| self.fit[y] != self.open_fit[y])
+            .find(|&y| self.fit[y] != open.fit[y])
             .unwrap_or(ROWS);
-        let resume = match self.open.iter().rposition(|f| f.y + 1 < same) {
-            Some(i) => self.open[i],
+        let resume = match open.frames.iter().rposition(|f| f.y + 1 < same) {
+            Some(i) => open.frames[i],
             None => Self::first_frame(start, prev),
         };
         self.locks.clear();
-        self.run_turns(resume, speed, false);
+        self.run_turns(resume, speed, None);
         Some(&self.locks)
     }
 
@@ -297,7 +330,7 @@ impl Reach {
         }
     }
 
-    fn run_turns(&mut self, from: Frame, speed: u8, record: bool) {
+    fn run_turns(&mut self, from: Frame, speed: u8, record: Option<&mut Vec<Frame>>) {
         match self.turns {
             4 => self.run::<4>(from, speed, record),
             2 => self.run::<2>(from, speed, record),
@@ -306,8 +339,13 @@ impl Reach {
     }
 
     /// The frames from `from` for a piece of `TURNS` orientations; with `record`, keeps the
-    /// state before each frame in `open` until something locks.
-    fn run<const TURNS: usize>(&mut self, from: Frame, speed: u8, record: bool) {
+    /// state before each frame there until something locks.
+    fn run<const TURNS: usize>(
+        &mut self,
+        from: Frame,
+        speed: u8,
+        mut record: Option<&mut Vec<Frame>>,
+    ) {
         let Frame {
             mut src,
             mut cur,
@@ -317,8 +355,8 @@ impl Reach {
         } = from;
         let mut seen = [0u64; ROWS];
         loop {
-            if record && self.locks.is_empty() {
-                self.open.push(Frame {
+            if let Some(open) = record.as_deref_mut().filter(|_| self.locks.is_empty()) {
+                open.push(Frame {
                     src,
                     cur,
                     y,

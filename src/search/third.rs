@@ -86,6 +86,69 @@ pub(crate) struct Pair {
     pub penalty: f64,
 }
 
+/// A pair as the two-piece loop records it for the layer: its sort key (two-piece value,
+/// then first lock) and what rebuilds its [`Pair`] (the board after both is locked again for
+/// the few pairs the layer looks at, instead of copied for every pair).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairKey {
+    pub value: f64,
+    pub first: u32,
+    pub second: Placement,
+    pub penalty: f64,
+}
+
+/// The order the layer ranks pairs in: best two-piece value first, equal values by their first
+/// lock's BFS order.
+#[inline(always)]
+fn key_order(a: (f64, usize), b: (f64, usize)) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+}
+
+/// Sorts `pairs` in the layer's order, as the planner always has (`sort_unstable_by`: pairs of
+/// equal key keep the order that sort gives them, which the planner's answer depends on).
+pub(crate) fn sort_pairs(pairs: &mut [Pair]) {
+    pairs.sort_unstable_by(|a, b| key_order((a.value, a.first), (b.value, b.first)));
+}
+
+/// The indices into `keys` of the `k` first pairs in the order [`sort_pairs`] gives, best
+/// first, in `top`; `false` when that needs the sort itself: two pairs of equal key among or
+/// next to those `k` (the unstable sort orders such ties its own way), or `k` over 16.
+/// One pass keeps the `k` best, a second checks that nothing else ties with them.
+pub(crate) fn top_k_by_key(keys: &[PairKey], k: usize, top: &mut Vec<usize>) -> bool {
+    top.clear();
+    if k > 16 {
+        return false;
+    }
+    if k == 0 {
+        return true;
+    }
+    let key = |i: usize| (keys[i].value, keys[i].first as usize);
+    for i in 0..keys.len() {
+        if top.len() == k && key_order(key(i), key(top[k - 1])).is_ge() {
+            continue;
+        }
+        let at = top.partition_point(|&j| key_order(key(j), key(i)).is_le());
+        if top.len() == k {
+            top.pop();
+        }
+        top.insert(at, i);
+    }
+    if top
+        .windows(2)
+        .any(|w| key_order(key(w[0]), key(w[1])).is_eq())
+    {
+        return false;
+    }
+    let Some(&last) = top.last() else {
+        return true;
+    };
+    // Exactly the k kept are at or before the last of them: no other pair ties with it.
+    let at_or_before = (0..keys.len())
+        .filter(|&i| key_order(key(i), key(last)).is_le())
+        .count();
+    at_or_before == top.len()
+}
+
 /// Reusable state of the layer: the third piece's lock search.
 #[derive(Default)]
 pub(crate) struct ThirdPiece {
@@ -110,6 +173,8 @@ impl ThirdPiece {
             level: pair.level,
             speed: pair.speed,
         };
+        // The seven pieces' pairs share the pass over the board after both locks.
+        let prefix = evaluator.prefix(&pair.board);
         for piece in Piece::ALL {
             // Without soft drop, as the layer always searched the third piece.
             let locks = self.locks.search(&LockQuery::spawn(
@@ -119,7 +184,8 @@ impl ThirdPiece {
                 profile,
                 MoveSet::default(),
             ));
-            let (best, _) = after.best_pair(evaluator, locks.iter().map(Placement::from))?;
+            let locks = locks.iter().map(Placement::from);
+            let (best, _) = after.best_pair_after(evaluator, &prefix, locks)?;
             sum += odds[piece.index()] * best;
         }
         Some(sum)
@@ -216,6 +282,73 @@ mod tests {
             deadline_us: 1,
         });
         assert_eq!(late, two);
+    }
+
+    #[test]
+    fn the_top_k_by_key_is_the_sorts_prefix_or_says_it_needs_the_sort() {
+        use crate::game::piece::Orientation;
+        let second = Placement {
+            x: 4,
+            y: 10,
+            orientation: Orientation::new(2).unwrap(),
+        };
+        // A small LCG: values from a few levels so that ties come up often.
+        let mut r = 12345u64;
+        let mut next = |m: u64| {
+            r = r
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (r >> 33) % m
+        };
+        let (mut fast, mut slow, mut top) = (0, 0, Vec::new());
+        for round in 0..3000 {
+            let n = next(40) as usize;
+            let spread = [3, 20, 1000][round % 3];
+            let keys: Vec<PairKey> = (0..n)
+                .map(|i| PairKey {
+                    value: next(spread) as f64 * 0.25,
+                    first: next(6) as u32,
+                    second: Placement {
+                        x: i as u8,
+                        ..second
+                    },
+                    penalty: 0.0,
+                })
+                .collect();
+            let mut pairs: Vec<Pair> = keys
+                .iter()
+                .map(|p| Pair {
+                    first: p.first as usize,
+                    value: p.value,
+                    second: p.second,
+                    lines_second: 0,
+                    board: Board::default(),
+                    speed: 1,
+                    level: 19,
+                    penalty: 0.0,
+                })
+                .collect();
+            sort_pairs(&mut pairs);
+            let k = 1 + next(4) as usize;
+            if top_k_by_key(&keys, k, &mut top) {
+                fast += 1;
+                assert_eq!(top.len(), k.min(n));
+                for (j, &i) in top.iter().enumerate() {
+                    assert_eq!(keys[i].second, pairs[j].second, "round {round}");
+                }
+            } else {
+                slow += 1;
+                // Only a tie among or next to the k best sends it to the sort.
+                let key = |p: &Pair| (p.value.to_bits(), p.first);
+                let last = key(&pairs[k.min(n) - 1]);
+                let tied = pairs[..k.min(n)]
+                    .windows(2)
+                    .any(|w| key(&w[0]) == key(&w[1]))
+                    || pairs.get(k).is_some_and(|p| key(p) == last);
+                assert!(tied, "round {round}: no tie, yet the sort was asked for");
+            }
+        }
+        assert!(fast > 500 && slow > 500, "{fast} by key, {slow} sorted");
     }
 
     #[test]
