@@ -35,7 +35,7 @@ pub mod testing {
 
 pub use bfs::{Bfs, Lock, MoveSet};
 pub use collision::CollisionMap;
-pub use eval::{Evaluator, PairOutcome, Placement, Standard};
+pub use eval::{Evaluator, PairOutcome, Placement, ReachTables, Standard};
 pub use plan::{Plan, Planner, Situation};
 pub use profile::{PieceProgress, Profile, Shift, Timeline};
 pub use weights::{Phase, PhaseWeights, Weights};

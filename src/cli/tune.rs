@@ -13,6 +13,7 @@ use nestor::lab::tune::race::{play_race, RaceRule};
 use nestor::lab::tune::{
     batch_config, scores, tunable_keys, GenerationRecord, TuneConfig, TuneState,
 };
+use nestor::search::{ReachTables, Standard};
 
 use super::args::{BotArgs, OverwriteArg};
 use super::compare::{describe, play_and_compare_profiled, GamesJudged};
@@ -298,6 +299,8 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
     state.save(&path)?;
     let interrupt = Interrupt::install();
     let n = threads(args.threads, state.config.games);
+    // Derived once for the run: every candidate's evaluator borrows them.
+    let tables = ReachTables::for_weights(&state.config.start);
     while !state.finished() {
         let g = state.generation;
         let config = state.config.clone();
@@ -307,10 +310,13 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
             .collect();
         let bar = super::progress::bar(u64::from(config.games) * todo.len() as u64, "games");
         bar.set_message(format!("generation {}/{}", g + 1, config.generations));
-        let weights = todo
+        let standards = todo
             .iter()
-            .map(|&j| state.weights(&pending.candidates[j]))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|&j| {
+                let w = state.weights(&pending.candidates[j])?;
+                Ok(Standard::with_tables(w, &tables))
+            })
+            .collect::<Result<Vec<_>, nestor::lab::tune::TuneError>>()?;
         let rule = if args.no_early_stop {
             RaceRule::FULL
         } else {
@@ -320,7 +326,7 @@ fn run_here(args: &TuneArgs) -> Result<ExitCode> {
         let mut save_error = None;
         let raced = play_race(
             &config,
-            &weights,
+            &standards,
             g,
             n,
             &rule,

@@ -492,7 +492,7 @@ impl TuneState {
 /// score needs all its games); `on_game` is called after each game.
 pub fn play_generation(
     config: &TuneConfig,
-    weights: &Weights,
+    standard: &Standard,
     generation: u32,
     threads: usize,
     stop: &AtomicBool,
@@ -500,7 +500,7 @@ pub fn play_generation(
 ) -> Option<Vec<GameResult>> {
     let results = play_seeds(
         config,
-        weights,
+        standard,
         config.game_seed(generation, 0),
         config.games,
         threads,
@@ -526,10 +526,11 @@ pub fn batch_config(config: &TuneConfig, seed: u64, games: u32, threads: usize) 
     }
 }
 
-/// Plays `games` games from seed `seed` on, as tuning plays them.
+/// Plays `games` games from seed `seed` on, as tuning plays them, each thread with a copy of
+/// `standard` (built with [`Standard::with_tables`]: no reach table derived per thread).
 pub fn play_seeds(
     config: &TuneConfig,
-    weights: &Weights,
+    standard: &Standard,
     seed: u64,
     games: u32,
     threads: usize,
@@ -540,7 +541,7 @@ pub fn play_seeds(
     run_batch_profiled(
         &batch,
         &config.profile,
-        || Standard::new(weights.clone()),
+        || standard.clone(),
         stop,
         |_, r| on_game(r),
     )

@@ -119,38 +119,74 @@ impl Default for Standard {
     }
 }
 
-/// `ReachTable::derive(speed)`, derived once per process and speed and cloned after (a few
-/// KiB): it depends on the gravity alone, and deriving it (~14 ms) was 4 % of a `tune`
-/// generation's CPU, which builds an evaluator per candidate, block and thread.
-fn derived(speed: u8) -> ReachTable {
-    use std::sync::{Mutex, PoisonError};
-    static TABLES: Mutex<Vec<ReachTable>> = Mutex::new(Vec::new());
-    let mut tables = TABLES.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(t) = tables.iter().find(|t| t.speed() == speed) {
-        return t.clone();
+/// Reach tables derived once and lent to many evaluators: `tune` builds one per candidate,
+/// block and thread, and deriving a table (~14 ms) was 4 % of a generation's CPU.
+#[derive(Clone, Debug, Default)]
+pub struct ReachTables(Vec<ReachTable>);
+
+impl ReachTables {
+    /// The tables `weights` uses: one per gravity of the levels whose phase weighs
+    /// `unreachable_columns`.
+    pub fn for_weights(weights: &Weights) -> ReachTables {
+        ReachTables(
+            needed_speeds(weights)
+                .into_iter()
+                .map(ReachTable::derive)
+                .collect(),
+        )
     }
-    let t = ReachTable::derive(speed);
-    tables.push(t.clone());
-    t
+
+    /// The table for `speed`: lent when derived here, else derived now.
+    fn get_or_derive(&self, speed: u8) -> ReachTable {
+        self.0
+            .iter()
+            .find(|t| t.speed() == speed)
+            .cloned()
+            .unwrap_or_else(|| ReachTable::derive(speed))
+    }
+}
+
+/// The gravities of the levels whose phase weighs `unreachable_columns`, each once.
+fn needed_speeds(weights: &Weights) -> Vec<u8> {
+    let mut speeds = Vec::new();
+    for level in 0..=255u8 {
+        let speed = drop_speed(level);
+        if weights.phases[phase_index(weights, level)]
+            .weights
+            .unreachable_columns
+            != 0.0
+            && !speeds.contains(&speed)
+        {
+            speeds.push(speed);
+        }
+    }
+    speeds
+}
+
+/// The phase that plays `level` (the first, when none names it).
+fn phase_index(weights: &Weights, level: u8) -> usize {
+    weights
+        .phases
+        .iter()
+        .position(|p| (p.from_level..=p.to_level).contains(&level))
+        .unwrap_or(0)
 }
 
 impl Standard {
     pub fn new(weights: Weights) -> Standard {
+        Standard::with_tables(weights, &ReachTables::default())
+    }
+
+    /// `new`, with the reach tables taken from `tables` where it has them.
+    pub fn with_tables(weights: Weights, tables: &ReachTables) -> Standard {
         let mut phase_of = [0u8; 256];
-        let mut speeds = Vec::new();
         for level in 0..=255u8 {
-            let i = weights
-                .phases
-                .iter()
-                .position(|p| (p.from_level..=p.to_level).contains(&level))
-                .unwrap_or(0);
-            phase_of[usize::from(level)] = i as u8;
-            let speed = drop_speed(level);
-            if weights.phases[i].weights.unreachable_columns != 0.0 && !speeds.contains(&speed) {
-                speeds.push(speed);
-            }
+            phase_of[usize::from(level)] = phase_index(&weights, level) as u8;
         }
-        let reach: Vec<(u8, ReachTable)> = speeds.into_iter().map(|s| (s, derived(s))).collect();
+        let reach: Vec<(u8, ReachTable)> = needed_speeds(&weights)
+            .into_iter()
+            .map(|s| (s, tables.get_or_derive(s)))
+            .collect();
         let mut reach_of = [NO_REACH; 256];
         for (level, r) in (0..=255u8).zip(reach_of.iter_mut()) {
             if let Some(i) = reach.iter().position(|(s, _)| *s == drop_speed(level)) {

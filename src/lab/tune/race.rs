@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{play_seeds, TuneConfig};
 use crate::lab::batch::GameResult;
-use crate::search::weights::Weights;
+use crate::search::Standard;
 
 /// When a candidate may stop early (see the module comment).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -139,12 +139,12 @@ pub fn race(
     outcome.into_iter().collect()
 }
 
-/// Races candidates with `weights` (one entry each) through generation `generation`'s seeds,
+/// Races candidates with their evaluators `standards` (one entry each) through generation `generation`'s seeds,
 /// each block on `threads` threads (see [`race`]); `None` when `stop` was set first.
 #[allow(clippy::too_many_arguments)]
 pub fn play_race(
     config: &TuneConfig,
-    weights: &[Weights],
+    standards: &[Standard],
     generation: u32,
     threads: usize,
     rule: &RaceRule,
@@ -153,13 +153,13 @@ pub fn play_race(
     resolved: impl FnMut(usize, &Outcome),
 ) -> Option<Vec<Outcome>> {
     race(
-        weights.len(),
+        standards.len(),
         config.games,
         config.elite as usize,
         rule,
         |j, first, count| {
             let seed = config.game_seed(generation, first);
-            let r = play_seeds(config, &weights[j], seed, count, threads, stop, &on_game);
+            let r = play_seeds(config, &standards[j], seed, count, threads, stop, &on_game);
             (r.len() == count as usize)
                 .then(|| r.iter().map(|g| config.objective.value(g)).collect())
         },

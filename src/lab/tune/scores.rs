@@ -10,6 +10,7 @@ use sha1::{Digest, Sha1};
 use super::{fitness, play_generation, TuneError, TuneState};
 use crate::lab::batch::GameResult;
 use crate::lab::shard::ShardSpec;
+use crate::search::{ReachTables, Standard};
 
 /// The `format` field of a scores file.
 const SCORES_FORMAT: &str = "nestor-tune-scores";
@@ -58,11 +59,17 @@ pub fn score_shard(
     let candidates = state.sample().candidates.clone();
     let generation = state.generation;
     let mut scores = Vec::new();
+    let tables = ReachTables::for_weights(&state.config.start);
     for j in shard.range(state.config.population) {
-        let weights = state.weights(&candidates[j as usize])?;
-        let Some(results) =
-            play_generation(&state.config, &weights, generation, threads, stop, &on_game)
-        else {
+        let standard = Standard::with_tables(state.weights(&candidates[j as usize])?, &tables);
+        let Some(results) = play_generation(
+            &state.config,
+            &standard,
+            generation,
+            threads,
+            stop,
+            &on_game,
+        ) else {
             return Ok(None);
         };
         scores.push((j, fitness(state.config.objective, &results)));

@@ -33,8 +33,15 @@ fn step(state: &mut TuneState) {
     let pending = state.sample().clone();
     for (j, c) in pending.candidates.iter().enumerate() {
         let w = state.weights(c).expect("weights");
-        let r = play_generation(&state.config, &w, pending.generation, 2, &GO, |_| {})
-            .expect("not stopped");
+        let r = play_generation(
+            &state.config,
+            &Standard::new(w.clone()),
+            pending.generation,
+            2,
+            &GO,
+            |_| {},
+        )
+        .expect("not stopped");
         state.pending.as_mut().expect("pending").scores[j] =
             Some(fitness(state.config.objective, &r));
     }
@@ -137,7 +144,8 @@ fn a_saved_and_reloaded_run_ends_exactly_like_an_unbroken_one() {
     let w = broken
         .weights(&broken.pending.as_ref().unwrap().candidates[0])
         .unwrap();
-    let r = play_generation(&broken.config, &w, 1, 1, &GO, |_| {}).expect("not stopped");
+    let r = play_generation(&broken.config, &Standard::new(w.clone()), 1, 1, &GO, |_| {})
+        .expect("not stopped");
     broken.pending.as_mut().unwrap().scores[0] = Some(fitness(Objective::Lines, &r));
     broken.save(&path).expect("saved");
     let mut resumed = TuneState::load(&path).expect("loads");
