@@ -316,8 +316,8 @@ fn the_long_lag_in_c157_mixed_is_the_legal_screens_wait_then_the_demo() {
     assert_eq!((ram(323, 0x00), ram(323, 0x01)), (0x20, 0x82));
     // The model's tail, from the jump's frame, holds RAM's counters on every frame to the end.
     let mut w = LegalWait::entered();
-    for t in 324..=end {
-        let newly = PadState(u(&f[t], "newly") as u8);
+    for (t, line) in f.iter().enumerate().take(end + 1).skip(324) {
+        let newly = PadState(u(line, "newly") as u8);
         match w.step(newly) {
             Some(next) => {
                 w = next;
