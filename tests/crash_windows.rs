@@ -345,3 +345,32 @@ fn the_long_lag_in_c157_mixed_is_the_legal_screens_wait_then_the_demo() {
         "{demo_held} frames where held is not the controller"
     );
 }
+
+/// The three ways a game ends without a top-out, by the names the sim, planner and driver
+/// summaries give them, read back from those names.
+#[test]
+fn every_crash_kind_has_its_summary_name_and_reads_back() {
+    use nestor::game::crash::CrashKind;
+    use nestor::search::follow::Crash;
+    for (kind, name) in [
+        (CrashKind::Crash, "crash"),
+        (CrashKind::Hang, "hang"),
+        (CrashKind::Demo, "demo"),
+    ] {
+        assert_eq!((kind.name(), kind.to_string()), (name, name.to_string()));
+        let c = Crash {
+            kind,
+            frame: 1_152,
+            level: 158,
+            lines: 1_580,
+        };
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json["kind"], name);
+        assert_eq!(serde_json::from_value::<Crash>(json).unwrap(), c);
+    }
+    let bad = serde_json::json!({"kind": "title", "frame": 0, "level": 0, "lines": 0});
+    let e = serde_json::from_value::<Crash>(bad)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("crash, hang or demo"), "{e}");
+}
