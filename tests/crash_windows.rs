@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use nestor::game::pad::PadState;
+use nestor::game::state::LegalWait;
 use nestor::trace::file::read_trace;
 use nestor::trace::record::game_from_line;
 
@@ -275,7 +276,8 @@ fn without_ram_the_audio_range_leaves_few_frames_open() {
 /// NMI's `sleepCounter` ($C3) set to 255 and counted down to 0, then `generalCounter` ($A8)
 /// from 255 down one a frame (`@waitForStartButton`), then `inc gameMode` (4 → 5: the demo)
 /// and `rts` back into the main loop. From there the game runs on the attract demo's buttons
-/// (ROM data), not the controller's: the model cannot follow it, and for a player it is lost.
+/// (ROM data), not the controller's: for a player it is lost. The model's `LegalWait` holds
+/// the same counters on every frame; verify plays the demo on the trace's `held` and `next`.
 #[test]
 fn the_long_lag_in_c157_mixed_is_the_legal_screens_wait_then_the_demo() {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/traces/c157-mixed.jsonl.gz");
@@ -310,6 +312,24 @@ fn the_long_lag_in_c157_mixed_is_the_legal_screens_wait_then_the_demo() {
         assert_eq!(u(&f[t], "frame_counter"), u(&f[t - 1], "frame_counter") + 1);
     }
     assert_eq!(ram(end, 0xC0), 5, "gameMode: the demo");
+    // The jump's target, left in $00/$01 on its frame: $8220, inside the legal screen.
+    assert_eq!((ram(323, 0x00), ram(323, 0x01)), (0x20, 0x82));
+    // The model's tail, from the jump's frame, holds RAM's counters on every frame to the end.
+    let mut w = LegalWait::entered();
+    for (t, line) in f.iter().enumerate().take(end + 1).skip(324) {
+        let newly = PadState(u(line, "newly") as u8);
+        match w.step(newly) {
+            Some(next) => {
+                w = next;
+                assert_eq!(ram(t, 0xC3), w.sleep, "sleepCounter t={t}");
+                if w.general != 0 {
+                    assert_eq!(ram(t, 0xA8), w.general, "generalCounter t={t}");
+                }
+                assert!(t < end, "t={t}");
+            }
+            None => assert_eq!((t, ram(t, 0xA8)), (end, 0), "the wait ends with the demo"),
+        }
+    }
     let demo_held = (end + 1..f.len())
         .filter(|&t| {
             f[t]["held"].as_u64()
@@ -324,4 +344,33 @@ fn the_long_lag_in_c157_mixed_is_the_legal_screens_wait_then_the_demo() {
         demo_held > 100,
         "{demo_held} frames where held is not the controller"
     );
+}
+
+/// The three ways a game ends without a top-out, by the names the sim, planner and driver
+/// summaries give them, read back from those names.
+#[test]
+fn every_crash_kind_has_its_summary_name_and_reads_back() {
+    use nestor::game::crash::CrashKind;
+    use nestor::search::follow::Crash;
+    for (kind, name) in [
+        (CrashKind::Crash, "crash"),
+        (CrashKind::Hang, "hang"),
+        (CrashKind::Demo, "demo"),
+    ] {
+        assert_eq!((kind.name(), kind.to_string()), (name, name.to_string()));
+        let c = Crash {
+            kind,
+            frame: 1_152,
+            level: 158,
+            lines: 1_580,
+        };
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json["kind"], name);
+        assert_eq!(serde_json::from_value::<Crash>(json).unwrap(), c);
+    }
+    let bad = serde_json::json!({"kind": "title", "frame": 0, "level": 0, "lines": 0});
+    let e = serde_json::from_value::<Crash>(bad)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("crash, hang or demo"), "{e}");
 }

@@ -26,7 +26,7 @@ pub struct PyEvents {
     /// The lock test failed: the curtain starts (game over).
     #[pyo3(get)]
     topped_out: bool,
-    /// "crash" or "hang" when the cartridge stopped on this frame.
+    /// "crash", "hang" or "demo" when the cartridge stopped on this frame.
     #[pyo3(get)]
     crashed: Option<&'static str>,
     /// The next frame runs only the NMI (a lag frame).
@@ -224,7 +224,7 @@ impl PyGame {
         self.t.piece_frames
     }
 
-    /// "crash" or "hang" once the cartridge has stopped.
+    /// "crash", "hang" or "demo" once the cartridge has stopped.
     #[getter]
     fn crashed(&self) -> Option<&'static str> {
         self.t.game.crashed.map(|c| c.name())

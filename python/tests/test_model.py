@@ -168,13 +168,31 @@ def test_events_count_lines_and_levels():
 def test_crash_state_shows_in_the_game():
     data = bytearray(nestor.Game(level=19, seed=1).to_bytes())
     assert nestor.Game.from_bytes(bytes(data)).crashed is None
-    for code, name in ((1, "crash"), (2, "hang")):
+    for code, name in ((1, "crash"), (2, "hang"), (3, "demo")):
         data[4 + 256 + 35] = code  # the crash byte of the state layout
         g = nestor.Game.from_bytes(bytes(data))
         assert g.crashed == name and g.game_over
     data[4 + 256 + 35] = 9
     with pytest.raises(ValueError, match="crash"):
         nestor.Game.from_bytes(bytes(data))
+
+
+def test_the_legal_screen_wait_round_trips_and_counts_down():
+    # Wait 9 (the legal screen's tail, crash kind 3 "demo") keeps its three counters where a
+    # lag keeps the shown player block: lead, sleepCounter, generalCounter.
+    data = bytearray(nestor.Game(level=19, seed=1).to_bytes())
+    r = 4 + 256
+    data[r + 34], data[r + 35] = 9, 3
+    data[r + 36 : r + 39] = bytes([0, 0, 2])
+    g = nestor.Game.from_bytes(bytes(data))
+    assert g.crashed == "demo" and g.game_over
+    assert g.to_bytes() == bytes(data)
+    g.step(0)
+    after = g.to_bytes()
+    assert after[r + 34] == 9 and after[r + 38] == 1
+    g.step(0)
+    # The wait for Start counted out: `inc gameMode`, the demo (no wait left).
+    assert g.to_bytes()[r + 34] == 0 and g.crashed == "demo"
 
 
 def test_corrupt_states_raise_or_play_but_never_panic():

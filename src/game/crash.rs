@@ -12,6 +12,10 @@ pub enum CrashKind {
     /// The logic never finishes its frame: the NMI still runs (frame counter and RNG move),
     /// the play state never changes.
     Hang,
+    /// The corrupted jump ran into the legal screen's tail (`Wait::LegalScreen`): after its two
+    /// waits `inc gameMode` hands the game to the attract demo, whose buttons and pieces are not
+    /// the player's (`c157-mixed`).
+    Demo,
 }
 
 impl CrashKind {
@@ -20,6 +24,7 @@ impl CrashKind {
         match self {
             CrashKind::Crash => "crash",
             CrashKind::Hang => "hang",
+            CrashKind::Demo => "demo",
         }
     }
 }

@@ -13,8 +13,10 @@ use super::score::{self, drop_speed, minus};
 use super::timing::{self, Landing, NmiWork};
 
 mod events;
+mod legal;
 mod play_state;
 pub use events::{Branch, Events, FrameHint};
+pub use legal::{LegalWait, LEGAL_LEAD, LEGAL_SLEEP};
 pub use play_state::PlayState;
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
@@ -83,6 +85,9 @@ pub enum Wait {
     /// The frame crashed the game ([`Branch::Other`] in a dispatch window): the next NMI still
     /// runs, and `gameModeState` then shows one more when `true` ([`crash::crash_shows_next_state`]).
     Crashing(bool),
+    /// The crashing frame's jump ran into the legal screen's tail ([`Branch::LegalScreen`]):
+    /// only the NMI runs while the tail sleeps and waits for Start, then the demo takes over.
+    LegalScreen(LegalWait),
 }
 
 /// The player-block bytes play state 5 changes, as RAM shows them at the end of a frame whose
@@ -245,6 +250,11 @@ impl Game {
                 self.nmi(input);
                 return ev;
             }
+            Some(CrashKind::Demo) => {
+                if let Some(ev) = self.step_legal(input, hint) {
+                    return ev;
+                }
+            }
             None => {}
         }
         let pre = NmiPre {
@@ -282,7 +292,7 @@ impl Game {
                 }
                 return ev;
             }
-            Wait::Ending | Wait::Crashing(_) => return ev,
+            Wait::Ending | Wait::Crashing(_) | Wait::LegalScreen(_) => return ev,
             Wait::None => {}
         }
         ev.logic = true;
@@ -393,7 +403,7 @@ impl Game {
             PlayState::GoalCheck | PlayState::Garbage | PlayState::Increment => {
                 self.play_state = self.play_state.next();
             }
-            PlayState::Spawn => self.spawn(ev),
+            PlayState::Spawn => self.spawn(ev, pre.hint),
             PlayState::Curtain => self.curtain(),
         }
     }
@@ -526,9 +536,16 @@ impl Game {
             if risk == crash::ClearRisk::Crashes {
                 self.crashed = Some(CrashKind::Hang);
                 ev.crashed = self.crashed;
-            } else if other && matches!(crash::window(logic), Some(crash::Window::Switch(_))) {
-                // The crash branch: the next NMI lands in a dispatch and corrupts its jump.
-                self.crashed = Some(CrashKind::Crash);
+            } else if pre.hint.branch != Branch::Model
+                && matches!(crash::window(logic), Some(crash::Window::Switch(_)))
+            {
+                // The crash branch: the next NMI lands in a dispatch and corrupts its jump,
+                // which leaves the game (`Other`) or runs the legal screen's tail.
+                self.crashed = Some(if other {
+                    CrashKind::Crash
+                } else {
+                    CrashKind::Demo
+                });
                 ev.crashed = self.crashed;
                 self.wait = Wait::Crashing(crash::crash_shows_next_state(logic));
             }
@@ -545,12 +562,16 @@ impl Game {
         }
     }
 
-    fn spawn(&mut self, ev: &mut Events) {
+    fn spawn(&mut self, ev: &mut Events, hint: FrameHint) {
         if !self.screen_copied() {
             return;
         }
         self.active = Active::spawn(self.next, self.active.das, self.active.hold_down_points);
-        self.next = self.picker.pick();
+        // The demo's `chooseNextTetrimino` reads its table in ROM and leaves the picker alone.
+        self.next = match hint.demo_next {
+            Some(next) if self.in_demo() => next,
+            _ => self.picker.pick(),
+        };
         self.play_state = PlayState::Control;
         ev.spawned = true;
     }

@@ -119,7 +119,7 @@ impl RamSnapshot {
     pub fn from_game(g: &Game) -> RamSnapshot {
         let a = g.active;
         RamSnapshot {
-            game_mode: GAME_MODE_PLAY,
+            game_mode: g.game_mode(),
             game_mode_state: g.game_mode_state,
             render_mode: RENDER_MODE_PLAY,
             game_type: 0,

@@ -42,7 +42,8 @@ impl From<CrashKind> for Stop {
     fn from(kind: CrashKind) -> Stop {
         match kind {
             CrashKind::Crash => Stop::Frozen,
-            CrashKind::Hang => Stop::Hang,
+            // The legal screen's waits: only the NMI's work goes on, as in a hang.
+            CrashKind::Hang | CrashKind::Demo => Stop::Hang,
         }
     }
 }

@@ -280,8 +280,9 @@ mod kind_name {
         match String::deserialize(d)?.as_str() {
             "crash" => Ok(CrashKind::Crash),
             "hang" => Ok(CrashKind::Hang),
+            "demo" => Ok(CrashKind::Demo),
             other => Err(serde::de::Error::custom(format!(
-                "unknown crash kind `{other}` (crash or hang)"
+                "unknown crash kind `{other}` (crash, hang or demo)"
             ))),
         }
     }

@@ -50,7 +50,8 @@ pub struct VerifyReport {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Fork {
     pub t: u64,
-    /// `lag`, `no lag` or `crash`: what the cartridge did there.
+    /// `lag`, `no lag`, `crash` or `legal screen` (the jump ran the legal screen's tail, then
+    /// the demo): what the cartridge did there.
     pub outcome: &'static str,
 }
 
@@ -104,9 +105,10 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
     }
     let t0 = first.get("t").and_then(Value::as_u64).unwrap_or(0);
     let frame0 = first.get("frame").and_then(Value::as_u64).unwrap_or(0);
-    // The state before the last step, its input, hint and events: a divergence can show one
-    // frame after the open outcome that caused it (a lag or a crash shows on the next frame).
-    let mut last: Option<(Game, PadState, FrameHint, Events)> = None;
+    // The state before the last step, its input (the model's, the record's), hint and events:
+    // a divergence can show one frame after the open outcome that caused it (a lag or a crash
+    // shows on the next frame).
+    let mut last: Option<(Game, PadState, PadState, FrameHint, Events)> = None;
     for (i, line) in trace.frames.iter().enumerate().skip(1) {
         // A fuzzed or corrupt first line can carry t or frame near u64::MAX.
         let t = t0.saturating_add(i as u64);
@@ -118,14 +120,18 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
         let hint = FrameHint {
             audio: ram_audio(&trace.frames[i - 1]),
             branch: Branch::Model,
+            demo_next: demo_next(&game, line),
         };
+        // In the attract demo the NMI's poll takes the demo's buttons (a table in ROM), not the
+        // controller's: the trace's `held` is what the game read.
+        let pad = demo_pad(&game, line).unwrap_or(input);
         let before = game.clone();
-        let ev = game.step_with(input, hint);
+        let ev = game.step_with(pad, hint);
         report.frames_checked += 1;
         let Some((key, expected, actual)) =
             first_difference(&game, frame, t, input, line, &mut report)
         else {
-            last = Some((before, input, hint, ev));
+            last = Some((before, pad, input, hint, ev));
             continue;
         };
         let other = FrameHint {
@@ -135,25 +141,34 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
         // This frame's other lag decision (a crash shows on the next frame: below).
         if ev.may_lag {
             let mut g = before.clone();
-            let ev2 = g.step_with(input, other);
+            let ev2 = g.step_with(pad, other);
             if matches_line(&g, frame, t, input, line) {
                 report.forks.push(Fork {
                     t,
                     outcome: outcome(&ev2),
                 });
                 game = g;
-                last = Some((before, input, other, ev2));
+                last = Some((before, pad, input, other, ev2));
                 continue;
             }
         }
         // The previous frame's other branch.
-        if let Some((prev, prev_input, prev_hint, prev_ev)) = &last {
-            if prev_hint.branch == Branch::Model && (prev_ev.may_lag || prev_ev.may_crash) {
+        if let Some((prev, prev_pad, prev_input, prev_hint, prev_ev)) = &last {
+            // The other lag decision or the crash, then the legal screen's tail.
+            let branches: &[Branch] =
+                match (prev_ev.may_lag || prev_ev.may_crash, prev_ev.may_crash) {
+                    _ if prev_hint.branch != Branch::Model => &[],
+                    (true, true) => &[Branch::Other, Branch::LegalScreen],
+                    (true, false) => &[Branch::Other],
+                    _ => &[],
+                };
+            let mut taken = None;
+            for &branch in branches {
                 let mut g = prev.clone();
                 let ev1 = g.step_with(
-                    *prev_input,
+                    *prev_pad,
                     FrameHint {
-                        branch: Branch::Other,
+                        branch,
                         ..*prev_hint
                     },
                 );
@@ -166,24 +181,34 @@ pub fn verify_frames(file: &str, trace: &Trace) -> VerifyReport {
                         .get(i + 1)
                         .is_none_or(|next| next.get("frame_counter") == line.get("frame_counter"))
                 };
-                if matches_line(&g, pf, pt, *prev_input, prev_line)
-                    && (ev1.crashed.is_none() || frozen())
+                if !matches_line(&g, pf, pt, *prev_input, prev_line)
+                    || (ev1.crashed == Some(CrashKind::Crash) && !frozen())
                 {
-                    let before = g.clone();
-                    let ev = g.step_with(input, hint);
-                    if let Some(wild) = crashed_here(&g, frame, t, input, line) {
-                        g = wild;
-                    }
-                    if matches_line(&g, frame, t, input, line) {
-                        report.forks.push(Fork {
-                            t: pt,
-                            outcome: outcome(&ev1),
-                        });
-                        game = g;
-                        last = Some((before, input, hint, ev));
-                        continue;
-                    }
+                    continue;
                 }
+                let pad = demo_pad(&g, line).unwrap_or(input);
+                let hint = FrameHint {
+                    demo_next: demo_next(&g, line),
+                    ..hint
+                };
+                let before = g.clone();
+                let ev = g.step_with(pad, hint);
+                if let Some(wild) = crashed_here(&g, frame, t, input, line) {
+                    g = wild;
+                }
+                if matches_line(&g, frame, t, input, line) {
+                    report.forks.push(Fork {
+                        t: pt,
+                        outcome: outcome(&ev1),
+                    });
+                    taken = Some((g, (before, pad, input, hint, ev)));
+                    break;
+                }
+            }
+            if let Some((g, l)) = taken {
+                game = g;
+                last = Some(l);
+                continue;
             }
         }
         report.divergence = Some(Divergence {
@@ -233,13 +258,33 @@ fn crashed_here(
 
 /// What a frame whose outcome was open turned out to be.
 fn outcome(ev: &Events) -> &'static str {
-    if ev.crashed.is_some() {
+    if ev.crashed == Some(CrashKind::Demo) {
+        "legal screen"
+    } else if ev.crashed.is_some() {
         "crash"
     } else if ev.lag {
         "lag"
     } else {
         "no lag"
     }
+}
+
+/// The buttons the game read on this line (`held`), once the attract demo drives it.
+fn demo_pad(game: &Game, line: &serde_json::Map<String, Value>) -> Option<PadState> {
+    if !game.in_demo() {
+        return None;
+    }
+    let held = line.get("held")?.as_u64()?;
+    u8::try_from(held).ok().map(PadState)
+}
+
+/// The next piece this line shows, for a game that fell into the legal screen: the demo's
+/// pieces come from its table in ROM, the trace carries what the game read.
+fn demo_next(game: &Game, line: &serde_json::Map<String, Value>) -> Option<u8> {
+    if game.crashed != Some(CrashKind::Demo) {
+        return None;
+    }
+    u8::try_from(line.get("next")?.as_u64()?).ok()
 }
 
 /// The sound engine's RAM ($0680-$06FF) in a line's `ram` field (all 2 KiB as hex, in the

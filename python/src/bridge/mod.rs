@@ -46,7 +46,7 @@ pub struct FrameEvents {
     pub topped_out: bool,
     pub lag: bool,
     pub logic: bool,
-    /// "crash" or "hang".
+    /// "crash", "hang" or "demo".
     pub crashed: Option<&'static str>,
 }
 

@@ -6,7 +6,7 @@ use nestor::game::pad::PadState;
 use nestor::game::piece::{Piece, HIDDEN_ID};
 use nestor::game::playfield::Playfield;
 use nestor::game::rng::Picker;
-use nestor::game::state::{Game, PlayState, ShownBlock, Wait};
+use nestor::game::state::{Game, LegalWait, PlayState, ShownBlock, Wait};
 use nestor::trace::record::{game_from_line, FrameRecord};
 
 use super::*;
@@ -51,13 +51,23 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
         Wait::Crashing(false) => 6,
         Wait::Crashing(true) => 7,
         Wait::LagTwice(_) => 8,
+        Wait::LegalScreen(_) => 9,
     };
     let crashed = match g.crashed {
         None => 0,
         Some(CrashKind::Crash) => 1,
         Some(CrashKind::Hang) => 2,
+        Some(CrashKind::Demo) => 3,
     };
     b.extend_from_slice(&[wait, crashed]);
+    // The legal screen's counters take the shown block's first three bytes (never both).
+    if let Wait::LegalScreen(w) = g.wait {
+        b.extend_from_slice(&[w.lead, w.sleep, w.general, 0, 0, 0, 0, 0, 0]);
+        b.extend_from_slice(&t.piece_frames.to_le_bytes());
+        b.push(t.piece_pressed);
+        debug_assert_eq!(b.len(), STATE_BYTES);
+        return b;
+    }
     let shown = match g.wait {
         Wait::Lag(Some(s)) | Wait::LagTwice(s) => s,
         _ => ShownBlock {
@@ -118,12 +128,18 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
         5 => Wait::Confetti,
         6 => Wait::Crashing(false),
         7 => Wait::Crashing(true),
+        9 => Wait::LegalScreen(LegalWait {
+            lead: r[36],
+            sleep: r[37],
+            general: r[38],
+        }),
         v => return Err(format!("bad wait {v} in the state")),
     };
     let crashed = match r[35] {
         0 => None,
         1 => Some(CrashKind::Crash),
         2 => Some(CrashKind::Hang),
+        3 => Some(CrashKind::Demo),
         v => return Err(format!("bad crash kind {v} in the state")),
     };
     // The model indexes its cell tables by these ids: anything else is not a state it made.

@@ -49,6 +49,10 @@ pub struct FrameHint {
     pub audio: Option<(u32, u32)>,
     /// Which outcome an undecided frame ([`Events::may_lag`], [`Events::may_crash`]) takes.
     pub branch: Branch,
+    /// The next piece RAM shows at this frame's end, once the game is in the attract demo
+    /// ([`CrashKind::Demo`]): the demo's pieces come from a table in ROM, so only a caller that
+    /// reads them (trace verify) can play the demo on; without it the model stops there.
+    pub demo_next: Option<u8>,
 }
 
 /// The outcome of a frame the model cannot decide from what it holds.
@@ -60,4 +64,10 @@ pub enum Branch {
     /// The other one: the other lag decision, or the crash (the NMI after this frame lands in
     /// the dispatch, runs, and the CPU leaves the game).
     Other,
+    /// In a dispatch window, the third outcome: the corrupted jump lands in the tail of
+    /// `gameMode_legalScreen` (`c157-mixed`: `$8220`), which waits 3 + 255 + 255 frames and
+    /// then hands the game to the attract demo ([`CrashKind::Demo`]). Which of the three it is
+    /// depends on the instruction of `switch_s_plus_2a` the NMI interrupts and on what the NMI
+    /// leaves in $00/$01, which RAM at the frame does not hold.
+    LegalScreen,
 }

@@ -156,7 +156,7 @@ fn seeded_games_are_reproducible_and_differ_by_seed() {
 
 /// A game at `level` with the score at the cap whose O, one row above a support, completes
 /// `clear` rows when it locks at row 16.
-fn capped_clear(level: u8, clear: u8) -> Game {
+pub(super) fn capped_clear(level: u8, clear: u8) -> Game {
     let mut g = o_resting_at(16, false, 0);
     g.level = level;
     g.score = [0x99; 3];
@@ -170,7 +170,7 @@ fn capped_clear(level: u8, clear: u8) -> Game {
 }
 
 /// Steps until play state 5 has run; returns its events and the next frame's.
-fn score_frame(mut g: Game) -> (Events, Events) {
+pub(super) fn score_frame(mut g: Game) -> (Events, Events) {
     for _ in 0..200 {
         let ev = g.step(PadState::NONE);
         if ev.cycles > 0 {
@@ -216,7 +216,7 @@ fn locks_without_a_clear_do_not_lag_below_the_crash_level() {
 }
 
 /// Counted logic cycles (audio allowance out) of a play-state-5 frame's events.
-fn logic_of(ev: &Events) -> u32 {
+pub(super) fn logic_of(ev: &Events) -> u32 {
     let allowance = if ev.cleared == 0 {
         timing::AUDIO_ALLOWANCE_NO_LINE
     } else {
@@ -228,7 +228,7 @@ fn logic_of(ev: &Events) -> u32 {
 /// Hand-built capped games at every level 140-255, with no line, a single and a double, and
 /// every first column of row 5 (`updateMusicSpeed`): their state-5 frames cover the windows
 /// with a step of a few cycles.
-fn hand_built_state5_frames() -> Vec<(u32, Events, Events)> {
+pub(super) fn hand_built_state5_frames() -> Vec<(u32, Events, Events)> {
     let mut out: Vec<_> = hand_built_games()
         .map(|g| {
             let (ev, next) = score_frame(g);
@@ -240,7 +240,7 @@ fn hand_built_state5_frames() -> Vec<(u32, Events, Events)> {
 }
 
 /// The games of [`hand_built_state5_frames`], before their state-5 frame.
-fn hand_built_games() -> impl Iterator<Item = Game> {
+pub(super) fn hand_built_games() -> impl Iterator<Item = Game> {
     (140..=255u8).flat_map(|level| {
         (0..=2u8).flat_map(move |clear| {
             [None, Some(0u8), Some(3), Some(6), Some(9)].map(move |row5| {
@@ -397,7 +397,7 @@ fn the_tetris_flash_is_counted_on_every_tetris_and_only_there() {
 }
 
 /// [`score_frame`] with `hint` on the play-state-5 frame.
-fn score_frame_hinted(mut g: Game, hint: FrameHint) -> (Events, Events, Game) {
+pub(super) fn score_frame_hinted(mut g: Game, hint: FrameHint) -> (Events, Events, Game) {
     for _ in 0..200 {
         let before = g.clone();
         if g.step(PadState::NONE).cycles > 0 {
@@ -428,6 +428,7 @@ fn the_audio_count_decides_the_lag_on_both_sides_and_leaves_the_straddle_open() 
             FrameHint {
                 audio: Some(audio),
                 branch,
+                ..FrameHint::default()
             },
         )
     };
@@ -468,8 +469,8 @@ fn the_crash_branch_crashes_only_in_a_dispatch_window_and_freezes_after_one_nmi(
         v.into_iter().map(|x| x.1).collect()
     };
     let other = FrameHint {
-        audio: None,
         branch: Branch::Other,
+        ..FrameHint::default()
     };
     let mut crashed = 0;
     for k in 0..8u8 {
