@@ -27,6 +27,15 @@ impl CrashKind {
             CrashKind::Demo => "demo",
         }
     }
+
+    /// What the cartridge did, for a sentence: "the cartridge crashed at frame ...".
+    pub fn past(self) -> &'static str {
+        match self {
+            CrashKind::Crash => "crashed",
+            CrashKind::Hang => "hung",
+            CrashKind::Demo => "fell into the attract demo",
+        }
+    }
 }
 
 impl fmt::Display for CrashKind {

@@ -259,8 +259,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.follower.reset();
         self.mode = Mode::Crashed(freeze.what.clone());
         log::warn!(
-            "the cartridge {kind}ed at frame {frame} ({}): level {level}, {lines} lines, score \
+            "the cartridge {} at frame {frame} ({}): level {level}, {lines} lines, score \
              {score}",
+            kind.past(),
             freeze.what
         );
         Ok(Some(Step::Crashed {
@@ -289,7 +290,11 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     pub fn step(&mut self) -> Result<Step, DriverError> {
         if let Mode::Crashed(what) = &self.mode {
             let what = match self.game.crash {
-                Some(c) => format!("{what} (the cartridge {}ed at frame {})", c.kind, c.frame),
+                Some(c) => format!(
+                    "{what} (the cartridge {} at frame {})",
+                    c.kind.past(),
+                    c.frame
+                ),
                 None => what.clone(),
             };
             return Err(self.frozen(what, 0));

@@ -1,6 +1,7 @@
 //! Telling a frozen game from a live one by its RAM: the frame counter stuck, nothing but the
 //! counter moving, or RAM that no longer describes a game, for a second of emulated time.
 
+use super::modes::GAME_MODE_DEMO;
 use super::observe::RamSnapshot;
 use crate::game::CrashKind;
 
@@ -55,6 +56,8 @@ impl FreezeWatch {
         same.rng = now.rng;
         same.held = now.held;
         same.newly = now.newly;
+        // The frames only the NMI moved, this one included, before this frame resets it.
+        let waited = self.state + 1;
         let bump = |n: u32, stuck: bool| if stuck { n + 1 } else { 0 };
         self.counter = bump(self.counter, now.frame_counter == before.frame_counter);
         self.state = bump(self.state, same == *now);
@@ -66,6 +69,13 @@ impl FreezeWatch {
             FREEZE_FRAMES
         };
         let freeze = |kind, what: String, frames| Some(Freeze { kind, what, frames });
+        if before.in_play() && now.game_mode == GAME_MODE_DEMO {
+            // A line clear's jump that went astray into the legal screen's tail: its two
+            // waits (514 frames, only the NMI moving) end in the attract demo, whose buttons
+            // and pieces are the cartridge's own (docs/crash.md). The game is lost.
+            let what = "the game fell into the attract demo (gameMode 4 -> 5)".into();
+            return freeze(Some(CrashKind::Demo), what, waited);
+        }
         if self.counter >= FREEZE_FRAMES {
             let what = "the frame counter stopped".into();
             freeze(Some(CrashKind::Crash), what, self.counter)
@@ -161,5 +171,31 @@ mod tests {
         let mut w = FreezeWatch::default();
         let seen = (1..=FREEZE_FRAMES as u16).find_map(|i| w.watch(&at(60, i - 1), &at(60, i)));
         assert_eq!(seen.map(|f| f.kind), Some(Some(CrashKind::Hang)));
+    }
+
+    #[test]
+    fn the_legal_screens_wait_then_the_demo_is_a_demo_crash_dated_to_the_wait() {
+        let at = |i: u16, mode: u8| {
+            let mut g = Game::seeded(19, 3);
+            g.level = 157;
+            g.frame_counter = i;
+            g.picker.rng = i.wrapping_mul(7919);
+            let mut r = RamSnapshot::from_game(&g);
+            r.game_mode = mode;
+            r
+        };
+        let mut w = FreezeWatch::default();
+        // The 514 frames of the two waits: only the NMI moves, shorter than a hang.
+        for i in 1..=513u16 {
+            assert_eq!(w.watch(&at(i - 1, 4), &at(i, 4)), None, "frame {i}");
+        }
+        let f = w
+            .watch(&at(513, 4), &at(514, 5))
+            .expect("the demo ends the game");
+        assert_eq!((f.kind, f.frames), (Some(CrashKind::Demo), 514));
+        assert!(f.what.contains("attract demo"), "{}", f.what);
+        // Not a play frame that leaves play another way (the menus after a reset).
+        let mut w = FreezeWatch::default();
+        assert_eq!(w.watch(&at(0, 4), &at(1, 1)), None);
     }
 }
