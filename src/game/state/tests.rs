@@ -513,3 +513,5 @@ fn the_crash_branch_crashes_only_in_a_dispatch_window_and_freezes_after_one_nmi(
     );
     assert!(!after.is_over());
 }
+
+mod preview;
