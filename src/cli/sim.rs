@@ -382,6 +382,17 @@ fn print_summary(
         100.0 * s.tetris_rate,
         s.total_desyncs
     );
+    if s.decisions > 0 {
+        println!(
+            "decision time (planning thread CPU per decision, {} decisions): p50 {:.2} ms, p99 \
+             {:.2} ms; at level 155 or above: p50 {:.2} ms, p99 {:.2} ms",
+            s.decisions,
+            s.decision_p50_ms,
+            s.decision_p99_ms,
+            s.decision_p50_ms_past_155,
+            s.decision_p99_ms_past_155,
+        );
+    }
 }
 
 #[cfg(test)]

@@ -133,3 +133,32 @@ fn the_driver_plays_exactly_as_self_play() {
         assert_eq!((d.game().score, d.game().lines), (stats.score, stats.lines));
     }
 }
+
+#[test]
+fn every_decision_is_timed_and_those_past_155_apart() {
+    let mut planner = Planner::new(Standard::default());
+    let mut game = poked(154, 1495, 4);
+    let limits = Limits {
+        max_pieces: Some(40),
+        max_frames: None,
+    };
+    let stats = SelfPlay::new(&mut planner, &game).run(&mut game, limits);
+    let (all, past) = (
+        stats.decisions.all.count(),
+        stats.decisions.past_155.count(),
+    );
+    // One decision per piece (no reaction time, no desync), the first pieces at 154.
+    assert_eq!(all, u64::from(stats.pieces), "{stats:?}");
+    assert!(past > 0 && past < all, "{past} of {all}");
+    assert!(stats.decisions.all.percentile_ms(99.0) > 0.0);
+    let summary = crate::lab::batch::Summary::of(&[crate::lab::batch::GameResult {
+        index: 0,
+        seed: 4,
+        stats: stats.clone(),
+    }]);
+    assert_eq!(summary.decisions, all);
+    assert_eq!(
+        summary.decision_p99_ms_past_155,
+        stats.decisions.past_155.percentile_ms(99.0)
+    );
+}
