@@ -1,7 +1,6 @@
 //! Batch statistics: many seeded games of the bot in the rules model, in parallel on all
 //! cores, with per-game results and the summary figures the 2018 bot was judged by.
 
-use super::decision_time::DecisionTimes;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -162,15 +161,6 @@ pub struct Summary {
     /// Lines cleared by tetrises over all lines cleared.
     pub tetris_rate: f64,
     pub total_desyncs: u64,
-    /// The planning thread's CPU time per decision, ms (`lab::decision_time`, nearest rank to
-    /// 0.01 ms): median and 99th percentile over every decision of the run, and over those
-    /// made at level 155 or above; 0 where there was none.
-    pub decision_p50_ms: f64,
-    pub decision_p99_ms: f64,
-    pub decision_p50_ms_past_155: f64,
-    pub decision_p99_ms_past_155: f64,
-    /// Decisions timed (0 for a `sim merge` of shards: the parts keep no times).
-    pub decisions: u64,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -234,10 +224,6 @@ impl Summary {
             .filter(|r| r.stats.end == End::Crashed)
             .count();
         let tetris_lines: u64 = results.iter().map(|r| 4 * r.stats.tetrises as u64).sum();
-        let mut times = DecisionTimes::default();
-        for r in results {
-            times.merge(&r.stats.decisions);
-        }
         Summary {
             games: n,
             start_level: results[0].stats.start_level,
@@ -298,11 +284,6 @@ impl Summary {
                 tetris_lines as f64 / lines_all as f64
             },
             total_desyncs: results.iter().map(|r| r.stats.desyncs as u64).sum(),
-            decision_p50_ms: times.all.percentile_ms(50.0),
-            decision_p99_ms: times.all.percentile_ms(99.0),
-            decision_p50_ms_past_155: times.past_155.percentile_ms(50.0),
-            decision_p99_ms_past_155: times.past_155.percentile_ms(99.0),
-            decisions: times.all.count(),
         }
     }
 }

@@ -79,6 +79,34 @@ impl DecisionTimes {
     }
 }
 
+/// A run's decision-time figures (ms, nearest rank to 0.01 ms): median and 99th percentile
+/// over every decision, and over those made at level 155 or above; 0 where there was none.
+/// A run's own measurement, not a game figure: `sim merge` of shards has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct DecisionFigures {
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub p50_ms_past_155: f64,
+    pub p99_ms_past_155: f64,
+    pub decisions: u64,
+}
+
+impl DecisionFigures {
+    pub fn of<'a>(games: impl IntoIterator<Item = &'a DecisionTimes>) -> DecisionFigures {
+        let mut t = DecisionTimes::default();
+        for g in games {
+            t.merge(g);
+        }
+        DecisionFigures {
+            p50_ms: t.all.percentile_ms(50.0),
+            p99_ms: t.all.percentile_ms(99.0),
+            p50_ms_past_155: t.past_155.percentile_ms(50.0),
+            p99_ms_past_155: t.past_155.percentile_ms(99.0),
+            decisions: t.all.count(),
+        }
+    }
+}
+
 /// CPU time the calling thread has used.
 pub fn thread_cpu() -> Duration {
     let mut t = libc::timespec {
@@ -127,6 +155,8 @@ mod tests {
         assert_eq!((a.all.count(), a.past_155.count()), (3, 2));
         assert_eq!(a.past_155.percentile_ms(50.0), 2.01);
         assert_eq!(a.all.percentile_ms(1.0), 0.16);
+        let f = DecisionFigures::of([&a, &DecisionTimes::default()]);
+        assert_eq!((f.decisions, f.p50_ms_past_155, f.p99_ms), (3, 2.01, 3.01));
         let cpu = thread_cpu();
         assert!(thread_cpu() >= cpu);
     }

@@ -150,14 +150,10 @@ fn every_decision_is_timed_and_those_past_155_apart() {
     assert_eq!(all, u64::from(stats.pieces), "{stats:?}");
     assert!(past > 0 && past < all, "{past} of {all}");
     assert!(stats.decisions.all.percentile_ms(99.0) > 0.0);
-    let summary = crate::lab::batch::Summary::of(&[crate::lab::batch::GameResult {
-        index: 0,
-        seed: 4,
-        stats: stats.clone(),
-    }]);
-    assert_eq!(summary.decisions, all);
+    let figures = crate::lab::decision_time::DecisionFigures::of([&stats.decisions]);
+    assert_eq!(figures.decisions, all);
     assert_eq!(
-        summary.decision_p99_ms_past_155,
+        figures.p99_ms_past_155,
         stats.decisions.past_155.percentile_ms(99.0)
     );
 }
