@@ -2,6 +2,7 @@
 //! tuning and the objectives it optimises; above `search/` and `nes/`, below `ui/` and the CLI.
 
 pub mod batch;
+pub mod decision_time;
 pub mod objective;
 pub mod selfplay;
 pub mod shard;

@@ -30,10 +30,18 @@ fn game(rows: &[&str], piece: Piece, next: Piece, (level, lines): (u8, [u8; 2]))
     g
 }
 
+/// A planner that leaves the preview shown: the soft-drop lever these tests were written for
+/// (the preview's lever: `tests/crash_windows.rs`).
+fn shown_planner() -> Planner<Standard> {
+    let mut p = Planner::new(Standard::default());
+    p.crash_guard.no_preview = true;
+    p
+}
+
 /// The plan from `g`'s state, the planner, the situation and the lines its lock clears.
 fn plan_of(g: &Game) -> (Plan, Planner<Standard>, Situation, u32) {
     let s = Situation::of(g);
-    let mut planner = Planner::new(Standard::default());
+    let mut planner = shown_planner();
     let plan = planner.plan(&s).expect("a plan");
     let mut after = s.board;
     let cleared = after.lock(plan.lock.x, plan.lock.y, plan.lock.orientation);
@@ -48,11 +56,14 @@ const DOUBLE_WELL: [&str; 3] = ["####.####.", "#########.", "#########."];
 #[test]
 fn the_double_at_169_is_safe_only_with_a_soft_drop() {
     let (level, lines) = AT_169;
-    assert_eq!(key_risk((2, 10, 0), level, lines), ClearRisk::MayCrash);
-    assert!(key_risk((2, 10, 2), level, lines).is_safe());
-    assert!(key_risk((0, 10, 0), level, lines).is_safe());
+    assert_eq!(
+        key_risk((2, 10, 0), level, lines, false),
+        ClearRisk::MayCrash
+    );
+    assert!(key_risk((2, 10, 2), level, lines, false).is_safe());
+    assert!(key_risk((0, 10, 0), level, lines, false).is_safe());
     // Singles hang there, no other size is safe with the plain drop: a stretch.
-    assert!(in_stretch(level, lines));
+    assert!(in_stretch(level, lines, false));
 }
 
 #[test]
@@ -72,15 +83,9 @@ fn the_planner_holds_down_to_make_the_double_safe_and_the_model_plays_it_exactly
     assert!(plan.inputs[n - k..].iter().all(|&p| p == PadState::DOWN));
     assert!(!plan.inputs[n - k - 1].intersects(PadState::DOWN));
     // Its risk: safe with the soft drop, not with the plain drop.
-    assert!(lock_risk(
-        &after,
-        s.level,
-        s.lines,
-        cleared,
-        Some(soft.hold_down_points)
-    )
-    .is_safe());
-    assert!(!lock_risk(&after, s.level, s.lines, cleared, Some(0)).is_safe());
+    let at = (s.level, s.lines);
+    assert!(lock_risk(&after, at, cleared, Some(soft.hold_down_points), false).is_safe());
+    assert!(!lock_risk(&after, at, cleared, Some(0), false).is_safe());
     // The model plays it exactly: every frame where the plan expects, the lock on the last.
     for (i, (&pad, &pos)) in plan.inputs.iter().zip(&plan.expected).enumerate() {
         let e = g.step(pad);
@@ -110,7 +115,7 @@ fn the_planner_holds_down_to_make_the_double_safe_and_the_model_plays_it_exactly
 fn the_same_double_with_the_plain_drop_may_crash_in_the_model() {
     let mut g = game(&DOUBLE_WELL, Piece::I, Piece::O, AT_169);
     let s = Situation::of(&g);
-    let mut planner = Planner::new(Standard::default());
+    let mut planner = shown_planner();
     let mut plan = planner.plan(&s).expect("a plan");
     let k = usize::from(planner.soft.last.expect("soft").frames);
     let n = plan.inputs.len();
@@ -135,7 +140,7 @@ fn the_same_double_with_the_plain_drop_may_crash_in_the_model() {
 #[test]
 fn below_the_guard_level_no_soft_drop_is_added() {
     let g = game(&DOUBLE_WELL, Piece::I, Piece::O, (139, [0x30, 13]));
-    let mut planner = Planner::new(Standard::default());
+    let mut planner = shown_planner();
     let plan = planner.plan(&Situation::of(&g)).expect("a plan");
     assert_eq!(planner.soft.last, None);
     assert!(plan.inputs.iter().all(|p| !p.intersects(PadState::DOWN)));
@@ -147,7 +152,7 @@ fn below_the_guard_level_no_soft_drop_is_added() {
 fn a_single_that_hangs_is_still_refused() {
     let (level, lines) = AT_169;
     for h in [0, 2, 5] {
-        assert!(!key_risk((1, 10, h), level, lines).is_safe());
+        assert!(!key_risk((1, 10, h), level, lines, false).is_safe());
     }
     let g = game(&["#########."], Piece::I, Piece::O, AT_169);
     let (plan, planner, _, cleared) = plan_of(&g);
@@ -190,10 +195,10 @@ fn ready_rows_count_the_rows_full_but_for_one_open_column() {
 /// nothing within the look-ahead asks for a big clear.
 #[test]
 fn the_clear_size_needed_looks_ahead_to_level_170() {
-    assert_eq!(clear_size_needed(170, [0x40, 16]), 3);
-    assert_eq!(clear_size_needed(169, [0x36, 16]), 3);
-    assert_eq!(clear_size_needed(166, [0x00, 16]), 0);
-    assert_eq!(clear_size_needed(139, [0x40, 13]), 0);
+    assert_eq!(clear_size_needed(170, [0x40, 16], false), 3);
+    assert_eq!(clear_size_needed(169, [0x36, 16], false), 3);
+    assert_eq!(clear_size_needed(166, [0x00, 16], false), 0);
+    assert_eq!(clear_size_needed(139, [0x40, 13], false), 0);
 }
 
 /// Before level 170 a pair leaving no well for a triple costs [`READY_PENALTY`] per row
@@ -203,6 +208,7 @@ fn a_pair_without_a_well_for_level_170_costs_per_missing_row() {
     let well = board_of(&["#########.", "#########.", "#########.", "##########"]);
     let flat = board_of(&["##########", "##########", "##########", "##########"]);
     let mut g = CrashGuard::default();
+    g.no_preview = true;
     let safe = ClearRisk::Safe { margin_cycles: 100 };
     let decision = (169, [0x36, 16]);
     g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);

@@ -374,3 +374,94 @@ fn every_crash_kind_has_its_summary_name_and_reads_back() {
         .to_string();
     assert!(e.contains("crash, hang or demo"), "{e}");
 }
+
+// The next-piece preview's lever (`search::crash_guard::key_preview`): hidden by Select
+// between a lock and its play-state-5 frame, the frame skips the preview's sprite staging (394
+// cycles) and the late NMI lands that much later in the main loop's passes.
+
+/// Level 157 at 1,571 lines (binary hundreds, as a game counts them), the score at the cap,
+/// an I at its spawn and an O next, row 19 full but for column 9: the I's single there lands
+/// the NMI in dispatch 6 with the preview shown (where `c156-well` crashed), and below every
+/// window with it hidden.
+fn single_at_157() -> nestor::game::Game {
+    use nestor::game::{Active, Board, Game, Piece, Playfield};
+    let text = [".........."; 19].join("\n") + "\n#########.";
+    let board = Board::from_text(&text).expect("a test board");
+    let mut g = Game::new(157, 0x8988, 0, 0);
+    g.field = Playfield::from_board(&board);
+    g.lines = [0x71, 0x0F];
+    g.score = [0x99; 3];
+    g.active = Active::spawn(Piece::I.spawn().id(), 0, 0);
+    g.next = Piece::O.spawn().id();
+    g
+}
+
+#[test]
+fn hiding_the_preview_makes_a_clear_safe_only_where_it_moves_the_nmi_out_of_a_window() {
+    use nestor::game::crash::ClearRisk;
+    use nestor::search::crash_guard::{key_preview, key_risk};
+    let (level, lines) = (157, [0x71, 0x0F]);
+    // Shown the single may crash; hidden it is safe: the lever hides it.
+    assert_eq!(
+        key_risk((1, 10, 0), level, lines, false),
+        ClearRisk::MayCrash
+    );
+    let (risk, hide) = key_preview((1, 10, 0), level, lines);
+    assert!(risk.is_safe() && hide, "{risk:?}");
+    assert!(key_risk((1, 10, 0), level, lines, true).is_safe());
+    // Safe shown: the preview stays.
+    let (risk, hide) = key_preview((0, 10, 0), level, lines);
+    assert!(risk.is_safe() && !hide);
+    // Where hidden lands in a window too (or before the staging), it stays shown and the
+    // risk is the shown one.
+    let both = (150..=255u8)
+        .flat_map(|l| (0..=0x0fu8).map(move |h| (l, [0x40, h])))
+        .flat_map(|(l, n)| (1..=4usize).map(move |c| ((c, 10, 0), l, n)))
+        .find(|&(k, l, n)| !key_risk(k, l, n, true).is_safe())
+        .expect("somewhere hiding the preview does not help");
+    let (risk, hide) = key_preview(both.0, both.1, both.2);
+    assert!(!risk.is_safe() && !hide, "{both:?}: {risk:?}");
+    assert_eq!(risk, key_risk(both.0, both.1, both.2, false));
+}
+
+#[test]
+fn the_planner_presses_select_to_hide_the_preview_for_a_clear_and_shows_it_again() {
+    use nestor::lab::selfplay::SelfPlay;
+    use nestor::search::eval::Standard;
+    use nestor::search::Planner;
+    let mut g = single_at_157();
+    let mut planner = Planner::new(Standard::default());
+    let mut play = SelfPlay::new(&mut planner, &g);
+    let mut frames5 = Vec::new();
+    let mut hide_planned = Vec::new();
+    for _ in 0..400 {
+        let ev = play.step(&mut g);
+        if let Some(p) = play.plan() {
+            hide_planned.push(p.hide_preview);
+        }
+        if ev.cycles > 0 {
+            frames5.push((ev, g.preview_hidden()));
+            if frames5.len() == 2 {
+                break;
+            }
+        }
+    }
+    assert_eq!(frames5.len(), 2, "two locks within 400 frames");
+    // The I's single: played with the preview hidden, not flagged, no crash.
+    let (ev, hidden) = frames5[0];
+    assert_eq!(ev.cleared, 1, "{ev:?}");
+    assert!(hidden && !ev.may_crash && ev.crashed.is_none(), "{ev:?}");
+    assert!(hide_planned[0], "the I's plan hides the preview");
+    // The O's lock (no line, safe shown): the preview is shown again.
+    let (ev, hidden) = frames5[1];
+    assert!(!hidden && !ev.may_crash, "{ev:?}");
+    assert_eq!(play.stats.desyncs, 0);
+    // Without the lever the single is refused (the guard's own test): the lever is what
+    // lets the planner take it.
+    let mut shown = Planner::new(Standard::default());
+    shown.crash_guard.no_preview = true;
+    let s = nestor::search::Situation::of(&single_at_157());
+    let p = shown.plan(&s).expect("a plan");
+    assert!(!p.hide_preview);
+    assert!(shown.crash_guard.refused > 0);
+}

@@ -1,6 +1,7 @@
 //! `nestor sim`: many games of the bot in the rules model on all cores, with a progress bar,
 //! a summary (text or JSON), a CSV row per game and PNG plots; Ctrl-C keeps what finished.
 
+use nestor::lab::decision_time::DecisionFigures;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -284,6 +285,9 @@ pub fn report(
         if let Some((elapsed, threads)) = timing {
             value["seconds"] = elapsed.into();
             value["threads"] = threads.into();
+            value["decision_time"] = serde_json::to_value(DecisionFigures::of(
+                results.iter().map(|r| &r.stats.decisions),
+            ))?;
             if let Some(ms) = ms_per_piece(results, elapsed, threads) {
                 value["ms_per_piece_per_thread"] = ms.into();
             }
@@ -382,6 +386,14 @@ fn print_summary(
         100.0 * s.tetris_rate,
         s.total_desyncs
     );
+    let d = DecisionFigures::of(results.iter().map(|r| &r.stats.decisions));
+    if timing.is_some() && d.decisions > 0 {
+        println!(
+            "decision time (planning thread CPU per decision, {} decisions): p50 {:.2} ms, p99 \
+             {:.2} ms; at level 155 or above: p50 {:.2} ms, p99 {:.2} ms",
+            d.decisions, d.p50_ms, d.p99_ms, d.p50_ms_past_155, d.p99_ms_past_155,
+        );
+    }
 }
 
 #[cfg(test)]

@@ -60,6 +60,10 @@ pub struct Game {
     pub wait: Wait,
     /// Set once the cartridge has crashed or hung: no frame changes the game any more.
     pub crashed: Option<CrashKind>,
+    /// `displayNextPiece` ($DF): 0 shows the next-piece preview; a new Select press toggles
+    /// bit 0. Hidden, the play-state-5 frame skips the preview's sprite staging
+    /// ([`timing::PREVIEW_STAGING`]).
+    pub display_next_piece: u8,
 }
 
 /// Why the next frame runs only the NMI.
@@ -160,6 +164,7 @@ impl Game {
             game_mode_state: 2,
             wait: Wait::None,
             crashed: None,
+            display_next_piece: 0,
         }
     }
 
@@ -204,6 +209,11 @@ impl Game {
     /// Occupancy of rows −2..19 for the planner.
     pub fn board(&self) -> Board {
         self.field.board()
+    }
+
+    /// The next-piece preview is hidden ($DF ≠ 0).
+    pub fn preview_hidden(&self) -> bool {
+        self.display_next_piece != 0
     }
 
     /// True once the curtain has come down (the model stops here: menus are not modelled).
@@ -298,6 +308,9 @@ impl Game {
         ev.logic = true;
         // State 2.
         self.active.fall_timer = self.active.fall_timer.wrapping_add(1);
+        if self.newly.contains(PadState::SELECT) {
+            self.display_next_piece ^= 1;
+        }
         // State 4: the play-state handler.
         self.run_play_state(&mut ev, pre);
         if self.wait == Wait::Ending {
@@ -500,9 +513,16 @@ impl Game {
         let nmi = self.nmi_work(pre);
         self.completed_lines = 0;
         self.play_state = PlayState::GoalCheck;
-        ev.cycles = timing::frame_cycles(nmi, cycles, cleared);
+        // `logic` is what the frame runs; `at` the count with the preview shown that puts
+        // the late NMI at the same place (they differ only with the preview hidden).
+        let full = timing::logic_cycles(nmi, cycles);
+        let hidden = self.preview_hidden();
+        let (logic, at) = (
+            timing::preview_run(full, hidden),
+            timing::preview_landing(full, hidden),
+        );
+        ev.cycles = timing::frame_cycles(nmi, cycles, cleared) - (full - logic);
         ev.lag = timing::lags(ev.cycles);
-        let logic = timing::logic_cycles(nmi, cycles);
         let other = pre.hint.branch == Branch::Other;
         // Without the engine's RAM the audio may cost anything the engine can in play: the
         // choice stays the allowance's (inside that range), the frame is open where the range
@@ -511,6 +531,7 @@ impl Game {
         let (lag, open) = timing::audio_lag(logic, audio, cleared);
         ev.may_lag = open;
         ev.lag = lag != (open && other);
+        let logic = at;
         let landing = timing::landing(logic);
         if ev.lag || landing != Landing::Done {
             ev.lag = true;

@@ -289,6 +289,42 @@ pub fn frame_cycles(nmi: NmiWork, state5_cycles: u32, lines: u8) -> u32 {
     logic_cycles(nmi, state5_cycles) + audio
 }
 
+/// `stageSpriteForNextPiece` with the preview shown minus hidden (`lda displayNextPiece`,
+/// `bne` taken, `rts`: 12): its ten set-up instructions and `jmp` (28),
+/// `loadSpriteIntoOamStaging`'s pointer set-up (30), four sprites of 83 and the `$FF` end (16)
+/// make 406. Counted on the disassembly (no trace presses Select); TetrisGYM's
+/// `src/modes/crash.asm` counts the same 394. Part of [`LOGIC_FIXED`].
+pub const PREVIEW_STAGING: u32 = 394;
+
+/// The count with the preview shown ([`logic_cycles`]) at which the late NMI lands at the end
+/// of the preview's staging: the lower edge of the measured confetti band
+/// (`crash::CONFETTI_MODEL`). A larger count lands in or before the staging.
+pub const PREVIEW_STAGING_END: u32 = 30_505;
+
+/// The cycles the frame runs: `logic` (counted with the preview shown) less the staging when
+/// the preview is hidden ($DF ≠ 0).
+pub fn preview_run(logic: u32, hidden: bool) -> u32 {
+    if hidden {
+        logic - PREVIEW_STAGING
+    } else {
+        logic
+    }
+}
+
+/// The count with the preview shown that puts the late NMI where it lands in a frame of
+/// `logic` cycles (counted shown) run with the preview `hidden`: the NMI comes a fixed time
+/// after the frame's start, so a frame that lands after the staging lands
+/// [`PREVIEW_STAGING`] cycles later in the code when the staging is skipped, one that lands
+/// before it lands at the same place. Every window of `crash` then applies unchanged.
+pub fn preview_landing(logic: u32, hidden: bool) -> u32 {
+    let run = preview_run(logic, hidden);
+    if run < PREVIEW_STAGING_END {
+        run
+    } else {
+        logic
+    }
+}
+
 /// The frame's counted cycles without the audio allowance: what decides where a late NMI
 /// lands inside the logic ([`landing`]).
 pub fn logic_cycles(nmi: NmiWork, state5_cycles: u32) -> u32 {

@@ -1,6 +1,7 @@
 //! The bot playing the rules model by itself, frame by frame: plan at each spawn, press the
 //! plan's buttons, check the model follows it. The lean loop behind `nestor sim` and tests.
 
+use super::decision_time::{thread_cpu, DecisionTimes};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use std::convert::Infallible;
@@ -56,6 +57,10 @@ pub struct GameStats {
     /// land in the danger band, the model plays on): the risk the guard had to take.
     #[serde(default)]
     pub may_crash_frames: u32,
+    /// The planning thread's CPU time per decision (not saved with the game: `sim merge`
+    /// parts carry none).
+    #[serde(skip)]
+    pub decisions: DecisionTimes,
 }
 
 impl GameStats {
@@ -138,6 +143,8 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
     pub fn input(&mut self, game: &Game) -> PadState {
         let in_control = game.play_state == PlayState::Control;
         let frame = self.stats.frames;
+        let deciding = in_control && self.follower.following().is_none();
+        let cpu = deciding.then(thread_cpu);
         let planned = self
             .follower
             .ensure_plan(self.planner, frame, in_control, || {
@@ -145,6 +152,12 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
             });
         if let Err(never) = planned {
             match never {}
+        }
+        if let (Some(start), Some(_)) = (cpu, self.follower.following()) {
+            let past_155 = game.level >= crate::game::score::CRASH_LEVEL;
+            self.stats
+                .decisions
+                .record(thread_cpu().saturating_sub(start), past_155);
         }
         self.follower.pad(in_control)
     }

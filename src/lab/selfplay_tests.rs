@@ -28,15 +28,20 @@ fn play_until(level: u8, lines: u32, seed: u64, until: Until) -> GameStats {
     play.run(&mut game, Limits::default())
 }
 
-#[test]
-fn a_game_plays_on_past_the_crash_level() {
+/// Self-play of [`poked`] for at most `pieces` pieces.
+fn play_pieces(level: u8, lines: u32, seed: u64, pieces: u32) -> GameStats {
     let mut planner = Planner::new(Standard::default());
-    let mut game = poked(154, 1495, 4);
+    let mut game = poked(level, lines, seed);
     let limits = Limits {
-        max_pieces: Some(150),
+        max_pieces: Some(pieces),
         max_frames: None,
     };
-    let stats = SelfPlay::new(&mut planner, &game).run(&mut game, limits);
+    SelfPlay::new(&mut planner, &game).run(&mut game, limits)
+}
+
+#[test]
+fn a_game_plays_on_past_the_crash_level() {
+    let stats = play_pieces(154, 1495, 4, 150);
     // The crash guard refuses every single at 155-160 (their frame may crash), so the game may
     // top out; it must not stop at 155 nor crash.
     assert!(
@@ -132,4 +137,23 @@ fn the_driver_plays_exactly_as_self_play() {
         assert_eq!(d.game().pieces, stats.pieces);
         assert_eq!((d.game().score, d.game().lines), (stats.score, stats.lines));
     }
+}
+
+#[test]
+fn every_decision_is_timed_and_those_past_155_apart() {
+    let stats = play_pieces(154, 1495, 4, 40);
+    let (all, past) = (
+        stats.decisions.all.count(),
+        stats.decisions.past_155.count(),
+    );
+    // One decision per piece (no reaction time, no desync), the first pieces at 154.
+    assert_eq!(all, u64::from(stats.pieces), "{stats:?}");
+    assert!(past > 0 && past < all, "{past} of {all}");
+    assert!(stats.decisions.all.percentile_ms(99.0) > 0.0);
+    let figures = crate::lab::decision_time::DecisionFigures::of([&stats.decisions]);
+    assert_eq!(figures.decisions, all);
+    assert_eq!(
+        figures.p99_ms_past_155,
+        stats.decisions.past_155.percentile_ms(99.0)
+    );
 }

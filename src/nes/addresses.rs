@@ -173,6 +173,8 @@ address_map! {
     game_mode: 1,
     /// `gameType` ($C1).
     game_type: 1,
+    /// `displayNextPiece` ($DF).
+    display_next_piece: 1,
     /// `newlyPressedButtons_player1` ($F5).
     newly: 1,
     /// `heldButtons_player1` ($F7).
@@ -348,6 +350,7 @@ mod tests {
             (m.game_mode_state, 0xA7),
             (m.render_mode, 0xBD),
             (m.game_type, 0xC1),
+            (m.display_next_piece, 0xDF),
             (m.level, 0x64),
             (m.start_level, 0x67),
             (m.lines, 0x70),

@@ -50,6 +50,8 @@ pub struct RamSnapshot {
     pub line_index: u8,
     pub row_y: u8,
     pub curtain_row: u8,
+    /// `displayNextPiece` ($DF).
+    pub display_next_piece: u8,
     /// The working copy $40-$5F equals the player-1 block $60-$7F.
     pub active_matches_p1: bool,
     /// The playfield page ($0400-$04FF), rows −2/−1 included at their wrapped addresses.
@@ -91,6 +93,7 @@ impl RamSnapshot {
             line_index: b(map.line_index),
             row_y: b(map.row_y),
             curtain_row: b(map.curtain_row),
+            display_next_piece: b(map.display_next_piece),
             active_matches_p1: AddressMap::bytes::<32>(ram, map.working_block)
                 == AddressMap::bytes::<32>(ram, map.player_block),
             page: map.page(ram),
@@ -148,6 +151,7 @@ impl RamSnapshot {
             line_index: g.line_index,
             row_y: g.row_y,
             curtain_row: g.curtain_row,
+            display_next_piece: g.display_next_piece,
             active_matches_p1: true,
             page: g.field.page,
         }
@@ -188,6 +192,7 @@ impl RamSnapshot {
             (map.line_index, self.line_index),
             (map.row_y, self.row_y),
             (map.curtain_row, self.curtain_row),
+            (map.display_next_piece, self.display_next_piece),
         ] {
             put(addr, &[v]);
         }
@@ -403,6 +408,7 @@ impl RamSnapshot {
                 _ => Wait::None,
             },
             crashed: None,
+            display_next_piece: self.display_next_piece,
         })
     }
 }

@@ -9,10 +9,11 @@
 //! ([`clear_cycles_any_hold`]).
 
 use crate::game::board::{Board, FULL_ROW};
-use crate::game::crash::{
-    clear_cycles, clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk, HANG_BAND,
-};
+use crate::game::crash::ClearRisk;
 use crate::search::pairs::level_and_lines_after;
+
+mod risk;
+pub use risk::{key_preview, key_risk, lock_risk, risk_key, RiskKey, HOLD_ANY};
 
 /// Below this level no lock's frame comes within the safety margin of the danger band (the
 /// test `nothing_below_level_140_comes_near_the_band` in `game::crash` checks every level,
@@ -35,69 +36,6 @@ pub const PRESSURE_TETRIS: u8 = 6;
 /// through when no safe lock clears a line: above it the level-29 gravity starts cutting
 /// off columns, and a top-out is sure where a "may crash" is only possible.
 pub const PRESSURE_ANY: u8 = 10;
-
-/// The score the guard assumes (see the module doc).
-const SCORE_CAP: [u8; 3] = [0x99; 3];
-
-/// [`RiskKey`]'s soft drop when the path is not fixed yet (the next piece's lock): every soft
-/// drop is covered ([`clear_cycles_any_hold`]).
-pub const HOLD_ANY: usize = crate::game::crash::MAX_HOLD_DOWN_POINTS as usize + 1;
-
-/// What a lock's risk depends on once the decision's level and lines are fixed: the lines it
-/// clears (0-4), row 5's first block after the clear (column, or 10 for none) and the
-/// soft-drop points its path brings ([`HOLD_ANY`] when the path is not fixed).
-pub type RiskKey = (usize, usize, usize);
-
-/// The [`RiskKey`] of a lock leaving `board_after` and clearing `cleared` lines, its path
-/// bringing `hold_down_points` (`None`: any path).
-pub fn risk_key(board_after: &Board, cleared: u32, hold_down_points: Option<u8>) -> RiskKey {
-    let first = (0..10u8).find(|&c| board_after.filled(5, c)).unwrap_or(10);
-    let hold = hold_down_points
-        .map(usize::from)
-        .filter(|&h| h < HOLD_ANY)
-        .unwrap_or(HOLD_ANY);
-    (cleared.min(4) as usize, first as usize, hold)
-}
-
-/// The risk of a [`RiskKey`] from `level` and BCD `lines`.
-pub fn key_risk(key: RiskKey, level: u8, lines: [u8; 2]) -> ClearRisk {
-    let input = ClearInput {
-        level,
-        lines,
-        score: SCORE_CAP,
-        cleared: key.0 as u8,
-        hold_down_points: key.2.min(HOLD_ANY - 1) as u8,
-        row5_first_block: (key.1 < 10).then_some(key.1 as u8),
-    };
-    let (lo, hi) = if key.2 >= HOLD_ANY {
-        clear_cycles_any_hold(&input)
-    } else {
-        clear_cycles(&input)
-    };
-    // A range reaching into the hang band can hang for sure (all traced frames there hung):
-    // the guard ranks it with the hangs, below every other "may crash".
-    if lo <= HANG_BAND.1 && hi >= HANG_BAND.0 {
-        return ClearRisk::Crashes;
-    }
-    clear_risk(lo, hi)
-}
-
-/// The risk of locking to `board_after` (the board with the piece placed and its `cleared`
-/// rows removed) from `level` and BCD `lines`, by a path bringing `hold_down_points` soft-drop
-/// points (`None`: any path).
-pub fn lock_risk(
-    board_after: &Board,
-    level: u8,
-    lines: [u8; 2],
-    cleared: u32,
-    hold_down_points: Option<u8>,
-) -> ClearRisk {
-    key_risk(
-        risk_key(board_after, cleared, hold_down_points),
-        level,
-        lines,
-    )
-}
 
 /// Which candidate locks the planner may choose: those of the best risk class present
 /// (safe, else "may crash", else "crashes"); the rest are refused. One exception keeps the
@@ -128,6 +66,9 @@ pub struct CrashGuard {
     pub off: bool,
     /// Turns the pressure exception off (for measuring what it buys: strict refusal).
     pub strict: bool,
+    /// Leaves the next-piece preview shown on every frame (the lever off: what it buys, and
+    /// the tests written for the other levers).
+    pub no_preview: bool,
     /// Lines of the "may crash" candidates the last screen let through under pressure (0:
     /// none).
     pub pressure_lines: usize,
@@ -156,8 +97,8 @@ fn stretch_penalty() -> f64 {
 /// risky frames are weighed there, not refused. Counting only "no clear size safe" (as first
 /// built) left the doubles alone at 168 and the game built holes only singles, which hang
 /// there, could clear: 200 games from 19 reach the rebirth 90.5 % of the time against 74 %.
-pub fn in_stretch(level: u8, lines: [u8; 2]) -> bool {
-    let unsafe_lock = |n: usize| !key_risk((n, 10, 0), level, lines).is_safe();
+pub fn in_stretch(level: u8, lines: [u8; 2], preview: bool) -> bool {
+    let unsafe_lock = |n: usize| !key_risk((n, 10, 0), level, lines, preview).is_safe();
     (1..=4).filter(|&n| !unsafe_lock(n)).count() <= 1 || unsafe_lock(0)
 }
 
@@ -175,9 +116,9 @@ pub const READY_PENALTY: f64 = 10.0;
 /// The smallest clear size (3 or 4) that is the least one safe (plain drop or some soft drop,
 /// row 5 empty) at some line count from `level`/`lines` to [`NEED_LOOKAHEAD`] lines on, where
 /// no single or double is safe but a triple or tetris is; 0 when there is no such count.
-pub fn clear_size_needed(level: u8, lines: [u8; 2]) -> u8 {
+pub fn clear_size_needed(level: u8, lines: [u8; 2], preview: bool) -> u8 {
     let safe_any = |n: usize, level, lines| {
-        (0..HOLD_ANY).any(|h| key_risk((n, 10, h), level, lines).is_safe())
+        (0..HOLD_ANY).any(|h| key_risk((n, 10, h), level, lines, preview).is_safe())
     };
     let mut need = 0u8;
     let (mut level, mut lines) = (level, lines);
@@ -237,7 +178,7 @@ impl CrashGuard {
         if !self.active {
             return;
         }
-        self.stretch = !self.strict && in_stretch(level, lines);
+        self.stretch = !self.strict && in_stretch(level, lines, self.preview());
         *self.memo = [[[None; HOLD_ANY + 1]; 11]; 5];
         self.memo2 = [[[None; 11]; 5]; 5];
         self.memo_need = [None; 9];
@@ -292,6 +233,7 @@ impl CrashGuard {
             return 0.0;
         }
         let first = first_cleared.min(4) as usize;
+        let preview = self.preview();
         // The next lock's path is not fixed yet; its own screen will use the path's soft drop.
         // Counted without one (at gravity 1 the fastest paths bring none): counting every soft
         // drop would flag levels where only the plain drop is safe (247-248 without a line,
@@ -300,7 +242,7 @@ impl CrashGuard {
         let memo = &mut self.memo2[first][k.0][k.1];
         let class = *memo.get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, first_cleared);
-            match key_risk(k, level2, lines2) {
+            match key_risk(k, level2, lines2, preview) {
                 ClearRisk::Safe { .. } => 2,
                 ClearRisk::MayCrash => 1,
                 ClearRisk::Crashes => 0,
@@ -314,7 +256,7 @@ impl CrashGuard {
         let total = (first + k.0).min(8);
         let need = *self.memo_need[total].get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, total as u32);
-            clear_size_needed(level2, lines2)
+            clear_size_needed(level2, lines2, preview)
         });
         let unready = if need >= 3 {
             f64::from(need.saturating_sub(ready_rows(board2)))
@@ -335,6 +277,12 @@ impl CrashGuard {
             }
             _ => 0.0,
         }
+    }
+
+    /// Whether the planner may hide the next-piece preview for a lock's frame
+    /// ([`key_preview`]).
+    pub fn preview(&self) -> bool {
+        !self.no_preview
     }
 
     /// May the planner choose candidate `i`?
@@ -369,20 +317,28 @@ mod tests {
         at_157(&["#########."], Piece::I, Piece::O)
     }
 
+    /// A planner that leaves the preview shown: the levers these tests were written for
+    /// (the preview's own tests: `tests/crash_windows.rs`).
+    pub(super) fn shown_planner() -> Planner<Standard> {
+        let mut p = Planner::new(Standard::default());
+        p.crash_guard.no_preview = true;
+        p
+    }
+
     fn risk_of(s: &Situation, x: u8, y: u8, o: Orientation) -> ClearRisk {
         let mut b = s.board;
         let n = b.lock(x, y, o);
-        lock_risk(&b, s.level, s.lines, n, None)
+        lock_risk(&b, (s.level, s.lines), n, None, false)
     }
 
     #[test]
     fn the_planner_refuses_a_clear_that_may_crash_when_a_safe_one_exists() {
         let s = situation();
-        let mut greedy = Planner::new(Standard::default());
+        let mut greedy = shown_planner();
         greedy.crash_guard.off = true;
         let g = greedy.plan(&s).expect("a plan");
         let gr = risk_of(&s, g.lock.x, g.lock.y, g.lock.orientation);
-        let mut guarded = Planner::new(Standard::default());
+        let mut guarded = shown_planner();
         let p = guarded.plan(&s).expect("a plan");
         let pr = risk_of(&s, p.lock.x, p.lock.y, p.lock.orientation);
         assert!(pr.is_safe(), "guarded choice {:?}: {pr:?}", p.lock);
@@ -397,7 +353,7 @@ mod tests {
     fn below_the_guard_level_nothing_is_screened() {
         let mut s = situation();
         s.level = GUARD_FROM_LEVEL - 1;
-        let mut planner = Planner::new(Standard::default());
+        let mut planner = shown_planner();
         planner.plan(&s).expect("a plan");
         assert_eq!(planner.crash_guard.refused, 0);
     }
@@ -432,12 +388,15 @@ mod tests {
         let second = p.next_lock.expect("a pair");
         let n2 = b.lock(second.x, second.y, second.orientation);
         let (level, lines) = crate::search::pairs::level_and_lines_after(s.level, s.lines, n1);
-        lock_risk(&b, level, lines, n2, None)
+        lock_risk(&b, (level, lines), n2, None, false)
     }
 
     #[test]
     fn only_the_best_class_present_is_allowed() {
-        let mut g = CrashGuard::default();
+        let mut g = CrashGuard {
+            no_preview: true,
+            ..CrashGuard::default()
+        };
         let risks = [ClearRisk::MayCrash, ClearRisk::Crashes, ClearRisk::MayCrash];
         g.screen((200, [0, 0x19]), 0, 3, |i| (0, i, 0), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1), g.allows(2)), (true, false, true));
@@ -455,10 +414,13 @@ mod tests {
     fn in_a_stretch_risky_clears_compete_at_a_cost_per_line() {
         let (level, lines) = (GUARD_FROM_LEVEL..=255)
             .flat_map(|l| (0..=0x0f).map(move |h| (l, [0x20, h])))
-            .find(|&(l, n)| in_stretch(l, n))
+            .find(|&(l, n)| in_stretch(l, n, false))
             .expect("the windows leave a stretch somewhere past 140");
         assert!(level >= 155, "a stretch below 155 at {level}");
-        let mut g = CrashGuard::default();
+        let mut g = CrashGuard {
+            no_preview: true,
+            ..CrashGuard::default()
+        };
         let risks = [
             ClearRisk::Safe { margin_cycles: 500 },
             ClearRisk::MayCrash,
@@ -485,7 +447,7 @@ mod tests {
     #[test]
     fn under_pressure_the_risky_clear_of_the_most_lines_is_let_through() {
         let (level, lines) = (157, [0x71, 0x0F]);
-        assert!(!in_stretch(level, lines));
+        assert!(!in_stretch(level, lines, false));
         let risks = [
             ClearRisk::Safe { margin_cycles: 500 },
             ClearRisk::MayCrash,
@@ -502,7 +464,10 @@ mod tests {
             );
             (g.allows(0), g.allows(1), g.allows(2))
         };
-        let mut g = CrashGuard::default();
+        let mut g = CrashGuard {
+            no_preview: true,
+            ..CrashGuard::default()
+        };
         assert_eq!(
             screen(&mut g, PRESSURE_ANY - 1, [0, 1, 2]),
             (true, false, false)
@@ -519,20 +484,20 @@ mod tests {
     /// may crash): a stretch. Level 170, 1,640 lines: triples and tetrises are safe: not one.
     #[test]
     fn one_safe_clear_size_is_a_stretch_two_are_not() {
-        let safe = |n, level, lines| key_risk((n, 10, 0), level, lines).is_safe();
+        let safe = |n, level, lines| key_risk((n, 10, 0), level, lines, false).is_safe();
         let (level, lines) = (168, [0x20, 16]);
         assert_eq!(
             (1..=4).map(|n| safe(n, level, lines)).collect::<Vec<_>>(),
             [false, true, false, false]
         );
-        assert!(in_stretch(level, lines));
+        assert!(in_stretch(level, lines, false));
         let (level, lines) = (170, [0x40, 16]);
         assert_eq!(
             (1..=4).map(|n| safe(n, level, lines)).collect::<Vec<_>>(),
             [false, false, true, true]
         );
-        assert!(safe(0, level, lines) && !in_stretch(level, lines));
-        assert!(!in_stretch(157, [0x71, 0x0F]));
+        assert!(safe(0, level, lines) && !in_stretch(level, lines, false));
+        assert!(!in_stretch(157, [0x71, 0x0F], false));
     }
 
     /// Level 248, 3,222 lines: a lock without a line is safe by the plain drop and may crash
@@ -542,16 +507,19 @@ mod tests {
     #[test]
     fn the_next_lock_is_counted_with_the_plain_drop() {
         let (level, lines) = (248, [0x22, 32]);
-        assert!(key_risk((0, 10, 0), level, lines).is_safe());
-        assert!(!key_risk((0, 10, HOLD_ANY), level, lines).is_safe());
-        let mut g = CrashGuard::default();
+        assert!(key_risk((0, 10, 0), level, lines, false).is_safe());
+        assert!(!key_risk((0, 10, HOLD_ANY), level, lines, false).is_safe());
+        let mut g = CrashGuard {
+            no_preview: true,
+            ..CrashGuard::default()
+        };
         let safe = ClearRisk::Safe { margin_cycles: 100 };
         g.screen((level, lines), 0, 1, |_| (0, 10, 0), |_| safe);
         assert_eq!(g.second_penalty((level, lines), 0, &Board::EMPTY, 0), 0.0);
         // Where the plain drop may crash too (level 249, 3,231 lines), the penalty stays
         // (outside the stretch weighing: strict).
         let (level, lines) = (249, [0x31, 32]);
-        assert!(!key_risk((0, 10, 0), level, lines).is_safe());
+        assert!(!key_risk((0, 10, 0), level, lines, false).is_safe());
         g.strict = true;
         g.screen((level, lines), 0, 1, |_| (0, 10, 0), |_| safe);
         assert_eq!(
@@ -563,12 +531,12 @@ mod tests {
     #[test]
     fn a_pair_whose_second_single_may_crash_loses_to_a_safe_plan() {
         let s = second_lock_situation(&["#########."]);
-        let mut greedy = Planner::new(Standard::default());
+        let mut greedy = shown_planner();
         greedy.crash_guard.off = true;
         let g = greedy.plan(&s).expect("a plan");
         // The board is built so that the unguarded pair ends on the I's single in column 9.
         assert_eq!(second_risk(&s, &g), ClearRisk::MayCrash, "{g:?}");
-        let mut guarded = Planner::new(Standard::default());
+        let mut guarded = shown_planner();
         let p = guarded.plan(&s).expect("a plan");
         // No O lock clears a line: the first-lock screen refuses nothing, the pair value does.
         assert_eq!(guarded.crash_guard.refused, 0);
@@ -580,7 +548,7 @@ mod tests {
             level: GUARD_FROM_LEVEL - 1,
             ..s
         };
-        let mut unguarded = Planner::new(Standard::default());
+        let mut unguarded = shown_planner();
         unguarded.crash_guard.off = true;
         let (a, b) = (guarded.plan(&low).unwrap(), unguarded.plan(&low).unwrap());
         assert_eq!(

@@ -139,6 +139,11 @@ impl Follower {
         };
         match planner.plan(&situation) {
             Some(mut plan) => {
+                // Select, newly pressed on the first frame after the lock, toggles $DF before
+                // the lock's play-state-5 frame (plans themselves never hold it).
+                if plan.hide_preview != game.preview_hidden() {
+                    plan.entry_hold = plan.entry_hold.union(PadState::SELECT);
+                }
                 if situation.progress.frames == 0 && self.replan_override.is_some() {
                     plan.replan_after = self.replan_override;
                 }

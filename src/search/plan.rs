@@ -79,6 +79,9 @@ pub struct Plan {
     /// The direction to hold from the lock through the entry delay into the next piece (a
     /// hold profile's carried DAS charge: an entry `LockQuery`); nothing otherwise.
     pub entry_hold: PadState,
+    /// The lock's play-state-5 frame is safer with the next-piece preview hidden
+    /// (`crash_guard::key_preview`): the follower sets $DF so between the lock and that frame.
+    pub hide_preview: bool,
 }
 
 /// Planner state reused from one decision to the next: the BFS arrays are allocated once; a
@@ -183,6 +186,7 @@ impl Plan {
             candidates: 1,
             replan_after: None,
             entry_hold: PadState::NONE,
+            hide_preview: false,
         })
     }
 
@@ -230,6 +234,7 @@ impl Plan {
             candidates: firsts.len(),
             replan_after: None,
             entry_hold: PadState::NONE,
+            hide_preview: false,
         }
     }
 }
@@ -410,14 +415,16 @@ impl<E: Evaluator> Planner<E> {
         let guarded = !self.crash_guard.off && s.level >= crash_guard::GUARD_FROM_LEVEL;
         let may_shift = self.profile.is_unlimited();
         let fk = (&self.firsts[..], &self.first, &self.map1);
-        self.soft.first_keys(s, guarded.then_some(fk), may_shift);
+        let preview = self.crash_guard.preview();
+        self.soft
+            .first_keys(s, guarded.then_some(fk), (may_shift, preview));
         let keys = &self.soft.keys;
         self.crash_guard.screen(
             (s.level, s.lines),
             height,
             self.firsts.len(),
             |i| keys[i],
-            |k| crash_guard::key_risk(k, s.level, s.lines),
+            |k| crash_guard::key_risk(k, s.level, s.lines, preview),
         );
         for (i, l1) in self.firsts.iter().enumerate() {
             if !self.crash_guard.allows(i) {
@@ -518,10 +525,10 @@ impl<E: Evaluator> Planner<E> {
                 prefix_inputs,
                 prefix_expected,
             );
-            return Some(
-                self.soft
-                    .soften(s, plan, index, (&self.firsts, &self.first, &self.map1)),
-            );
+            let plan = self
+                .soft
+                .soften(s, plan, index, (&self.firsts, &self.first, &self.map1));
+            return Some(self.preview(s, plan, index));
         }
         let entry_hold = match (best, s.next) {
             (Some((_, i, Some(second))), Some(next)) => self.entry_hold(s, i, next, second),
@@ -538,7 +545,20 @@ impl<E: Evaluator> Planner<E> {
             )
         };
         let fk = (&self.firsts[..], &self.first, &self.map1);
-        Some(self.soft.soften(s, plan, best.map(|b| b.1), fk))
+        let plan = self.soft.soften(s, plan, best.map(|b| b.1), fk);
+        Some(self.preview(s, plan, best.map(|b| b.1)))
+    }
+
+    /// `plan` (to `firsts[index]`) with the preview state its frame is safer with: the key
+    /// the guard screened it by (its Down variant's when it has one).
+    fn preview(&self, s: &Situation, mut plan: Plan, index: Option<usize>) -> Plan {
+        if let (true, Some(&key)) = (
+            self.crash_guard.preview(),
+            index.and_then(|i| self.soft.keys.get(i)),
+        ) {
+            plan.hide_preview = crash_guard::key_preview(key, s.level, s.lines).1;
+        }
+        plan
     }
 
     /// Under a hold profile, the direction to hold through the entry delay after

@@ -183,6 +183,12 @@ fn get_u64(line: &Map<String, Value>, key: &str) -> Result<u64, StartError> {
         })
 }
 
+/// One byte of the line's `ram` (4,096 hex digits of $0000-$07FF), when it has one.
+fn ram_byte(line: &Map<String, Value>, addr: usize) -> Option<u8> {
+    let hex = line.get("ram")?.as_str()?.get(2 * addr..2 * addr + 2)?;
+    u8::from_str_radix(hex, 16).ok()
+}
+
 fn get_u8(line: &Map<String, Value>, key: &str) -> Result<u8, StartError> {
     let v = get_u64(line, key)?;
     u8::try_from(v).map_err(|_| StartError {
@@ -306,6 +312,8 @@ pub fn game_from_line(line: &Map<String, Value>) -> Result<Game, StartError> {
         line_index: 0,
         row_y: get_u8(line, "row_y")?,
         curtain_row: get_u8(line, "curtain_row")?,
+        // Not in the schema: the traces carry it in `ram` ($DF).
+        display_next_piece: ram_byte(line, 0xDF).unwrap_or(0),
         active_matches_p1: true,
         page,
     };

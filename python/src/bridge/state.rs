@@ -13,9 +13,10 @@ use super::*;
 
 // ---- state bytes ----
 
-const MAGIC: &[u8; 4] = b"NST2";
-/// Magic, the $0400 page, 39 bytes of counters, 9 of the player block a lag frame shows.
-pub const STATE_BYTES: usize = 4 + 256 + 39 + 9;
+const MAGIC: &[u8; 4] = b"NST3";
+/// Magic, the $0400 page, 36 bytes of counters, 9 of the player block a lag frame shows,
+/// `displayNextPiece` ($DF), 3 of piece progress.
+pub const STATE_BYTES: usize = 4 + 256 + 36 + 9 + 1 + 3;
 
 pub fn to_bytes(t: &Tracked) -> Vec<u8> {
     let g = &t.game;
@@ -63,6 +64,7 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
     // The legal screen's counters take the shown block's first three bytes (never both).
     if let Wait::LegalScreen(w) = g.wait {
         b.extend_from_slice(&[w.lead, w.sleep, w.general, 0, 0, 0, 0, 0, 0]);
+        b.push(g.display_next_piece);
         b.extend_from_slice(&t.piece_frames.to_le_bytes());
         b.push(t.piece_pressed);
         debug_assert_eq!(b.len(), STATE_BYTES);
@@ -83,6 +85,7 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
     b.extend_from_slice(&shown.lines);
     b.extend_from_slice(&shown.score);
     b.extend_from_slice(&[shown.completed_lines, shown.hold_down_points]);
+    b.push(g.display_next_piece);
     // The piece-progress bytes stay last: they are the wrapper's own bookkeeping.
     b.extend_from_slice(&t.piece_frames.to_le_bytes());
     b.push(t.piece_pressed);
@@ -186,11 +189,12 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
         game_mode_state: r[33],
         wait,
         crashed,
+        display_next_piece: r[45],
     };
     Ok(Tracked {
         game,
-        piece_frames: u16_at(45),
-        piece_pressed: r[47],
+        piece_frames: u16_at(46),
+        piece_pressed: r[48],
     })
 }
 

@@ -574,3 +574,5 @@ fn a_zero_left_in_the_points_counter_by_the_nmi_lags_a_second_frame() {
     assert!(l < timing::POINTS_LOOP_END, "L={l}");
     assert_eq!(n, 1);
 }
+
+mod preview;

@@ -202,7 +202,13 @@ impl SoftLever {
     /// The guard's key of each first lock in `self.keys` (`firsts`: `None` below the guard's
     /// level or with the guard off, and then no key): a lock whose frame is not safe with its
     /// path's own soft drop takes the key of its safest Down variant.
-    pub(crate) fn first_keys(&mut self, s: &Situation, firsts: Option<Firsts>, may_shift: bool) {
+    /// `preview`: the guard may hide the next-piece preview ([`crash_guard::key_risk`]).
+    pub(crate) fn first_keys(
+        &mut self,
+        s: &Situation,
+        firsts: Option<Firsts>,
+        (may_shift, preview): (bool, bool),
+    ) {
         self.keys.clear();
         self.softened.clear();
         let Some((locks, bfs, map)) = firsts else {
@@ -213,11 +219,11 @@ impl SoftLever {
             let a = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
             let mut key = crash_guard::risk_key(&a.board, a.lines, Some(l.hold_down_points));
             let mut soft = None;
-            if !crash_guard::key_risk(key, s.level, s.lines).is_safe() {
+            if !crash_guard::key_risk(key, s.level, s.lines, preview).is_safe() {
                 bfs.path(l, &mut self.scratch.inputs, &mut self.scratch.expected);
                 let (lines, first) = (key.0, key.1);
                 soft = self.scratch.rescue(self.root, speed, map, may_shift, |h| {
-                    crash_guard::key_risk((lines, first, usize::from(h)), s.level, s.lines)
+                    crash_guard::key_risk((lines, first, usize::from(h)), s.level, s.lines, preview)
                 });
                 if let Some(v) = soft {
                     key.2 = usize::from(v.hold_down_points);

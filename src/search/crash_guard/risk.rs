@@ -1,0 +1,115 @@
+//! A lock's risk from what it leaves (its [`RiskKey`]), with the next-piece preview's lever:
+//! the preview hidden ($DF) for the lock's play-state-5 frame when that makes it safer.
+//!
+//! Hiding the preview costs the bot nothing: it reads the next piece from RAM ($BF, valid
+//! either way). The follower presses Select between the lock and that frame
+//! (`search::follow`), so every lock can have either state.
+
+use crate::game::board::Board;
+use crate::game::crash::{
+    clear_cycles, clear_cycles_any_hold, clear_risk, ClearInput, ClearRisk, HANG_BAND,
+};
+use crate::game::timing::preview_landing;
+
+/// The score the guard assumes (see the module doc).
+const SCORE_CAP: [u8; 3] = [0x99; 3];
+
+/// [`RiskKey`]'s soft drop when the path is not fixed yet (the next piece's lock): every soft
+/// drop is covered ([`clear_cycles_any_hold`]).
+pub const HOLD_ANY: usize = crate::game::crash::MAX_HOLD_DOWN_POINTS as usize + 1;
+
+/// What a lock's risk depends on once the decision's level and lines are fixed: the lines it
+/// clears (0-4), row 5's first block after the clear (column, or 10 for none) and the
+/// soft-drop points its path brings ([`HOLD_ANY`] when the path is not fixed).
+pub type RiskKey = (usize, usize, usize);
+
+/// The [`RiskKey`] of a lock leaving `board_after` and clearing `cleared` lines, its path
+/// bringing `hold_down_points` (`None`: any path).
+pub fn risk_key(board_after: &Board, cleared: u32, hold_down_points: Option<u8>) -> RiskKey {
+    let first = (0..10u8).find(|&c| board_after.filled(5, c)).unwrap_or(10);
+    let hold = hold_down_points
+        .map(usize::from)
+        .filter(|&h| h < HOLD_ANY)
+        .unwrap_or(HOLD_ANY);
+    (cleared.min(4) as usize, first as usize, hold)
+}
+
+/// The risk of a [`RiskKey`] from `level` and BCD `lines`: with the preview in the state that
+/// makes it safer when `preview` (the lever is used, [`key_preview`]), else shown.
+pub fn key_risk(key: RiskKey, level: u8, lines: [u8; 2], preview: bool) -> ClearRisk {
+    if preview {
+        key_preview(key, level, lines).0
+    } else {
+        shown_risk(key, level, lines).0
+    }
+}
+
+/// The risk of a [`RiskKey`] and whether the preview must be hidden for it: hidden only when
+/// that ranks strictly better than shown (a frame safe with the preview shown keeps it).
+pub fn key_preview(key: RiskKey, level: u8, lines: [u8; 2]) -> (ClearRisk, bool) {
+    let (shown, (lo, hi)) = shown_risk(key, level, lines);
+    if shown.is_safe() {
+        return (shown, false);
+    }
+    let hidden = range_risk(preview_landing(lo, true), preview_landing(hi, true));
+    if class(hidden) > class(shown) {
+        (hidden, true)
+    } else {
+        (shown, false)
+    }
+}
+
+/// The risk of a [`RiskKey`] with the preview shown, and its landing range.
+fn shown_risk(key: RiskKey, level: u8, lines: [u8; 2]) -> (ClearRisk, (u32, u32)) {
+    let input = ClearInput {
+        level,
+        lines,
+        score: SCORE_CAP,
+        cleared: key.0 as u8,
+        hold_down_points: key.2.min(HOLD_ANY - 1) as u8,
+        row5_first_block: (key.1 < 10).then_some(key.1 as u8),
+    };
+    let (lo, hi) = if key.2 >= HOLD_ANY {
+        clear_cycles_any_hold(&input)
+    } else {
+        clear_cycles(&input)
+    };
+    (range_risk(lo, hi), (lo, hi))
+}
+
+/// 2 safe, 1 may crash, 0 crashes.
+pub(super) fn class(r: ClearRisk) -> u8 {
+    match r {
+        ClearRisk::Safe { .. } => 2,
+        ClearRisk::MayCrash => 1,
+        ClearRisk::Crashes => 0,
+    }
+}
+
+/// The risk of the landing range `lo..=hi` (counted with the preview shown).
+fn range_risk(lo: u32, hi: u32) -> ClearRisk {
+    // A range reaching into the hang band can hang for sure (all traced frames there hung):
+    // the guard ranks it with the hangs, below every other "may crash".
+    if lo <= HANG_BAND.1 && hi >= HANG_BAND.0 {
+        return ClearRisk::Crashes;
+    }
+    clear_risk(lo, hi)
+}
+
+/// The risk of locking to `board_after` (the board with the piece placed and its `cleared`
+/// rows removed) from `level` and BCD `lines`, by a path bringing `hold_down_points` soft-drop
+/// points (`None`: any path), the preview lever used when `preview` ([`key_risk`]).
+pub fn lock_risk(
+    board_after: &Board,
+    (level, lines): (u8, [u8; 2]),
+    cleared: u32,
+    hold_down_points: Option<u8>,
+    preview: bool,
+) -> ClearRisk {
+    key_risk(
+        risk_key(board_after, cleared, hold_down_points),
+        level,
+        lines,
+        preview,
+    )
+}
