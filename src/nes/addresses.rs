@@ -269,7 +269,11 @@ impl AddressMap {
     }
 }
 
-/// Checks one section: every key known, present, an integer in range.
+/// Keys added after users had written their own maps, with the cartridge's address: a file
+/// without one still loads (the address is the same in every known dump), with a warning.
+const ADDED_LATER: &[(&str, &str, u16)] = &[("ram", "display_next_piece", 0xDF)];
+
+/// Checks one section: every key known, present (or added later), an integer in range.
 fn section<'k>(
     table: &Table,
     name: &str,
@@ -299,6 +303,13 @@ fn section<'k>(
     for &(key, width) in keys {
         let full = || format!("{name}.{key}");
         let Some(v) = sec.get(key) else {
+            if let Some(&(_, _, addr)) =
+                ADDED_LATER.iter().find(|(s, k, _)| *s == name && *k == key)
+            {
+                log::warn!("{file}: no `{}`: using ${addr:02X}", full());
+                out.insert(key, addr);
+                continue;
+            }
             return Err(Error::MissingKey {
                 file: file.into(),
                 key: full(),
@@ -398,6 +409,19 @@ mod tests {
             matches!(&e, Error::UnknownKey { key, .. } if key == "extra"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_map_written_before_a_key_was_added_still_loads_with_the_cartridges_address() {
+        let line = DEFAULT_TOML
+            .lines()
+            .find(|l| l.trim_start().starts_with("display_next_piece"))
+            .expect("the default map has the key");
+        let old = DEFAULT_TOML.replace(line, "");
+        assert!(!old.contains("display_next_piece"));
+        let map = AddressMap::parse(&old, "old.toml").expect("an older map loads");
+        assert_eq!(map.display_next_piece, 0xDF);
+        assert_eq!(map, AddressMap::default());
     }
 
     #[test]
