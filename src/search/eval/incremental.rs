@@ -10,7 +10,7 @@
 // Integers throughout, so `PhaseWeights::score` gives the one-pass value bit for bit
 // (`eval::incremental_tests` checks features and values against the full pass).
 
-use super::{features_of, spawn_room, Features, Placement, Standard};
+use super::{features_of, spawn_room, Features, Placement, ReachTable, Standard};
 use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::Orientation;
 use crate::search::pairs::AfterFirst;
@@ -336,10 +336,16 @@ impl Standard {
         // being the first board's: spawn room reads rows 0 and 1 only, and with row 0 empty
         // the spawn region spans it (without the ceiling rules only spawn room counts).
         let low_rules = (prefix.rows[0] == 0 || !w.ceiling_rules).then(|| spawn_room(&prefix.rows));
+        // The columns out of reach on the first board, which a lock whose cells no route
+        // sweeps leaves as they are.
+        let reach = (w.unreachable_columns != 0.0)
+            .then(|| self.reach_at(after.level))
+            .flatten()
+            .map(|t| (t, t.unreachable(&after.board)));
         let mut best: Option<(f64, Placement)> = None;
         for l in seconds {
             let second = Placement::from(l);
-            let v = match self.carried(prefix, after, low_rules, second) {
+            let v = match self.carried(prefix, after, low_rules, reach, second) {
                 Carried::Value(v) => Some(v),
                 Carried::Rejected => None,
                 Carried::Cleared => {
@@ -363,6 +369,7 @@ impl Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         low_rules: Option<bool>,
+        reach: Option<(&ReachTable, u32)>,
         second: Placement,
     ) -> Carried {
         let id = usize::from(second.orientation.id());
@@ -393,10 +400,19 @@ impl Standard {
         let outcome = after.outcome(second, 0, &after.board);
         let features = prefix.features_after(&rows, &second);
         Carried::Value(self.value(&outcome, &rows, features, |table, _| {
-            // The columns out of reach read the board after both: made only when weighed.
-            let mut board2 = after.board;
-            board2.place(second.x, second.y, second.orientation);
-            table.unreachable(&board2)
+            let swept = |&(dx, dy): &(i8, i8)| {
+                let row = (y + i32::from(dy) + HIDDEN_ROWS as i32) as usize;
+                table.sweeps(row, 1 << (i32::from(second.x) + i32::from(dx)))
+            };
+            match reach {
+                Some((_, first)) if !cells.iter().any(swept) => first,
+                _ => {
+                    // The board after both, made only when a route crosses the lock.
+                    let mut board2 = after.board;
+                    board2.place(second.x, second.y, second.orientation);
+                    table.unreachable(&board2)
+                }
+            }
         }))
     }
 }
