@@ -207,6 +207,15 @@ impl ReachTable {
     }
 }
 
+impl ReachTable {
+    /// Does some route sweep one of `cells` (column bits) in board row `row` (hidden rows
+    /// first)? When none does, filling them leaves [`ReachTable::unreachable`] unchanged.
+    #[inline]
+    pub(crate) fn sweeps(&self, row: usize, cells: u16) -> bool {
+        self.any.rows[row] & cells != 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,8 @@ use crate::game::{Board, Orientation, Piece};
 
 use super::column_reach::ReachTable;
 use super::features::{with_features, FEATURE_COUNT};
+use super::pairs::AfterFirst;
+use super::reach::ReachLock;
 use super::weights::{PhaseWeights, Weights};
 
 pub use incremental::Prefix;
@@ -60,6 +62,19 @@ pub trait Evaluator: Sync {
     /// `evaluate`, for a pair whose board after the first lock gave `prefix`; the same value.
     fn evaluate_after(&self, _prefix: &Prefix, outcome: &PairOutcome) -> Option<f64> {
         self.evaluate(outcome)
+    }
+
+    /// `AfterFirst::best_pair_after` over `seconds` (the blind plan's pairs); the same pair.
+    fn best_pair_after(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+    ) -> Option<(f64, Placement)>
+    where
+        Self: Sized,
+    {
+        after.best_pair_after(self, prefix, seconds.iter().map(Placement::from))
     }
 }
 
@@ -268,6 +283,15 @@ impl Evaluator for Standard {
             return unsafe { self.evaluate_after_popcnt(prefix, outcome) };
         }
         self.evaluate_after_portable(prefix, outcome)
+    }
+
+    fn best_pair_after(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+    ) -> Option<(f64, Placement)> {
+        self.best_carried(prefix, after, seconds)
     }
 }
 

@@ -10,8 +10,11 @@
 // Integers throughout, so `PhaseWeights::score` gives the one-pass value bit for bit
 // (`eval::incremental_tests` checks features and values against the full pass).
 
-use super::{features_of, Features, Placement};
+use super::{features_of, spawn_room, Features, Placement, ReachTable, Standard};
+use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::Orientation;
+use crate::search::pairs::AfterFirst;
+use crate::search::reach::ReachLock;
 
 /// The first board's pass, kept for its pairs (`Standard::evaluate_after`).
 #[derive(Clone, Debug)]
@@ -289,4 +292,135 @@ impl Prefix {
         f.column_height_spread = f.pile_height - (20 - u32::from(ext.lowest));
         f
     }
+}
+
+impl Standard {
+    /// `AfterFirst::best_pair_after` over `seconds`, the same pair and value bit for bit: a
+    /// second lock that clears no line is valued from `prefix` and its four cells, without
+    /// the board after both (no board copy, lock or row masking); the spawn and ceiling rules
+    /// are read from the first board when the lock is below the rows they look at.
+    pub(super) fn best_carried(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+    ) -> Option<(f64, Placement)> {
+        #[cfg(target_arch = "x86_64")]
+        if self.popcnt {
+            // SAFETY: `popcnt` is set only where the CPU has the instruction.
+            return unsafe { self.best_carried_popcnt(prefix, after, seconds) };
+        }
+        self.best_carried_portable(prefix, after, seconds)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn best_carried_popcnt(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+    ) -> Option<(f64, Placement)> {
+        self.best_carried_portable(prefix, after, seconds)
+    }
+
+    #[inline(always)]
+    fn best_carried_portable(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+    ) -> Option<(f64, Placement)> {
+        let w = self.at(after.level);
+        // Rules 3 and 4 for a lock whose cells are all in row 2 or below, the rows 0 and 1
+        // being the first board's: spawn room reads rows 0 and 1 only, and with row 0 empty
+        // the spawn region spans it (without the ceiling rules only spawn room counts).
+        let low_rules = (prefix.rows[0] == 0 || !w.ceiling_rules).then(|| spawn_room(&prefix.rows));
+        // The columns out of reach on the first board, which a lock whose cells no route
+        // sweeps leaves as they are.
+        let reach = (w.unreachable_columns != 0.0)
+            .then(|| self.reach_at(after.level))
+            .flatten()
+            .map(|t| (t, t.unreachable(&after.board)));
+        let mut best: Option<(f64, Placement)> = None;
+        for l in seconds {
+            let second = Placement::from(l);
+            let v = match self.carried(prefix, after, low_rules, reach, second) {
+                Carried::Value(v) => Some(v),
+                Carried::Rejected => None,
+                Carried::Cleared => {
+                    let (board2, lines2) = after.then(second);
+                    self.evaluate_after_portable(prefix, &after.outcome(second, lines2, &board2))
+                }
+            };
+            if let Some(v) = v {
+                if best.is_none_or(|b| v < b.0) {
+                    best = Some((v, second));
+                }
+            }
+        }
+        best
+    }
+
+    /// The value of `second` after `after` when it clears no line (`evaluate_after`'s).
+    #[inline(always)]
+    fn carried(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        low_rules: Option<bool>,
+        reach: Option<(&ReachTable, u32)>,
+        second: Placement,
+    ) -> Carried {
+        let id = usize::from(second.orientation.id());
+        let y = i32::from(second.y as i8);
+        let mut rows = prefix.rows;
+        let cells = CELLS[id];
+        for (dx, dy) in cells {
+            let r = y + i32::from(dy);
+            if r >= 0 {
+                rows[r as usize] |= 1u16 << (i32::from(second.x) + i32::from(dx));
+            }
+        }
+        for (_, dy) in cells {
+            let r = y + i32::from(dy);
+            // A full row as `Board::lock` sees it (the first board's row unmasked).
+            if r >= 0 && after.board.rows[r as usize + HIDDEN_ROWS] | rows[r as usize] == FULL_ROW {
+                return Carried::Cleared;
+            }
+        }
+        let top = y + i32::from(DY[id].0);
+        let playable = match low_rules {
+            Some(p) if top >= 2 => p,
+            _ => self.playable_rows(&rows, after.level),
+        };
+        if !playable {
+            return Carried::Rejected;
+        }
+        let outcome = after.outcome(second, 0, &after.board);
+        let features = prefix.features_after(&rows, &second);
+        Carried::Value(self.value(&outcome, &rows, features, |table, _| {
+            let swept = |&(dx, dy): &(i8, i8)| {
+                let row = (y + i32::from(dy) + HIDDEN_ROWS as i32) as usize;
+                table.sweeps(row, 1 << (i32::from(second.x) + i32::from(dx)))
+            };
+            match reach {
+                Some((_, first)) if !cells.iter().any(swept) => first,
+                _ => {
+                    // The board after both, made only when a route crosses the lock.
+                    let mut board2 = after.board;
+                    board2.place(second.x, second.y, second.orientation);
+                    table.unreachable(&board2)
+                }
+            }
+        }))
+    }
+}
+
+/// A pair valued from the first board's pass, or why not.
+enum Carried {
+    Value(f64),
+    Rejected,
+    /// The second lock clears a line: the full evaluation.
+    Cleared,
 }

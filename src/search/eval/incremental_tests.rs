@@ -3,6 +3,7 @@
 
 use super::oracle_tests::{each_pair, test_boards};
 use super::*;
+use crate::search::reach::ReachLock;
 
 #[test]
 fn every_pair_from_the_first_boards_pass_is_the_full_pass_bit_for_bit() {
@@ -41,4 +42,70 @@ fn every_pair_from_the_first_boards_pass_is_the_full_pass_bit_for_bit() {
         "{pairs} pairs, {carried} carried"
     );
     assert!(hidden > 100, "{hidden} second locks reaching the top rows");
+}
+
+/// `second` as the reach search lists it.
+fn reach_lock(second: Placement) -> ReachLock {
+    ReachLock {
+        x: second.x,
+        y: second.y,
+        id: second.orientation.id(),
+        frames: 0,
+    }
+}
+
+#[test]
+fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_bit_for_bit() {
+    let e = Standard::default();
+    let (mut cleared, mut rejected, mut high) = (0, 0, 0);
+    // The pairs of one first lock so far (every next piece's seconds, in order).
+    let mut group: Option<(AfterFirst, Prefix, Vec<ReachLock>)> = None;
+    let check = |(after, prefix, seconds): &(AfterFirst, Prefix, Vec<ReachLock>)| {
+        let want = after.best_pair_after(&e, prefix, seconds.iter().map(Placement::from));
+        let got = e.best_pair_after(prefix, after, seconds);
+        assert_eq!(
+            got.map(|(v, p)| (v.to_bits(), p)),
+            want.map(|(v, p)| (v.to_bits(), p)),
+            "level {}:\n{:?}",
+            after.level,
+            after.board
+        );
+    };
+    each_pair(
+        &test_boards(24, 0x2545_F491_4F6C_DD1D),
+        &[18, 19, 29],
+        |after, second| {
+            let same = group.as_ref().is_some_and(|(a, _, _)| {
+                a.board == after.board && a.first == after.first && a.level == after.level
+            });
+            if !same {
+                if let Some(g) = &group {
+                    check(g);
+                }
+                group = Some((*after, e.prefix(&after.board), Vec::new()));
+            }
+            let (_, prefix, seconds) = group.as_mut().unwrap();
+            seconds.push(reach_lock(second));
+            // Each pair alone: its value, or its rejection.
+            let (board2, lines2) = after.then(second);
+            let want = e.evaluate(&after.outcome(second, lines2, &board2));
+            let got = e.best_carried(prefix, after, &[reach_lock(second)]);
+            assert_eq!(
+                got.map(|(v, p)| (v.to_bits(), p)),
+                want.map(|v| (v.to_bits(), second)),
+                "level {}, {second:?}:\n{board2:?}",
+                after.level
+            );
+            cleared += usize::from(lines2 > 0);
+            rejected += usize::from(want.is_none());
+            high += usize::from(second.y as i8 + second.orientation.extent().2 < 2);
+        },
+    );
+    if let Some(g) = &group {
+        check(g);
+    }
+    assert!(
+        cleared > 1000 && rejected > 1000 && high > 100,
+        "{cleared} clearing, {rejected} rejected, {high} in rows 0 and 1"
+    );
 }

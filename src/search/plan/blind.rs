@@ -12,7 +12,7 @@
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 
-use super::{placement, Evaluator, Firsts, Placement, Plan, Planner, Situation};
+use super::{placement, Evaluator, Firsts, Plan, Planner, Situation};
 use crate::search::bfs::MoveSet;
 use crate::search::locks::{LockQuery, LockSets};
 use crate::search::pairs::AfterFirst;
@@ -50,7 +50,7 @@ fn blind_value<E: Evaluator>(
     for next in Piece::ALL {
         let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
         let seconds = locks.search_after(&q, &after.first, after.lines);
-        match after.best_pair_after(evaluator, &prefix, seconds.iter().map(Placement::from)) {
+        match evaluator.best_pair_after(&prefix, after, seconds) {
             Some((v, _)) => blind.expected += odds[next.index()] * v,
             None => blind.missing += odds[next.index()],
         }
