@@ -321,3 +321,50 @@ fn run_ahead_options_reach_the_driver() {
     ]);
     assert_eq!(out.status.code(), Some(2), "clap refuses the pair");
 }
+
+#[test]
+fn until_ends_the_run_when_its_game_reaches_the_goal_and_says_so() {
+    let out = nestor(&[
+        "play",
+        "--model-console",
+        "3",
+        "--level",
+        "19",
+        "--until",
+        "lines:12",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON summary");
+    let game = &json["games"][0];
+    assert_eq!(game["end"], "reached", "{json}");
+    let lines = game["lines"].as_u64().expect("lines");
+    // Stopped on the frame the goal is reached: at most one clear past it.
+    assert!((12..16).contains(&lines), "{lines} lines");
+    assert_eq!(json["settings"]["until"], "lines:12");
+    let text = nestor(&["play", "--model-console", "3", "--until", "lines:12"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("reached the --until goal"), "{text}");
+}
+
+#[test]
+fn a_bad_until_is_refused_naming_where_it_came_from() {
+    let out = nestor(&["play", "--model-console", "3", "--until", "rebirht"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--until") && err.contains("rebirth"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("play.toml");
+    std::fs::write(&cfg, "until = \"level:x\"\n").unwrap();
+    let out = nestor(&["play", "--model-console", "3", "--config", s(&cfg)]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("play.toml") && err.contains("`until`"),
+        "{err}"
+    );
+}

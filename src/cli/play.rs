@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context, Result};
 
 use nestor::game::Game;
+use nestor::lab::until::Until;
 use nestor::movie::Movie;
 use nestor::nes::driver::RUN_AHEAD_LEVEL;
 use nestor::nes::settings::PlaySettings;
@@ -129,11 +130,17 @@ impl PlayArgs {
             (None, _) => Some(file.run_ahead_from.unwrap_or(RUN_AHEAD_LEVEL)),
         };
         let flag = |given: Option<bool>, file: Option<bool>| given.or(file).unwrap_or(false);
+        let until = match (&args.until, &file.until) {
+            (Some(t), _) => t.parse().context("--until")?,
+            (None, Some(t)) => t.parse().with_context(|| format!("{file_name}: `until`"))?,
+            (None, None) => Until::TopOut,
+        };
         Ok(Settings {
             level,
             games,
             pieces: args.pieces.or(file.pieces),
             frames: args.frames.or(file.frames),
+            until,
             headless: flag(args.headless, file.headless),
             show_plan: flag(args.show_plan, file.show_plan),
             weights: args.weights.or(file.weights),
@@ -443,6 +450,15 @@ fn drive<C: Console>(
         if stop.requested() {
             in_progress(driver, &mut games, GameEnd::Interrupted);
             break End::Interrupted;
+        }
+        let g = driver.game();
+        if driver.is_playing()
+            && settings
+                .until
+                .is_reached(|n| g.reached(n), g.lines, g.lines_at_rebirth.is_some())
+        {
+            in_progress(driver, &mut games, GameEnd::Reached);
+            break End::Reached;
         }
         if settings.frames.is_some_and(|f| frames >= f)
             || settings.pieces.is_some_and(|p| driver.total().pieces >= p)

@@ -19,6 +19,8 @@ pub(super) enum End {
     Done,
     /// A limit, or the view's quit key (Esc in the window, q or Esc in the terminal).
     Stopped,
+    /// The game reached `--until`.
+    Reached,
     Interrupted,
     Failed(anyhow::Error),
 }
@@ -57,6 +59,10 @@ pub(super) fn finish(
         }
         // The window and the terminal picture both quit on Esc (the terminal on q as well).
         End::Stopped => format!("ended: stopped with the quit key, after {pieces} pieces"),
+        End::Reached => format!(
+            "ended: reached --until {}, after {pieces} pieces",
+            settings.until
+        ),
         End::Interrupted => format!(
             "ended: interrupted (Ctrl-C or SIGTERM) after {pieces} pieces, {} frames",
             run.frames
@@ -75,7 +81,7 @@ pub(super) fn finish(
         file.write_all(m.to_fm2_string().as_bytes())
             .and_then(|()| file.commit())
             .with_context(|| format!("cannot write {}", out.path().display()))?;
-        if !matches!(run.end, End::Done | End::Stopped) {
+        if !matches!(run.end, End::Done | End::Stopped | End::Reached) {
             let when = if in_menus {
                 " (still in the menus, no game started)"
             } else {
@@ -132,11 +138,11 @@ pub(super) fn finish(
     match run.end {
         // A desync is the model disagreeing with the console: a failed result, as in `sim`
         // (unless the faults were injected on purpose, when desyncs are the point).
-        End::Done | End::Stopped if failed_by_desyncs(desyncs, faults) => {
+        End::Done | End::Stopped | End::Reached if failed_by_desyncs(desyncs, faults) => {
             eprintln!("error: {desyncs} desync(s): the model and the console disagreed");
             Ok(ExitCode::FAILURE)
         }
-        End::Done | End::Stopped => Ok(ExitCode::SUCCESS),
+        End::Done | End::Stopped | End::Reached => Ok(ExitCode::SUCCESS),
         End::Interrupted => Ok(ExitCode::from(EXIT_INTERRUPTED)),
         End::Failed(e) => Err(e),
     }

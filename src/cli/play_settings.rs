@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use nestor::lab::until::Until;
 use nestor::movie::Header;
 use nestor::search::profile::Profile;
 use nestor::search::weights::WeightsChoice;
@@ -16,6 +17,8 @@ pub struct Settings {
     pub games: u32,
     pub pieces: Option<u32>,
     pub frames: Option<u64>,
+    #[serde(serialize_with = "serialize_until")]
+    pub until: Until,
     pub headless: bool,
     pub show_plan: bool,
     pub weights: Option<PathBuf>,
@@ -61,6 +64,14 @@ impl Settings {
         if let Some(f) = self.frames {
             c.push(format!("frame limit {f}"));
         }
+        if self.until != Until::TopOut {
+            c.push(format!("until {}", self.until));
+        }
         c
     }
+}
+
+/// `until` as its text (`rebirth`, `level:200`), as the option and the file spell it.
+fn serialize_until<S: serde::Serializer>(until: &Until, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(until)
 }

@@ -20,6 +20,8 @@ pub enum GameEnd {
     Failed,
     /// The cartridge crashed or hung (`crash` says how and where).
     Crashed,
+    /// The game reached the run's `--until` goal.
+    Reached,
 }
 
 impl GameEnd {
@@ -30,6 +32,7 @@ impl GameEnd {
             GameEnd::Interrupted => "interrupted",
             GameEnd::Failed => "failed",
             GameEnd::Crashed => "crashed",
+            GameEnd::Reached => "reached the --until goal",
         }
     }
 }

@@ -45,9 +45,10 @@ pub struct SimArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
-    /// Play each game to: `top-out`, `level:N` (`level:29` gives the level-19 figures) or
-    /// `lines:N`. Every game also stops at its top-out, crash or hang; `level:155` gives the
-    /// crash-level figure of the runs that stopped there.
+    /// Play each game to: `top-out`, `level:N` (`level:29` gives the level-19 figures),
+    /// `lines:N` or `rebirth` (the level rolling over from 255 to 0). Every game also stops at
+    /// its top-out, crash or hang; `level:155` gives the crash-level figure of the runs that
+    /// stopped there.
     #[arg(long, default_value_t = Until::TopOut)]
     pub until: Until,
     /// Stop each game after this many lines (above the lines any start needs for the rebirth,

@@ -243,12 +243,10 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         if s.topped_out || game.play_state == PlayState::Curtain || game.is_over() {
             return Some(End::TopOut);
         }
-        let until = match self.until {
-            Until::TopOut => false,
-            Until::Level(n) => game.level >= n,
-            Until::Lines(n) => s.lines >= n,
-        };
-        if until {
+        if self
+            .until
+            .is_reached(|n| s.reached(n), s.lines, s.lines_at_rebirth.is_some())
+        {
             return Some(End::Until);
         }
         if self.max_lines.is_some_and(|m| s.lines >= m) {

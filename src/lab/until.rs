@@ -17,11 +17,16 @@ pub enum Until {
     Level(u8),
     /// Stop when the line count reaches N.
     Lines(u32),
+    /// Stop at the rebirth: the level rolls over from 255 to 0.
+    Rebirth,
 }
 
 /// Why `--until` text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{text}` is not a stopping point: expected `top-out`, `level:N` (0-255) or `lines:N`")]
+#[error(
+    "`{text}` is not a stopping point: expected `top-out`, `level:N` (0-255), `lines:N` or \
+     `rebirth`"
+)]
 pub struct UntilError {
     pub text: String,
 }
@@ -34,8 +39,10 @@ impl FromStr for Until {
             text: text.to_string(),
         };
         let t = text.trim();
-        if t == "top-out" {
-            return Ok(Until::TopOut);
+        match t {
+            "top-out" => return Ok(Until::TopOut),
+            "rebirth" => return Ok(Until::Rebirth),
+            _ => {}
         }
         let (kind, n) = t.split_once(':').ok_or_else(err)?;
         match kind.trim() {
@@ -52,6 +59,21 @@ impl fmt::Display for Until {
             Until::TopOut => write!(f, "top-out"),
             Until::Level(n) => write!(f, "level:{n}"),
             Until::Lines(n) => write!(f, "lines:{n}"),
+            Until::Rebirth => write!(f, "rebirth"),
+        }
+    }
+}
+
+impl Until {
+    /// True once a game at `lines` lines, that reached `level` (`reached(n)`: the level
+    /// showed n or more, before or after a roll-over) and rolled over when `reborn`, has
+    /// reached this goal.
+    pub fn is_reached(self, reached: impl Fn(u8) -> bool, lines: u32, reborn: bool) -> bool {
+        match self {
+            Until::TopOut => false,
+            Until::Level(n) => reached(n),
+            Until::Lines(n) => lines >= n,
+            Until::Rebirth => reborn,
         }
     }
 }
@@ -109,10 +131,23 @@ mod tests {
             ("level:29", Until::Level(29)),
             ("lines:230", Until::Lines(230)),
             (" level: 39 ", Until::Level(39)),
+            ("rebirth", Until::Rebirth),
         ] {
             assert_eq!(text.parse::<Until>(), Ok(until), "{text}");
             assert_eq!(until.to_string().parse::<Until>(), Ok(until));
         }
+    }
+
+    #[test]
+    fn each_goal_is_reached_by_its_own_measure() {
+        let up_to = |peak: u8| move |n: u8| peak >= n;
+        assert!(!Until::TopOut.is_reached(up_to(255), 9_999, true));
+        assert!(Until::Level(29).is_reached(up_to(29), 0, false));
+        assert!(!Until::Level(30).is_reached(up_to(29), 9_999, false));
+        assert!(Until::Lines(230).is_reached(up_to(0), 230, false));
+        assert!(!Until::Lines(230).is_reached(up_to(255), 229, true));
+        assert!(Until::Rebirth.is_reached(up_to(0), 3_300, true));
+        assert!(!Until::Rebirth.is_reached(up_to(255), 3_290, false));
     }
 
     #[test]

@@ -31,6 +31,10 @@ pub struct PlaySettings {
     /// Stop after this many frames (at least 1) [default: no limit].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
+    /// Stop the run when its game reaches `level:N`, `lines:N` or `rebirth` (the level
+    /// rolling over from 255 to 0) [default: top-out].
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
     /// `--weights`.
     #[arg(skip)]
     pub weights: Option<PathBuf>,
