@@ -15,9 +15,11 @@ use super::timing::{self, Landing, NmiWork};
 mod events;
 mod legal;
 mod play_state;
+mod wait;
 pub use events::{Branch, Events, FrameHint};
 pub use legal::{LegalWait, LEGAL_LEAD, LEGAL_SLEEP};
 pub use play_state::PlayState;
+pub use wait::{ShownBlock, Wait};
 
 /// The cartridge's game state: every RAM quantity the play logic reads or writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,47 +66,6 @@ pub struct Game {
     /// bit 0. Hidden, the play-state-5 frame skips the preview's sprite staging
     /// ([`timing::PREVIEW_STAGING`]).
     pub display_next_piece: u8,
-}
-
-/// Why the next frame runs only the NMI.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Wait {
-    /// Normal: NMI, then the game logic.
-    None,
-    /// Held was exactly Down+Left+Right: the next NMI is followed by states 7-8 only.
-    QuirkNmi,
-    /// Score ≥ 30,000 and the curtain is down: the ending runs (not modelled past its wait).
-    Ending,
-    /// The last frame's logic missed the NMI (a lag frame): the next NMI is followed by the
-    /// game logic again. `Some` when the NMI came before `savePlayer1State`: RAM's player
-    /// block then still shows the frame's start ([`ShownBlock`]).
-    Lag(Option<ShownBlock>),
-    /// The last frame's NMI landed in the points loop and wrote 0 into its counter
-    /// ([`timing::points_counter_clobbered`]): the next frame runs only the NMI as well, then
-    /// [`Wait::Lag`] with the same block shown.
-    LagTwice(ShownBlock),
-    /// The last frame's NMI landed in the next-piece sprite staging ([`crash::CONFETTI_MODEL`]):
-    /// only the NMI runs until the frame counter's low byte reaches 255 or a button is held.
-    Confetti,
-    /// The frame crashed the game ([`Branch::Other`] in a dispatch window): the next NMI still
-    /// runs, and `gameModeState` then shows one more when `true` ([`crash::crash_shows_next_state`]).
-    Crashing(bool),
-    /// The crashing frame's jump ran into the legal screen's tail ([`Branch::LegalScreen`]):
-    /// only the NMI runs while the tail sleeps and waits for Start, then the demo takes over.
-    LegalScreen(LegalWait),
-}
-
-/// The player-block bytes play state 5 changes, as RAM shows them at the end of a frame whose
-/// logic the NMI interrupted before `savePlayer1State` copied the working block back to $60
-/// ([`timing::Landing::BeforeSave`]), and on every frame of a hang.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ShownBlock {
-    pub play_state: PlayState,
-    pub level: u8,
-    pub lines: [u8; 2],
-    pub score: [u8; 3],
-    pub completed_lines: u8,
-    pub hold_down_points: u8,
 }
 
 /// The bytes the NMI's cycle count depends on, as they were before it ran.
@@ -543,7 +504,7 @@ impl Game {
             }
             self.wait = Wait::Lag(before_save.then_some(shown));
             if before_save
-                && timing::points_counter_clobbered(logic, &shown, ev.level_up) == Some(0)
+                && timing::points_counter_clobbered(logic, shown.digits(), ev.level_up) == Some(0)
             {
                 // The NMI's digit write left 0 in the points loop's counter: 255 more
                 // iterations, a second lag frame.

@@ -172,23 +172,29 @@ pub const POINTS_LOOP_END: u32 = 31_809;
 /// 255 more iterations (over 31,000 cycles), a second lag frame (`p216-0` t=65: 1,500 lines,
 /// a double, frame-end $A8 32 then 41); from any BCD value (≤ $99) fewer than 153, which
 /// finish in the next frame as before.
-pub fn points_counter_clobbered(
-    logic: u32,
-    shown: &crate::game::state::ShownBlock,
-    level_up: bool,
-) -> Option<u8> {
+pub fn points_counter_clobbered(logic: u32, shown: ShownDigits, level_up: bool) -> Option<u8> {
     if logic < POINTS_LOOP_END {
         return None;
     }
     if shown.hold_down_points >= 2 {
-        Some(shown.score[0])
+        Some(shown.score_low)
     } else if level_up {
         Some(0x20)
     } else if shown.completed_lines > 0 {
-        Some(shown.lines[0])
+        Some(shown.lines_low)
     } else {
         None
     }
+}
+
+/// The player-block bytes that decide which digits the NMI draws, as the frame's start shows
+/// them (`ShownBlock` in the game state: the same bytes).
+#[derive(Clone, Copy, Debug)]
+pub struct ShownDigits {
+    pub hold_down_points: u8,
+    pub score_low: u8,
+    pub completed_lines: u8,
+    pub lines_low: u8,
 }
 
 /// Where the NMI lands for a frame whose logic (audio excluded) counts `logic_cycles`.
@@ -293,7 +299,7 @@ pub fn frame_cycles(nmi: NmiWork, state5_cycles: u32, lines: u8) -> u32 {
 /// `bne` taken, `rts`: 12): its ten set-up instructions and `jmp` (28),
 /// `loadSpriteIntoOamStaging`'s pointer set-up (30), four sprites of 83 and the `$FF` end (16)
 /// make 406. Counted on the disassembly (no trace presses Select); TetrisGYM's
-/// `src/modes/crash.asm` counts the same 394. Part of [`LOGIC_FIXED`].
+/// `src/modes/crash.asm` counts the same 394. Part of `LOGIC_FIXED`.
 pub const PREVIEW_STAGING: u32 = 394;
 
 /// The count with the preview shown ([`logic_cycles`]) at which the late NMI lands at the end

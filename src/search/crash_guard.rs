@@ -6,7 +6,7 @@
 //! guard counts the points loop at the cap. The first lock's risk counts its own path's soft
 //! drop; the next piece's lock, whose path is not fixed, counts the plain drop
 //! ([`CrashGuard::second_penalty`]); a caller with no path at all covers every soft drop
-//! ([`clear_cycles_any_hold`]).
+//! ([`clear_cycles_any_hold`](crate::game::crash::clear_cycles_any_hold)).
 
 use crate::game::board::{Board, FULL_ROW};
 use crate::game::crash::ClearRisk;
