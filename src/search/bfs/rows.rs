@@ -79,7 +79,8 @@ impl Bfs {
             let child_y = if gravity { y + 1 } else { y };
             // The row's earlier depths, as the children see them.
             let earlier = if gravity { [0u16; 4] } else { row_seen };
-            let mut now = [[0u16; 10]; 4];
+            // 16 columns and 4 slots, indexed by masked values: no bounds checks in the loop.
+            let mut now = [[0u16; 16]; 4];
             let mut now_pos = [0u16; 4];
             frames += 1;
             for i in level_start..level_end {
@@ -103,15 +104,17 @@ impl Bfs {
                     } else {
                         x
                     },
+                    x,
                 ];
                 // A tap resets the counter and moves, or parks it at 16 when blocked.
                 let das_after = [
                     n.state.das,
                     if shifted[1] != x { 0 } else { 16 },
                     if shifted[2] != x { 0 } else { 16 },
+                    n.state.das,
                 ];
                 // Turn targets by the input's turn bits: none, B (0x40), A (0x80).
-                let turned = [slot, ccw[slot], cw[slot]];
+                let turned = [slot, ccw[slot], cw[slot], slot];
                 // After a plain wait only pressing nothing is left (`General::allows`), and
                 // nothing was held, so the tap rule passes every candidate.
                 let candidates = if waited {
@@ -124,9 +127,9 @@ impl Bfs {
                     if c & held != 0 {
                         continue;
                     }
-                    let nx = shifted[dir as usize];
-                    let das = das_after[dir as usize];
-                    let to = turned[turn as usize];
+                    let nx = shifted[dir as usize & 3];
+                    let das = das_after[dir as usize & 3];
+                    let to = turned[turn as usize & 3] & 3;
                     let nslot = if here[to] & (1 << nx) != 0 { to } else { slot };
                     let state = Active {
                         x: nx,
@@ -144,8 +147,9 @@ impl Bfs {
                         continue;
                     }
                     let taps = usize::from(taps);
-                    let seen = &mut now[nslot][nx as usize];
-                    if (taps != 0 && earlier[nslot] & (1 << nx) != 0) || *seen & SUBSETS[taps] != 0
+                    let seen = &mut now[nslot & 3][nx as usize & 15];
+                    if (taps != 0 && earlier[nslot] & (1 << nx) != 0)
+                        || *seen & SUBSETS[taps & 15] != 0
                     {
                         continue;
                     }
