@@ -100,6 +100,26 @@ impl AfterFirst {
         }
     }
 
+    /// How many pairs over `seconds` no rule rejects whose value plus `offset` (a first lock's
+    /// penalty) is `target`.
+    pub fn count_equal<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        seconds: &[ReachLock],
+        offset: f64,
+        target: f64,
+    ) -> usize {
+        let mut n = 0;
+        self.each_pair(
+            evaluator,
+            seconds.iter().map(Placement::from),
+            |v, _, _, _| {
+                n += usize::from(v + offset == target);
+            },
+        );
+        n
+    }
+
     /// `second` locked on the board after the first lock: the board after both and the lines
     /// the second cleared.
     #[inline]

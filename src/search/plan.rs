@@ -418,6 +418,10 @@ impl<E: Evaluator> Planner<E> {
         let preview = self.crash_guard.preview();
         self.soft
             .first_keys(s, guarded.then_some(fk), (may_shift, preview));
+        // No pair list to keep and no second-lock penalty: each first lock's best pair is all
+        // `consider` needs, valued without its board (`Evaluator::best_pair_after`); whether
+        // the best first lock has a tie among its pairs is counted after the loop.
+        let carried = !lookahead && !guarded;
         let keys = &self.soft.keys;
         self.crash_guard.screen(
             (s.level, s.lines),
@@ -460,6 +464,14 @@ impl<E: Evaluator> Planner<E> {
                 self.moves,
                 l1.das,
             ));
+            if carried {
+                let prefix = self.evaluator.prefix(&after.board);
+                if let Some((v, second)) = self.evaluator.best_pair_after(&prefix, &after, seconds)
+                {
+                    consider(v, Some(second));
+                }
+                continue;
+            }
             let keys = &mut self.keys;
             let guard = &mut self.crash_guard;
             after.each_pair(
@@ -481,6 +493,20 @@ impl<E: Evaluator> Planner<E> {
                     }
                 },
             );
+        }
+        if let (true, Some((v, i, _)), Some(next)) = (carried, best, s.next) {
+            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
+            let q = LockQuery::after_lock(
+                &after.board,
+                next,
+                after.speed,
+                &self.profile,
+                self.moves,
+                self.firsts[i].das,
+            );
+            let fp = self.crash_guard.first_penalty(i);
+            let equal = after.count_equal(&self.evaluator, self.seconds.search(&q), fp, v);
+            tie = equal > 1;
         }
         if let (true, Some((v, i, _)), Some(next)) = (tie, best, s.next) {
             best = Some((v, i, self.first_in_bfs_order(s, i, next, v)));

@@ -15,9 +15,9 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
-use super::{tapped_bits, Bfs, Node, Run, CANDIDATES, SLOT};
+use super::{Bfs, Node, Run, CANDIDATES, SLOT};
 
-/// `SUBSETS[t]`: bit s set for every tap set s ⊆ t (s, t as `tapped_bits` values).
+/// `SUBSETS[t]`: bit s set for every tap set s ⊆ t (s, t as `Bfs::tapped_bits` values).
 const SUBSETS: [u16; 16] = subsets();
 
 const fn subsets() -> [u16; 16] {
@@ -79,7 +79,8 @@ impl Bfs {
             let child_y = if gravity { y + 1 } else { y };
             // The row's earlier depths, as the children see them.
             let earlier = if gravity { [0u16; 4] } else { row_seen };
-            let mut now = [[0u16; 10]; 4];
+            // 16 columns and 4 slots, indexed by masked values: no bounds checks in the loop.
+            let mut now = [[0u16; 16]; 4];
             let mut now_pos = [0u16; 4];
             frames += 1;
             for i in level_start..level_end {
@@ -103,32 +104,33 @@ impl Bfs {
                     } else {
                         x
                     },
+                    x,
                 ];
-                for &c in &CANDIDATES[..9] {
-                    if c & 0xC3 & n.prev.0 != 0 {
+                // A tap resets the counter and moves, or parks it at 16 when blocked.
+                let das_after = [
+                    n.state.das,
+                    if shifted[1] != x { 0 } else { 16 },
+                    if shifted[2] != x { 0 } else { 16 },
+                    n.state.das,
+                ];
+                // Turn targets by the input's turn bits: none, B (0x40), A (0x80).
+                let turned = [slot, ccw[slot], cw[slot], slot];
+                // After a plain wait only pressing nothing is left (`General::allows`), and
+                // nothing was held, so the tap rule passes every candidate.
+                let candidates = if waited {
+                    &TAP_MOVES[..1]
+                } else {
+                    &TAP_MOVES[..]
+                };
+                let held = n.prev.0 & 0xC3;
+                for &TapMove { c, dir, turn, taps } in candidates {
+                    if c & held != 0 {
                         continue;
                     }
-                    if waited && c & 0xC3 != 0 {
-                        continue;
-                    }
-                    let nx = shifted[usize::from(c & 0x03)];
-                    // A tap resets the counter and moves, or parks it at 16 when blocked.
-                    let das = match (c & 0x03 != 0, nx != x) {
-                        (false, _) => n.state.das,
-                        (true, true) => 0,
-                        (true, false) => 16,
-                    };
-                    let mut nslot = slot;
-                    let to = if c & 0x80 != 0 {
-                        cw[slot]
-                    } else if c & 0x40 != 0 {
-                        ccw[slot]
-                    } else {
-                        slot
-                    };
-                    if here[to] & (1 << nx) != 0 {
-                        nslot = to;
-                    }
+                    let nx = shifted[dir as usize & 3];
+                    let das = das_after[dir as usize & 3];
+                    let to = turned[turn as usize & 3] & 3;
+                    let nslot = if here[to] & (1 << nx) != 0 { to } else { slot };
                     let state = Active {
                         x: nx,
                         y,
@@ -144,9 +146,10 @@ impl Bfs {
                     if child_y >= 20 {
                         continue;
                     }
-                    let taps = tapped_bits(PadState(c));
-                    let seen = &mut now[nslot][nx as usize];
-                    if (taps != 0 && earlier[nslot] & (1 << nx) != 0) || *seen & SUBSETS[taps] != 0
+                    let taps = usize::from(taps);
+                    let seen = &mut now[nslot & 3][nx as usize & 15];
+                    if (taps != 0 && earlier[nslot] & (1 << nx) != 0)
+                        || *seen & SUBSETS[taps & 15] != 0
                     {
                         continue;
                     }
@@ -168,6 +171,39 @@ impl Bfs {
             level_start = level_end;
         }
     }
+}
+
+/// One of the nine tap candidates (`CANDIDATES[..9]`, in their order) with its parts as
+/// indices: direction (0 none, 1 Right, 2 Left), turn (0 none, 1 B, 2 A), tapped bits.
+#[derive(Clone, Copy)]
+struct TapMove {
+    c: u8,
+    dir: u8,
+    turn: u8,
+    taps: u8,
+}
+
+const TAP_MOVES: [TapMove; 9] = tap_moves();
+
+const fn tap_moves() -> [TapMove; 9] {
+    let mut out = [TapMove {
+        c: 0,
+        dir: 0,
+        turn: 0,
+        taps: 0,
+    }; 9];
+    let mut i = 0;
+    while i < 9 {
+        let c = CANDIDATES[i];
+        out[i] = TapMove {
+            c,
+            dir: c & 0x03,
+            turn: c >> 6,
+            taps: (c & 0x03) | ((c >> 4) & 0x0C),
+        };
+        i += 1;
+    }
+    out
 }
 
 /// Pivot rows the collision map answers for.
