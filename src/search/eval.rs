@@ -12,6 +12,7 @@ use crate::game::{Board, Orientation, Piece};
 use super::column_reach::ReachTable;
 use super::features::{with_features, FEATURE_COUNT};
 use super::pairs::AfterFirst;
+pub use super::pairs::{PairOutcome, Placement};
 use super::reach::ReachLock;
 use super::weights::{PhaseWeights, Weights};
 
@@ -24,31 +25,9 @@ mod incremental_tests;
 mod oracle;
 #[cfg(test)]
 mod oracle_tests;
+mod pair_values;
 #[cfg(test)]
 mod tests;
-
-/// Where one piece locked: pivot (x, y) as `Collide::fits` takes it (y wraps below 0 for the
-/// hidden rows) and its orientation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Placement {
-    pub x: u8,
-    pub y: u8,
-    pub orientation: Orientation,
-}
-
-/// The result of locking the current piece, then the next piece.
-#[derive(Clone, Copy, Debug)]
-pub struct PairOutcome<'a> {
-    pub first: Placement,
-    pub second: Placement,
-    pub lines_first: u32,
-    pub lines_second: u32,
-    /// The board after both pieces locked and their lines cleared.
-    pub board: &'a Board,
-    /// The level of the decision. It picks the phase (one phase scores every pair of a
-    /// decision: values of different phases do not compare) and the gravity of the reach.
-    pub level: u8,
-}
 
 /// Scores pairs for the search; lower is better, `None` means a rule rejects the pair.
 pub trait Evaluator: Sync {

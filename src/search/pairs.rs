@@ -1,12 +1,36 @@
 //! The pair enumerator: the board after a first lock and every (first, second) pair over the
-//! next piece's locks, locked and valued; every caller that values pairs goes through it.
+//! next piece's locks, locked; `eval::pair_values` values them, for every caller.
 
 use crate::game::board::Board;
 use crate::game::score::{add_line, drop_speed};
 
+use crate::game::Orientation;
+
 use super::bfs::Lock;
-use super::eval::{Evaluator, PairOutcome, Placement, Prefix};
 use super::reach::ReachLock;
+
+/// Where one piece locked: pivot (x, y) as `Collide::fits` takes it (y wraps below 0 for the
+/// hidden rows) and its orientation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    pub x: u8,
+    pub y: u8,
+    pub orientation: Orientation,
+}
+
+/// The result of locking the current piece, then the next piece.
+#[derive(Clone, Copy, Debug)]
+pub struct PairOutcome<'a> {
+    pub first: Placement,
+    pub second: Placement,
+    pub lines_first: u32,
+    pub lines_second: u32,
+    /// The board after both pieces locked and their lines cleared.
+    pub board: &'a Board,
+    /// The level of the decision. It picks the phase (one phase scores every pair of a
+    /// decision: values of different phases do not compare) and the gravity of the reach.
+    pub level: u8,
+}
 
 /// The level after `cleared` more lines, by the cartridge's own rule.
 pub fn level_after(level: u8, lines: [u8; 2], cleared: u32) -> u8 {
@@ -70,56 +94,6 @@ impl AfterFirst {
         }
     }
 
-    /// The value of the first lock alone (no next piece known): the pair (first, first) with
-    /// no second lines, as the original evaluator scored it.
-    pub fn alone<E: Evaluator>(&self, evaluator: &E) -> Option<f64> {
-        evaluator.evaluate(&PairOutcome {
-            first: self.first,
-            second: self.first,
-            lines_first: self.lines,
-            lines_second: 0,
-            board: &self.board,
-            level: self.level,
-        })
-    }
-
-    /// Every pair with a second lock from `seconds`, in their order: `f(value, second, lines
-    /// the second cleared, board after both)` for each pair no rule rejects.
-    #[inline]
-    pub fn each_pair<E: Evaluator>(
-        &self,
-        evaluator: &E,
-        seconds: impl IntoIterator<Item = Placement>,
-        mut f: impl FnMut(f64, Placement, u32, &Board),
-    ) {
-        for second in seconds {
-            let (board2, lines2) = self.then(second);
-            if let Some(v) = evaluator.evaluate(&self.outcome(second, lines2, &board2)) {
-                f(v, second, lines2, &board2);
-            }
-        }
-    }
-
-    /// How many pairs over `seconds` no rule rejects whose value plus `offset` (a first lock's
-    /// penalty) is `target`.
-    pub fn count_equal<E: Evaluator>(
-        &self,
-        evaluator: &E,
-        seconds: &[ReachLock],
-        offset: f64,
-        target: f64,
-    ) -> usize {
-        let mut n = 0;
-        self.each_pair(
-            evaluator,
-            seconds.iter().map(Placement::from),
-            |v, _, _, _| {
-                n += usize::from(v + offset == target);
-            },
-        );
-        n
-    }
-
     /// `second` locked on the board after the first lock: the board after both and the lines
     /// the second cleared.
     #[inline]
@@ -145,45 +119,5 @@ impl AfterFirst {
             board: board2,
             level: self.level,
         }
-    }
-
-    /// The best pair over `seconds`: the first of the lowest value, and its second lock.
-    pub fn best_pair<E: Evaluator>(
-        &self,
-        evaluator: &E,
-        seconds: impl IntoIterator<Item = Placement>,
-    ) -> Option<(f64, Placement)> {
-        self.best_by(seconds, |o| evaluator.evaluate(o))
-    }
-
-    /// `best_pair`, valued from the evaluator's pass over this first lock's board
-    /// (`Evaluator::prefix`, done once by the caller): for a first lock valued against several
-    /// next pieces, where the shared pass pays (`benches/README.md`, issue 25's third pass).
-    pub fn best_pair_after<E: Evaluator>(
-        &self,
-        evaluator: &E,
-        prefix: &Prefix,
-        seconds: impl IntoIterator<Item = Placement>,
-    ) -> Option<(f64, Placement)> {
-        self.best_by(seconds, |o| evaluator.evaluate_after(prefix, o))
-    }
-
-    /// The first pair of the lowest `value` over `seconds`, and its second lock.
-    #[inline(always)]
-    fn best_by(
-        &self,
-        seconds: impl IntoIterator<Item = Placement>,
-        value: impl Fn(&PairOutcome) -> Option<f64>,
-    ) -> Option<(f64, Placement)> {
-        let mut best: Option<(f64, Placement)> = None;
-        for second in seconds {
-            let (board2, lines2) = self.then(second);
-            if let Some(v) = value(&self.outcome(second, lines2, &board2)) {
-                if best.is_none_or(|b| v < b.0) {
-                    best = Some((v, second));
-                }
-            }
-        }
-        best
     }
 }

@@ -1,0 +1,99 @@
+//! A first lock's pairs valued by an evaluator: alone, each, the best, the ties (the
+//! enumerator in `search::pairs` knows boards and locks; this knows values).
+
+use super::{Evaluator, PairOutcome, Placement, Prefix};
+use crate::game::Board;
+use crate::search::pairs::AfterFirst;
+use crate::search::reach::ReachLock;
+
+impl AfterFirst {
+    /// The value of the first lock alone (no next piece known): the pair (first, first) with
+    /// no second lines, as the original evaluator scored it.
+    pub fn alone<E: Evaluator>(&self, evaluator: &E) -> Option<f64> {
+        evaluator.evaluate(&PairOutcome {
+            first: self.first,
+            second: self.first,
+            lines_first: self.lines,
+            lines_second: 0,
+            board: &self.board,
+            level: self.level,
+        })
+    }
+
+    /// Every pair with a second lock from `seconds`, in their order: `f(value, second, lines
+    /// the second cleared, board after both)` for each pair no rule rejects.
+    #[inline]
+    pub fn each_pair<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        seconds: impl IntoIterator<Item = Placement>,
+        mut f: impl FnMut(f64, Placement, u32, &Board),
+    ) {
+        for second in seconds {
+            let (board2, lines2) = self.then(second);
+            if let Some(v) = evaluator.evaluate(&self.outcome(second, lines2, &board2)) {
+                f(v, second, lines2, &board2);
+            }
+        }
+    }
+
+    /// How many pairs over `seconds` no rule rejects whose value plus `offset` (a first lock's
+    /// penalty) is `target`.
+    pub fn count_equal<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        seconds: &[ReachLock],
+        offset: f64,
+        target: f64,
+    ) -> usize {
+        let mut n = 0;
+        self.each_pair(
+            evaluator,
+            seconds.iter().map(Placement::from),
+            |v, _, _, _| {
+                n += usize::from(v + offset == target);
+            },
+        );
+        n
+    }
+
+    /// The best pair over `seconds`: the first of the lowest value, and its second lock.
+    pub fn best_pair<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        seconds: impl IntoIterator<Item = Placement>,
+    ) -> Option<(f64, Placement)> {
+        self.best_by(seconds, |o| evaluator.evaluate(o))
+    }
+
+    /// `best_pair`, valued from the evaluator's pass over this first lock's board
+    /// (`Evaluator::prefix`, done once by the caller): for a first lock valued against several
+    /// next pieces, where the shared pass pays (`benches/README.md`, issue 25's third pass).
+    pub fn best_pair_after<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        prefix: &Prefix,
+        seconds: impl IntoIterator<Item = Placement>,
+    ) -> Option<(f64, Placement)> {
+        self.best_by(seconds, |o| evaluator.evaluate_after(prefix, o))
+    }
+
+    /// The first pair of the lowest `value` over `seconds`, and its second lock.
+    #[inline(always)]
+    pub(crate) fn best_by(
+        &self,
+        seconds: impl IntoIterator<Item = Placement>,
+        value: impl Fn(&PairOutcome) -> Option<f64>,
+    ) -> Option<(f64, Placement)> {
+        let mut best: Option<(f64, Placement)> = None;
+        for second in seconds {
+            let (board2, lines2) = self.then(second);
+            if let Some(v) = value(&self.outcome(second, lines2, &board2)) {
+                if best.is_none_or(|b| v < b.0) {
+                    best = Some((v, second));
+                }
+            }
+        }
+        best
+    }
+}
