@@ -244,9 +244,22 @@ impl Prefix {
                 (c0, c1) = (c0.min(c), c1.max(c));
             }
         }
-        let (c0, c1) = (c0.saturating_sub(1), (c1 + 1).min(9));
         let mut ext = self.left[c0].union(&self.right[c1 + 1]);
         let (mut d0, mut d1, mut d2, mut d3, mut d4) = (0i32, 0i32, 0i32, 0i32, 0i32);
+        // A neighbour of the lock keeps its cells, so all but its well cells (which read its
+        // neighbours) and its extremes are in `left[c0]` / `right[c1 + 1]` already.
+        let mut neighbour = |c: usize| {
+            let old = &self.per[c];
+            let wells = (cols[c] & cols[c + 2] & ((1u32 << old.top) - 1)).count_ones() as i32;
+            d1 += wells - i32::from(old.wells);
+            d2 += i32::from(wells >= 3) - i32::from(old.wells >= 3);
+        };
+        if c0 > 0 {
+            neighbour(c0 - 1);
+        }
+        if c1 < 9 {
+            neighbour(c1 + 1);
+        }
         let mut top_prev = if c0 == 0 {
             None
         } else {
