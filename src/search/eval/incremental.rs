@@ -33,6 +33,8 @@ pub struct Prefix {
     left: [Extremes; 11],
     right: [Extremes; 11],
     pile_top: u8,
+    /// Per row, its row transitions as the first board's pass counted them (0 above the pile).
+    row_trans: [u8; 20],
     features: Features,
 }
 
@@ -176,13 +178,19 @@ impl Prefix {
             left[c + 1] = left[c].with(&per[c]);
             right[9 - c] = right[10 - c].with(&per[9 - c]);
         }
+        let pile_top = rows.iter().position(|&r| r != 0).unwrap_or(20);
+        let mut row_trans = [0u8; 20];
+        for r in pile_top..20 {
+            row_trans[r] = row_transitions(rows[r]) as u8;
+        }
         Prefix {
             rows: *rows,
             cols,
             per,
             left,
             right,
-            pile_top: rows.iter().position(|&r| r != 0).unwrap_or(20) as u8,
+            pile_top: pile_top as u8,
+            row_trans,
             features: features_of(rows),
         }
     }
@@ -213,10 +221,8 @@ impl Prefix {
             f.solid_cells += n;
             f.weighted_solid_cells += (20 - r as u32) * n;
             // Rows above the first board's pile were not counted there.
-            f.row_transitions += row_transitions(new);
-            if r >= pt1 {
-                f.row_transitions -= row_transitions(old);
-            }
+            f.row_transitions =
+                f.row_transitions + row_transitions(new) - u32::from(self.row_trans[r]);
             let (above1, above2) = if r == 0 {
                 (0, 0)
             } else {
