@@ -6,7 +6,9 @@
 // lock spans and the row below; the column features (tops, holes' depths, column transitions,
 // wells) are sums over columns, kept per column of the first board, and only the lock's columns
 // and their neighbours are redone, each from its column as a 20-bit mask; the minimum and
-// maximum over columns come from the unchanged columns' running extremes on either side.
+// maximum over columns come from the unchanged columns' running extremes on either side, kept
+// as bit sets (a column's hole depths as bits, its top as one bit) so that an extreme over
+// columns is an OR and one bit scan at the end, not a comparison per column.
 // Integers throughout, so `PhaseWeights::score` gives the one-pass value bit for bit
 // (`eval::incremental_tests` checks features and values against the full pass).
 
@@ -26,11 +28,13 @@ pub struct Prefix {
     cols: [u32; 12],
     /// Per column: its column features on the first board.
     per: [Column; 10],
-    /// Per column c, the extremes over the columns left of c and right of c (the minimum hole
-    /// depth, the maximum hole depth, the lowest top).
+    /// Per column c, the extremes over the columns left of c and right of c (the hole depths
+    /// and the tops as bit sets).
     left: [Extremes; 11],
     right: [Extremes; 11],
     pile_top: u8,
+    /// Per row, its row transitions as the first board's pass counted them (0 above the pile).
+    row_trans: [u8; 20],
     features: Features,
 }
 
@@ -41,67 +45,68 @@ const ALL: u32 = (1 << 20) - 1;
 struct Column {
     top: u8,
     holes: u8,
-    min_depth: u8,
-    max_depth: u8,
     transitions: u8,
     wells: u8,
+    /// Its holes' depths as bits (bit d: a hole d rows under its top).
+    depths: u32,
 }
 
+/// The hole depths and the tops of some columns as bit sets: bit d of `depths` for a hole
+/// d rows under its column's top (1 to 19), bit t of `tops` for a column whose top is t (0 to
+/// 20). The minimum and maximum over the columns are the lowest and highest bits, and the
+/// union of two sets is their extremes' extremes.
 #[derive(Clone, Copy, Debug)]
 struct Extremes {
-    min_depth: u8,
-    max_depth: u8,
-    lowest: u8,
+    depths: u32,
+    tops: u32,
 }
 
-const NO_EXTREMES: Extremes = Extremes {
-    min_depth: 20,
-    max_depth: 0,
-    lowest: 0,
-};
+const NO_EXTREMES: Extremes = Extremes { depths: 0, tops: 0 };
 
 impl Extremes {
     #[inline(always)]
-    fn min_with(&self, other: &Extremes) -> Extremes {
+    fn union(&self, other: &Extremes) -> Extremes {
         Extremes {
-            min_depth: self.min_depth.min(other.min_depth),
-            max_depth: self.max_depth.max(other.max_depth),
-            lowest: self.lowest.max(other.lowest),
+            depths: self.depths | other.depths,
+            tops: self.tops | other.tops,
         }
     }
 
     #[inline(always)]
     fn with(self, c: &Column) -> Extremes {
         Extremes {
-            min_depth: self.min_depth.min(c.min_depth),
-            max_depth: self.max_depth.max(c.max_depth),
-            lowest: self.lowest.max(c.top),
+            depths: self.depths | c.depths,
+            tops: self.tops | (1 << c.top),
         }
+    }
+
+    /// The smallest hole depth (20: no hole), the largest (0: no hole) and the lowest top (0
+    /// with no column).
+    #[inline(always)]
+    fn values(&self) -> (u32, u32, u32) {
+        let d = self.depths;
+        let (min, max) = if d == 0 {
+            (20, 0)
+        } else {
+            (d.trailing_zeros(), 31 - d.leading_zeros())
+        };
+        (min, max, 31 - (self.tops | 1).leading_zeros())
     }
 }
 
 /// Column `col` (filled rows as bits) between columns `left` and `right`: its top (20: empty),
-/// holes (empty cells right under a filled one) and their depth range, column transitions
+/// holes (empty cells right under a filled one) and their depths, column transitions
 /// below its top, and well cells (empty above its top, both neighbours filled).
 #[inline(always)]
 fn column(left: u32, col: u32, right: u32) -> Column {
     let top = (col | (1 << 20)).trailing_zeros();
     let holes = !col & (col << 1) & ALL;
-    let (min_depth, max_depth) = if holes == 0 {
-        (20, 0)
-    } else {
-        (
-            holes.trailing_zeros() - top,
-            31 - holes.leading_zeros() - top,
-        )
-    };
     let below_top = ALL & !((2u32 << top) - 1);
     let above_top = (1u32 << top) - 1;
     Column {
         top: top as u8,
         holes: holes.count_ones() as u8,
-        min_depth: min_depth as u8,
-        max_depth: max_depth as u8,
+        depths: holes >> top,
         transitions: ((col ^ (col << 1)) & below_top).count_ones() as u8,
         wells: (left & right & above_top).count_ones() as u8,
     }
@@ -173,13 +178,19 @@ impl Prefix {
             left[c + 1] = left[c].with(&per[c]);
             right[9 - c] = right[10 - c].with(&per[9 - c]);
         }
+        let pile_top = rows.iter().position(|&r| r != 0).unwrap_or(20);
+        let mut row_trans = [0u8; 20];
+        for r in pile_top..20 {
+            row_trans[r] = row_transitions(rows[r]) as u8;
+        }
         Prefix {
             rows: *rows,
             cols,
             per,
             left,
             right,
-            pile_top: rows.iter().position(|&r| r != 0).unwrap_or(20) as u8,
+            pile_top: pile_top as u8,
+            row_trans,
             features: features_of(rows),
         }
     }
@@ -210,10 +221,8 @@ impl Prefix {
             f.solid_cells += n;
             f.weighted_solid_cells += (20 - r as u32) * n;
             // Rows above the first board's pile were not counted there.
-            f.row_transitions += row_transitions(new);
-            if r >= pt1 {
-                f.row_transitions -= row_transitions(old);
-            }
+            f.row_transitions =
+                f.row_transitions + row_transitions(new) - u32::from(self.row_trans[r]);
             let (above1, above2) = if r == 0 {
                 (0, 0)
             } else {
@@ -241,9 +250,22 @@ impl Prefix {
                 (c0, c1) = (c0.min(c), c1.max(c));
             }
         }
-        let (c0, c1) = (c0.saturating_sub(1), (c1 + 1).min(9));
-        let mut ext = self.left[c0].min_with(&self.right[c1 + 1]);
+        let mut ext = self.left[c0].union(&self.right[c1 + 1]);
         let (mut d0, mut d1, mut d2, mut d3, mut d4) = (0i32, 0i32, 0i32, 0i32, 0i32);
+        // A neighbour of the lock keeps its cells, so all but its well cells (which read its
+        // neighbours) and its extremes are in `left[c0]` / `right[c1 + 1]` already.
+        let mut neighbour = |c: usize| {
+            let old = &self.per[c];
+            let wells = (cols[c] & cols[c + 2] & ((1u32 << old.top) - 1)).count_ones() as i32;
+            d1 += wells - i32::from(old.wells);
+            d2 += i32::from(wells >= 3) - i32::from(old.wells >= 3);
+        };
+        if c0 > 0 {
+            neighbour(c0 - 1);
+        }
+        if c1 < 9 {
+            neighbour(c1 + 1);
+        }
         let mut top_prev = if c0 == 0 {
             None
         } else {
@@ -286,10 +308,11 @@ impl Prefix {
         f.well_cells = add(f.well_cells, d1);
         f.deep_wells = add(f.deep_wells, d2);
         f.column_heights = add(f.column_heights, d3);
-        f.min_column_hole_depth = u32::from(ext.min_depth);
-        f.max_column_hole_depth = u32::from(ext.max_depth);
+        let (min_depth, max_depth, lowest) = ext.values();
+        f.min_column_hole_depth = min_depth;
+        f.max_column_hole_depth = max_depth;
         // The row where the last column is first covered (20: some column never is).
-        f.column_height_spread = f.pile_height - (20 - u32::from(ext.lowest));
+        f.column_height_spread = f.pile_height - (20 - lowest);
         f
     }
 }
