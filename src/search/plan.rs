@@ -4,12 +4,10 @@
 use std::time::Instant;
 
 use crate::game::active::{Active, Control};
-use crate::game::board::Board;
 use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::{Orientation, Piece};
 use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
-use crate::game::state::Game;
 
 use super::bfs::{Bfs, Lock, MoveSet};
 use super::collision::CollisionMap;
@@ -23,40 +21,9 @@ use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
 use soft_drop::SoftLever;
 
 mod blind;
+mod situation;
 mod soft_drop;
-
-/// What the planner needs to know: the state at the end of the last frame.
-#[derive(Clone, Copy, Debug)]
-pub struct Situation {
-    /// Rows −2..19 (without the active piece).
-    pub board: Board,
-    /// The falling piece and its counters.
-    pub active: Active,
-    /// Buttons held in the last frame.
-    pub prev: PadState,
-    pub level: u8,
-    /// BCD lines [$70, $71] (for the level-up a clear may bring before the next piece).
-    pub lines: [u8; 2],
-    /// The next piece, if known.
-    pub next: Option<Piece>,
-    /// What this piece has already done (zero at its spawn; set for the reaction re-plan).
-    pub progress: PieceProgress,
-}
-
-impl Situation {
-    /// What the planner sees of `game` at the end of its current frame.
-    pub fn of(game: &Game) -> Situation {
-        Situation {
-            board: game.board(),
-            active: game.active,
-            prev: game.held,
-            level: game.level,
-            lines: game.lines,
-            next: game.next_piece(),
-            progress: PieceProgress::default(),
-        }
-    }
-}
+pub use situation::Situation;
 
 /// The chosen placement and how to get there.
 #[derive(Clone, Debug, PartialEq)]

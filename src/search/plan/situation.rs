@@ -1,0 +1,42 @@
+//! What the planner is given: the board, the piece and its counters, the level and lines,
+//! the next piece and what this piece has done, as the game shows them at a frame's end.
+
+use crate::game::active::Active;
+use crate::game::board::Board;
+use crate::game::pad::PadState;
+use crate::game::piece::Piece;
+use crate::game::state::Game;
+use crate::search::profile::PieceProgress;
+
+/// What the planner needs to know: the state at the end of the last frame.
+#[derive(Clone, Copy, Debug)]
+pub struct Situation {
+    /// Rows −2..19 (without the active piece).
+    pub board: Board,
+    /// The falling piece and its counters.
+    pub active: Active,
+    /// Buttons held in the last frame.
+    pub prev: PadState,
+    pub level: u8,
+    /// BCD lines [$70, $71] (for the level-up a clear may bring before the next piece).
+    pub lines: [u8; 2],
+    /// The next piece, if known.
+    pub next: Option<Piece>,
+    /// What this piece has already done (zero at its spawn; set for the reaction re-plan).
+    pub progress: PieceProgress,
+}
+
+impl Situation {
+    /// What the planner sees of `game` at the end of its current frame.
+    pub fn of(game: &Game) -> Situation {
+        Situation {
+            board: game.board(),
+            active: game.active,
+            prev: game.held,
+            level: game.level,
+            lines: game.lines,
+            next: game.next_piece(),
+            progress: PieceProgress::default(),
+        }
+    }
+}
