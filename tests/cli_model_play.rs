@@ -291,6 +291,15 @@ fn run_ahead_options_reach_the_driver() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{args:?}: {stderr}");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+        // The model beside the copy is the model console itself: it never disagrees, and
+        // nothing crashes at level 19.
+        for key in [
+            "run_ahead_crashes",
+            "run_ahead_open",
+            "run_ahead_disagreements",
+        ] {
+            assert_eq!(v["totals"][key], 0, "{args:?}: {key}");
+        }
         (
             v["settings"]["run_ahead_from"].clone(),
             v["totals"]["run_ahead_checks"].as_u64().expect("checks"),

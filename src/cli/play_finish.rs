@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 
 use nestor::io::Output;
 use nestor::movie::Movie;
+use nestor::nes::driver::RunAheadCounts;
 
 use super::interrupt::EXIT_INTERRUPTED;
 use super::play_settings::Settings;
@@ -33,7 +34,7 @@ pub(super) struct Run {
     pub(super) seconds: f64,
     pub(super) end: End,
     pub(super) faults: u64,
-    pub(super) run_ahead: (u64, u64),
+    pub(super) run_ahead: RunAheadCounts,
 }
 
 /// Saves the movie, prints the summary (also after a failure or an interruption: everything
@@ -123,8 +124,10 @@ pub(super) fn finish(
             },
             desyncs: run.games.iter().map(|g| g.desyncs).sum(),
             faults_injected: faults,
-            run_ahead_checks: run_ahead.0,
-            run_ahead_disagreements: run_ahead.1,
+            run_ahead_checks: run_ahead.checks,
+            run_ahead_crashes: run_ahead.crashes,
+            run_ahead_open: run_ahead.open,
+            run_ahead_disagreements: run_ahead.disagreements,
             frames: run.frames,
             seconds: run.seconds,
             frames_per_second: run.frames as f64 / run.seconds.max(1e-9),

@@ -83,9 +83,12 @@ pub struct Totals {
     pub desyncs: u32,
     /// Frames whose pad `--inject-faults` corrupted.
     pub faults_injected: u64,
-    /// Line clears the driver played ahead on a copy of the console (from level 150), and
-    /// those where the copy crashed though the model's plan chose them.
+    /// Line clears the driver played ahead on a copy of the console (from level 150); those
+    /// where the copy crashed or hung (each planned around); those whose outcome the rules
+    /// model, played beside the copy, left open; those where it decided the other outcome.
     pub run_ahead_checks: u64,
+    pub run_ahead_crashes: u64,
+    pub run_ahead_open: u64,
     pub run_ahead_disagreements: u64,
     pub frames: u64,
     pub seconds: f64,
@@ -160,8 +163,11 @@ impl<S: Serialize> Summary<S> {
         if t.run_ahead_checks > 0 {
             println!(
                 "run-ahead: {} line clears checked on a copy of the console, {} crashed there \
-                 (disagreements with the model)",
-                t.run_ahead_checks, t.run_ahead_disagreements
+                 (planned around), {} left open by the model, {} disagreements with the model",
+                t.run_ahead_checks,
+                t.run_ahead_crashes,
+                t.run_ahead_open,
+                t.run_ahead_disagreements
             );
         }
         println!(

@@ -502,6 +502,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
 
 #[path = "driver_run_ahead.rs"]
 mod run_ahead;
+pub use run_ahead::RunAheadCounts;
 pub use run_ahead::RUN_AHEAD_LEVEL;
 use run_ahead::{RunAhead, RUN_AHEAD_TRIES};
 

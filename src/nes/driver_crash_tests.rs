@@ -146,7 +146,7 @@ fn the_run_ahead_sees_the_crash_and_plans_around_it() {
     let frames = (1..=40_000u64)
         .find(|_| matches!(off.step().unwrap(), Step::Crashed { .. }))
         .expect("the cartridge crashes without the run-ahead");
-    assert_eq!(off.run_ahead(), (0, 0));
+    assert_eq!(off.run_ahead(), RunAheadCounts::default());
     // With it, every such clear is seen on the copy first and planned around.
     let mut on = crash_driver(157, Some(150));
     for _ in 0..frames + 3000 {
@@ -156,9 +156,14 @@ fn the_run_ahead_sees_the_crash_and_plans_around_it() {
             "{step:?}"
         );
     }
-    let (checks, crashes) = on.run_ahead();
-    assert!(crashes >= 1 && checks > crashes, "{checks} {crashes}");
+    let counts = on.run_ahead();
+    let (checks, crashes) = (counts.checks, counts.crashes);
+    assert!(crashes >= 1 && checks > crashes, "{counts:?}");
     assert_eq!(on.run_ahead_replans(), crashes);
+    // The model beside the copy plays on where the copy crashes (the crash is this console's
+    // own): every crash it did not leave open is a disagreement, and only those.
+    assert!(counts.disagreements >= 1, "{counts:?}");
+    assert!(counts.disagreements <= crashes, "{counts:?}");
     assert!(on.game().lines > off.game().lines, "{:?}", on.game());
     assert_eq!(on.game().desyncs, 0);
 }
@@ -173,8 +178,10 @@ fn the_run_ahead_leaves_the_game_alone() {
     }
     assert_eq!(on.console().inner.game(), off.console().inner.game());
     assert_eq!(on.console().frame_number(), off.console().frame_number());
-    let (checks, crashes) = on.run_ahead();
-    assert!(checks >= 3 && crashes == 0, "{checks} {crashes}");
-    assert_eq!(off.run_ahead(), (0, 0));
+    let counts = on.run_ahead();
+    assert!(counts.checks >= 3 && counts.crashes == 0, "{counts:?}");
+    // The model read from the copy's RAM agrees with the copy on every clear.
+    assert_eq!(counts.disagreements, 0, "{counts:?}");
+    assert_eq!(off.run_ahead(), RunAheadCounts::default());
     assert!(on.game().lines > 1515 + 5, "{:?}", on.game());
 }

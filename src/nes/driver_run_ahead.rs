@@ -1,9 +1,10 @@
-//! The driver's run-ahead check: a new plan played on a saved copy of the console, a line clear
-//! that stops the cartridge there counted and planned around, then back to the saved state.
+//! The driver's run-ahead check: a new plan played on a saved copy of the console and on the
+//! rules model beside it, a clear that stops the copy planned around, the two outcomes compared.
 
 use super::{Driver, DriverError};
-use crate::game::state::PlayState;
-use crate::game::PadState;
+use crate::game::state::{FrameHint, PlayState};
+use crate::game::timing::audio::{audio_cycles, AUDIO_RAM, AUDIO_RAM_LEN};
+use crate::game::{CrashKind, Game, PadState};
 use crate::nes::console::Console;
 use crate::nes::freeze::FreezeWatch;
 use crate::nes::observe::RamSnapshot;
@@ -20,12 +21,42 @@ const RUN_AHEAD_AFTER: usize = 400;
 /// Locks of one piece the run-ahead may refuse before it keeps the plan it has.
 pub(super) const RUN_AHEAD_TRIES: usize = 4;
 
+/// What the run-ahead check counted over a run (`play`'s summary shows it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunAheadCounts {
+    /// Plans checked ahead whose lock cleared lines on the copy.
+    pub checks: u64,
+    /// Those where the copy crashed or hung: each was planned around.
+    pub crashes: u64,
+    /// Those whose outcome the rules model left open (`Events::may_crash`): a crash there
+    /// does not contradict the model.
+    pub open: u64,
+    /// Those where the model decided the outcome (plays on, or crashes) and the copy showed
+    /// the other: the model is wrong there.
+    pub disagreements: u64,
+}
+
+/// What the rules model said of a plan's frames, played beside the copy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct ModelVerdict {
+    /// Some frame's outcome was left open (it may crash).
+    pub(super) open: bool,
+    /// The model ended the game (a hang, or a crash it is sure of).
+    pub(super) crashed: bool,
+}
+
+impl ModelVerdict {
+    /// True when the copy's outcome contradicts the model: an open frame agrees with both.
+    pub(super) fn disagrees(self, copy_crashed: bool) -> bool {
+        !self.open && self.crashed != copy_crashed
+    }
+}
+
 /// The run-ahead check's setting and counts.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RunAhead {
     pub(super) from: Option<u8>,
-    checks: u64,
-    crashes: u64,
+    counts: RunAheadCounts,
     pub(super) replans: u64,
 }
 
@@ -33,8 +64,7 @@ impl Default for RunAhead {
     fn default() -> RunAhead {
         RunAhead {
             from: Some(RUN_AHEAD_LEVEL),
-            checks: 0,
-            crashes: 0,
+            counts: RunAheadCounts::default(),
             replans: 0,
         }
     }
@@ -47,10 +77,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.run_ahead.from = level;
     }
 
-    /// Plans checked ahead whose lock cleared lines on the copy, and those of them where the
-    /// copy crashed (the model's plan did not see the crash).
-    pub fn run_ahead(&self) -> (u64, u64) {
-        (self.run_ahead.checks, self.run_ahead.crashes)
+    /// What the run-ahead check counted so far.
+    pub fn run_ahead(&self) -> RunAheadCounts {
+        self.run_ahead.counts
     }
 
     /// Plans made again without a lock the run-ahead saw crash.
@@ -59,9 +88,11 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     }
 
     /// Plays the plan being followed on the console, then nothing until the next piece is up,
-    /// and comes back: a lock that clears lines and stops the frame counter there is a crash
-    /// the model did not foresee: its lock is returned. Consoles that cannot save a state are
-    /// not checked.
+    /// and comes back: a lock that clears lines and stops the frame counter there is a crash:
+    /// its lock is returned. The rules model plays the same pads from the same RAM beside the
+    /// copy, its audio counted from the copy's RAM as `trace verify` counts it, and a clear
+    /// whose outcome it decided otherwise is a disagreement. Consoles that cannot save a
+    /// state are not checked.
     pub(super) fn look_ahead(&mut self) -> Result<Option<Placement>, DriverError> {
         let Some(f) = self.follower.following() else {
             return Ok(None);
@@ -74,36 +105,112 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         let lines = line_count(self.now.lines_bcd);
         let mut before = self.now.clone();
         let mut watch = FreezeWatch::default();
-        let (mut cleared, mut crashed) = (false, None);
+        let (mut cleared, mut crashed, mut next_up) = (false, None, false);
+        // A snapshot the model cannot read (never seen in play) leaves the outcome open.
+        let mut model = self.now.to_game().ok();
+        let mut verdict = ModelVerdict {
+            open: model.is_none(),
+            crashed: false,
+        };
         for i in 0..inputs.len() + RUN_AHEAD_AFTER {
             let pad = inputs.get(i).copied().unwrap_or(PadState::NONE);
-            self.console.frame(pad.without(PadState::START))?;
+            let pad = pad.without(PadState::START);
+            if let Some(g) = model.as_mut().filter(|g| g.crashed.is_none()) {
+                step_model(g, pad, self.console.ram(), &mut verdict);
+            }
+            self.console.frame(pad)?;
             let now = RamSnapshot::read(self.console.ram(), &self.map);
-            cleared |= line_count(now.lines_bcd) > lines;
+            // `completedLines` is set by the row check, before a hang can keep the new line
+            // count from RAM.
+            cleared |= line_count(now.lines_bcd) > lines || now.completed_lines > 0;
             if let Some(freeze) = watch.watch(&before, &now) {
                 crashed = Some(freeze.kind);
                 break;
             }
             if i >= inputs.len() && now.play_state == PlayState::Control as u8 {
+                next_up = true;
                 break; // the next piece is up: the clear went through
             }
             before = now;
         }
         self.console.restore(&saved)?;
-        if cleared {
-            self.run_ahead.checks += 1;
-            if let Some(kind) = crashed {
-                self.run_ahead.crashes += 1;
-                log::warn!(
-                    "frame {}: run-ahead: the plan's clear at level {} stops the cartridge ({}); \
-                     the model did not foresee it",
-                    self.console.frame_number(),
-                    self.now.level,
-                    kind.map_or("frozen", |k| k.name())
-                );
-                return Ok(Some(lock));
-            }
+        if cleared && crashed.is_none() && !next_up {
+            // No next piece long after the clear (the longest lag that plays on, confetti's,
+            // is 256 frames): the logic never finished (a hang, or the legal screen's waits
+            // on the way to the demo), which the freeze watch names only after longer.
+            crashed = Some(Some(CrashKind::Hang));
         }
-        Ok(None)
+        if !cleared {
+            return Ok(None);
+        }
+        let counts = &mut self.run_ahead.counts;
+        counts.checks += 1;
+        counts.open += u64::from(verdict.open);
+        if verdict.disagrees(crashed.is_some()) {
+            counts.disagreements += 1;
+            log::warn!(
+                "frame {}: run-ahead: at level {} the model says the clear {}, the copy {}",
+                self.console.frame_number(),
+                self.now.level,
+                if verdict.crashed {
+                    "crashes"
+                } else {
+                    "plays on"
+                },
+                if crashed.is_some() {
+                    "crashed"
+                } else {
+                    "played on"
+                },
+            );
+        }
+        let Some(kind) = crashed else {
+            return Ok(None);
+        };
+        counts.crashes += 1;
+        log::info!(
+            "frame {}: run-ahead: the plan's clear at level {} stops the cartridge ({}, the \
+             model {}): planned around",
+            self.console.frame_number(),
+            self.now.level,
+            kind.map_or("frozen", |k| k.name()),
+            if verdict.open {
+                "left it open"
+            } else {
+                "did not foresee it"
+            },
+        );
+        Ok(Some(lock))
+    }
+}
+
+/// One frame of the model beside the copy: its audio cost from the copy's sound RAM at the
+/// frame's start (a range where RAM does not fix it), the model's own branch on open frames.
+fn step_model(g: &mut Game, pad: PadState, ram: &[u8], verdict: &mut ModelVerdict) {
+    let hint = FrameHint {
+        audio: ram
+            .get(AUDIO_RAM..AUDIO_RAM + AUDIO_RAM_LEN)
+            .and_then(audio_cycles),
+        ..FrameHint::default()
+    };
+    let ev = g.step_with(pad, hint);
+    // The hang band is a crash the model is sure of, not an open frame.
+    verdict.open |= ev.may_crash && ev.crashed.is_none();
+    verdict.crashed |= ev.crashed.is_some();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ModelVerdict;
+
+    #[test]
+    fn an_open_frame_agrees_with_both_outcomes_a_decided_one_with_its_own() {
+        let v = |open, crashed| ModelVerdict { open, crashed };
+        assert!(!v(true, false).disagrees(true));
+        assert!(!v(true, false).disagrees(false));
+        assert!(!v(false, false).disagrees(false));
+        assert!(v(false, false).disagrees(true));
+        assert!(!v(false, true).disagrees(true));
+        assert!(v(false, true).disagrees(false));
     }
 }
