@@ -13,7 +13,10 @@ use crate::game::crash::ClearRisk;
 use crate::search::pairs::level_and_lines_after;
 
 mod risk;
-pub use risk::{key_preview, key_risk, lock_risk, risk_key, RiskKey, HOLD_ANY};
+pub use risk::{
+    key_preview, key_risk, lock_risk, risk_key, thin_margin_cost, RiskKey, HOLD_ANY,
+    PREFERRED_MARGIN, THIN_MARGIN_COST,
+};
 
 /// Below this level no lock's frame comes within the safety margin of the danger band (the
 /// test `nothing_below_level_140_comes_near_the_band` in `game::crash` checks every level,
@@ -49,8 +52,10 @@ pub struct CrashGuard {
     class: Vec<u8>,
     /// Lines each candidate clears.
     lines: Vec<u8>,
-    /// Risk class per [`RiskKey`] within the current decision (most decisions need 2-5).
-    memo: Box<[[[Option<u8>; HOLD_ANY + 1]; 11]; 5]>,
+    /// What each candidate's margin costs ([`thin_margin_cost`]).
+    margin_cost: Vec<f64>,
+    /// Risk per [`RiskKey`] within the current decision (most decisions need 2-5).
+    memo: Box<[[[Option<ClearRisk>; HOLD_ANY + 1]; 11]; 5]>,
     best: u8,
     /// Whether the last [`CrashGuard::screen`] screened (level and `off`).
     active: bool,
@@ -169,6 +174,7 @@ impl CrashGuard {
     ) {
         self.class.clear();
         self.lines.clear();
+        self.margin_cost.clear();
         self.refused = 0;
         self.best = 2;
         self.pressure_lines = 0;
@@ -185,12 +191,9 @@ impl CrashGuard {
         for i in 0..n {
             let k = key(i);
             let memo = &mut self.memo[k.0.min(4)][k.1.min(10)][k.2.min(HOLD_ANY)];
-            let c = *memo.get_or_insert_with(|| match risk(k) {
-                ClearRisk::Safe { .. } => 2,
-                ClearRisk::MayCrash => 1,
-                ClearRisk::Crashes => 0,
-            });
-            self.class.push(c);
+            let r = *memo.get_or_insert_with(|| risk(k));
+            self.class.push(risk::class(r));
+            self.margin_cost.push(thin_margin_cost(r));
             self.lines.push(k.0.min(4) as u8);
         }
         self.best = self.class.iter().copied().max().unwrap_or(2);
@@ -268,14 +271,16 @@ impl CrashGuard {
 
     /// What the pair value adds for candidate `i` itself: in a stretch with no safe clear,
     /// a "may crash" clear costs the stretch penalty per line (so four lines in one risky
-    /// frame beat four risky singles); elsewhere 0 (the refusal does the work).
+    /// frame beat four risky singles); a safe lock, what its thin margin costs
+    /// ([`thin_margin_cost`]); elsewhere 0 (the refusal does the work).
     #[inline]
     pub fn first_penalty(&self, i: usize) -> f64 {
         match self.class.get(i) {
             Some(&c) if self.stretch_allowed && c < 2 => {
                 stretch_penalty() / f64::from(self.lines[i].max(1))
             }
-            _ => 0.0,
+            Some(_) => self.margin_cost[i],
+            None => 0.0,
         }
     }
 
@@ -405,6 +410,18 @@ mod tests {
         g.screen((200, [0, 0x19]), 0, 2, |i| (0, i, 0), |k| risks[k.1]);
         assert_eq!((g.allows(0), g.allows(1)), (false, true));
         assert_eq!(g.decisions_with_refusals, 2);
+    }
+
+    /// Among safe locks a thin margin costs a little, falling to nothing at the preferred
+    /// margin; a lock at the preferred margin and a far one cost the same.
+    #[test]
+    fn among_safe_locks_a_thin_margin_costs_a_little() {
+        let mut g = CrashGuard::default();
+        let risks = [14, 22, PREFERRED_MARGIN, 400].map(|m| ClearRisk::Safe { margin_cycles: m });
+        g.screen((200, [0, 0x19]), 0, 4, |i| (0, i, 0), |k| risks[k.1]);
+        let cost: Vec<f64> = (0..4).map(|i| g.first_penalty(i)).collect();
+        assert_eq!(cost, [THIN_MARGIN_COST, THIN_MARGIN_COST / 2.0, 0.0, 0.0]);
+        assert!((0..4).all(|i| g.allows(i)));
     }
 
     /// Where no clear of 1-4 lines (or no lock without a line) is safe, a "may crash"

@@ -77,6 +77,31 @@ fn shown_risk(key: RiskKey, level: u8, lines: [u8; 2]) -> (ClearRisk, (u32, u32)
     (range_risk(lo, hi), (lo, hi))
 }
 
+/// The margin (cycles from the nearest danger window) a safe lock's frame is given no cost
+/// under. [`SAFETY_MARGIN`](crate::game::crash::SAFETY_MARGIN) (14) covers what the traces and
+/// FCEUX showed between emulators; consoles differ by their power-on alignment too, so among
+/// safe locks the planner prefers a wider one. 30 cycles is about the middle of the narrowest
+/// gaps between two windows (54-60 cycles wide with the margin taken off both sides).
+pub const PREFERRED_MARGIN: u32 = 30;
+
+/// What a safe lock at [`SAFETY_MARGIN`](crate::game::crash::SAFETY_MARGIN) costs (evaluation
+/// units, falling linearly to 0 at [`PREFERRED_MARGIN`]): a quarter of a risky line in a
+/// stretch, so a thin margin breaks near-ties and never outweighs a hole.
+pub const THIN_MARGIN_COST: f64 = 5.0;
+
+/// The cost of a lock's risk for its margin: > 0 only for a safe lock closer than
+/// [`PREFERRED_MARGIN`] to a window.
+pub fn thin_margin_cost(risk: ClearRisk) -> f64 {
+    let floor = crate::game::crash::SAFETY_MARGIN;
+    match risk {
+        ClearRisk::Safe { margin_cycles: m } if m < PREFERRED_MARGIN => {
+            THIN_MARGIN_COST * f64::from(PREFERRED_MARGIN - m.max(floor))
+                / f64::from(PREFERRED_MARGIN - floor)
+        }
+        _ => 0.0,
+    }
+}
+
 /// 2 safe, 1 may crash, 0 crashes.
 pub(super) fn class(r: ClearRisk) -> u8 {
     match r {
