@@ -12,6 +12,7 @@ use anyhow::{bail, Context, Result};
 use nestor::lab::batch::{run_batch_profiled, BatchConfig, GameResult, Summary};
 use nestor::lab::selfplay::Limits;
 use nestor::lab::Until;
+use nestor::search::crash_guard::PREFERRED_MARGIN;
 use nestor::search::profile::Profile;
 use nestor::search::{Standard, Weights};
 
@@ -371,7 +372,8 @@ fn print_summary(
     println!(
         "past 155: reached 200: {:.1}%, 255: {:.1}%, the rebirth (255 -> 0): {:.1}% (mean lines \
          there {:.0}); crashed or hung: {:.1}%, {:.2} per 1,000 line clears past 155 ({} clears); \
-         \"may crash\" frames {:.2} per 1,000 clears past 155",
+         \"may crash\" frames {:.2}, safe frames within {} cycles of a window {:.2} per 1,000 \
+         clears past 155",
         100.0 * s.reached_200_rate,
         100.0 * s.reached_255_rate,
         100.0 * s.rebirth_rate,
@@ -380,6 +382,8 @@ fn print_summary(
         s.crashes_per_1000_clears_past_155,
         s.clears_past_155,
         s.may_crash_per_1000_clears_past_155,
+        PREFERRED_MARGIN,
+        s.thin_margin_per_1000_clears_past_155,
     );
     println!(
         "pieces: mean {:.1}; Tetris rate {:.1}%; desyncs {}",

@@ -493,6 +493,7 @@ impl Game {
         ev.may_lag = open;
         ev.lag = lag != (open && other);
         let logic = at;
+        ev.landing = logic;
         let landing = timing::landing(logic);
         if ev.lag || landing != Landing::Done {
             ev.lag = true;

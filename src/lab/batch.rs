@@ -145,6 +145,10 @@ pub struct Summary {
     /// Frames the model flagged "may crash" per 1,000 line clears past 155.
     #[serde(default)]
     pub may_crash_per_1000_clears_past_155: f64,
+    /// Safe frames that landed within the planner's preferred margin of a danger window, per
+    /// 1,000 line clears past 155.
+    #[serde(default)]
+    pub thin_margin_per_1000_clears_past_155: f64,
     /// Lines at the rebirth, over the games that reached it (0 if none did).
     pub mean_lines_at_rebirth: f64,
     pub mean_lines: f64,
@@ -223,6 +227,15 @@ impl Summary {
             .iter()
             .filter(|r| r.stats.end == End::Crashed)
             .count();
+        // Frames of a kind summed over the games, per 1,000 line clears past 155.
+        let per_1000_past_155 = |frames: fn(&GameStats) -> u32| {
+            let n: u64 = results.iter().map(|r| u64::from(frames(&r.stats))).sum();
+            if clears_past_155 == 0 {
+                0.0
+            } else {
+                n as f64 * 1000.0 / clears_past_155 as f64
+            }
+        };
         let tetris_lines: u64 = results.iter().map(|r| 4 * r.stats.tetrises as u64).sum();
         Summary {
             games: n,
@@ -254,16 +267,8 @@ impl Summary {
                 crashes as f64 * 1000.0 / clears_past_155 as f64
             },
             clears_past_155,
-            may_crash_per_1000_clears_past_155: if clears_past_155 == 0 {
-                0.0
-            } else {
-                results
-                    .iter()
-                    .map(|r| f64::from(r.stats.may_crash_frames))
-                    .sum::<f64>()
-                    * 1000.0
-                    / clears_past_155 as f64
-            },
+            may_crash_per_1000_clears_past_155: per_1000_past_155(|s| s.may_crash_frames),
+            thin_margin_per_1000_clears_past_155: per_1000_past_155(|s| s.thin_margin_frames),
             mean_lines_at_rebirth: mean(
                 results
                     .iter()

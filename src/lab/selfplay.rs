@@ -9,6 +9,7 @@ use std::convert::Infallible;
 use crate::game::pad::PadState;
 use crate::game::state::{Events, Game, PlayState};
 use crate::game::Pos;
+use crate::search::crash_guard::PREFERRED_MARGIN;
 use crate::search::eval::Evaluator;
 use crate::search::follow::{line_count, Crash, Follower, Seen, Tally};
 use crate::search::plan::{Plan, Planner};
@@ -57,6 +58,10 @@ pub struct GameStats {
     /// land in the danger band, the model plays on): the risk the guard had to take.
     #[serde(default)]
     pub may_crash_frames: u32,
+    /// Play-state-5 frames that were safe but landed closer than the guard's preferred
+    /// margin to a danger window (`search::crash_guard::PREFERRED_MARGIN`).
+    #[serde(default)]
+    pub thin_margin_frames: u32,
     /// The planning thread's CPU time per decision (not saved with the game: `sim merge`
     /// parts carry none).
     #[serde(skip)]
@@ -194,6 +199,9 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         if ev.may_crash {
             self.stats.may_crash_frames += 1;
         }
+        if ev.landing > 0 && thin_margin(ev.landing) {
+            self.stats.thin_margin_frames += 1;
+        }
         self.stats.count(&self.tally);
         ev
     }
@@ -265,3 +273,12 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
 #[cfg(test)]
 #[path = "selfplay_tests.rs"]
 mod tests;
+
+/// A frame whose late NMI lands at `landing` keeps less than the planner's preferred margin
+/// from every window yet is safe.
+fn thin_margin(landing: u32) -> bool {
+    matches!(
+        crate::game::crash::clear_risk(landing, landing),
+        crate::game::crash::ClearRisk::Safe { margin_cycles } if margin_cycles < PREFERRED_MARGIN
+    )
+}

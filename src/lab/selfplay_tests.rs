@@ -157,3 +157,24 @@ fn every_decision_is_timed_and_those_past_155_apart() {
         stats.decisions.past_155.percentile_ms(99.0)
     );
 }
+
+/// The frames `sim` counts as thin: safe, yet within the planner's preferred margin of a window.
+#[test]
+fn a_safe_frame_near_a_window_is_thin_one_inside_or_far_is_not() {
+    let first = crate::game::crash::DANGER_WINDOWS
+        .iter()
+        .map(|w| w.0)
+        .min()
+        .expect("windows");
+    assert!(thin_margin(first - 20), "20 cycles below the first window");
+    assert!(
+        !thin_margin(first - PREFERRED_MARGIN),
+        "at the preferred margin"
+    );
+    assert!(
+        !thin_margin(first - 5),
+        "inside the safety margin: may crash, not thin"
+    );
+    assert!(!thin_margin(first), "in the window");
+    assert!(!thin_margin(20_000), "far below");
+}

@@ -27,6 +27,10 @@ pub struct Events {
     /// Counted CPU cycles of the frame, from its NMI to the point where a late NMI is lost,
     /// audio allowance included, on frames that run play state 5 (0 on the others).
     pub cycles: u32,
+    /// Counted cycles of the logic where the next NMI lands (`timing::landing`'s *L*, the
+    /// preview's staging accounted), on frames that run play state 5 (0 on the others): its
+    /// distance to the danger windows is the frame's margin ([`crash::clear_risk`]).
+    pub landing: u32,
     /// The cartridge stopped playing on this frame ([`CrashKind`]); the game is over.
     pub crashed: Option<CrashKind>,
     /// This frame's logic ran into the NMI inside a window ([`crash::DANGER_WINDOWS`]) or
