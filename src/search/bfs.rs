@@ -22,6 +22,7 @@ use super::profile::{PieceProgress, Profile};
 mod completeness;
 mod profiled;
 mod rows;
+mod rows_resume;
 
 pub(crate) use profiled::Rules;
 pub use profiled::ENTRY_ROOTS;
@@ -192,6 +193,8 @@ pub struct Bfs {
     pub expanded: usize,
     /// The one kernel this search runs whatever the start (an oracle's), if any.
     only: Option<Kernel>,
+    /// The rows search's empty-board nodes per start, to resume from.
+    opens: rows_resume::Opens,
 }
 
 impl Default for Bfs {
@@ -233,6 +236,7 @@ impl Bfs {
             depth_base: 0,
             expanded: 0,
             only: None,
+            opens: rows_resume::Opens::default(),
         }
     }
 
@@ -243,6 +247,15 @@ impl Bfs {
             only: Some(Kernel::General),
             ..Bfs::new()
         }
+    }
+
+    /// A search that never resumes from the empty board's nodes: for a search made once per
+    /// start (`ReachTable::derive`) and for the reference planner, which must not share the
+    /// planner's shortcuts.
+    pub(crate) fn once() -> Bfs {
+        let mut bfs = Bfs::new();
+        bfs.opens.off = true;
+        bfs
     }
 
     fn next_epoch(&mut self, speed: u8) {

@@ -89,7 +89,7 @@ impl ReachTable {
     /// Derives the table for `speed` frames per row from the BFS, tapping at 30 Hz without
     /// soft drop (the planner's move set).
     pub fn derive(speed: u8) -> ReachTable {
-        let mut bfs = Bfs::new();
+        let mut bfs = Bfs::once();
         let empty = Board::EMPTY;
         let mut sweeps = [[Sweep::default(); 10]; Piece::NUM];
         let mut routes: Vec<Sweep> = Vec::new();

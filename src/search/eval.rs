@@ -55,6 +55,21 @@ pub trait Evaluator: Sync {
     {
         after.best_pair_after(self, prefix, seconds.iter().map(Placement::from))
     }
+
+    /// `best_pair_after` with how many pairs over `seconds` have its value (the best pair
+    /// included): the planner's tie test without a second pass over the pairs.
+    fn best_pair_after_ties(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+    ) -> Option<(f64, Placement, usize)>
+    where
+        Self: Sized,
+    {
+        let (v, second) = self.best_pair_after(prefix, after, seconds)?;
+        Some((v, second, after.count_equal(self, seconds, 0.0, v)))
+    }
 }
 
 macro_rules! features_struct {
@@ -270,6 +285,16 @@ impl Evaluator for Standard {
         after: &AfterFirst,
         seconds: &[ReachLock],
     ) -> Option<(f64, Placement)> {
+        self.best_carried(prefix, after, seconds)
+            .map(|(v, second, _)| (v, second))
+    }
+
+    fn best_pair_after_ties(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+    ) -> Option<(f64, Placement, usize)> {
         self.best_carried(prefix, after, seconds)
     }
 }

@@ -386,9 +386,10 @@ impl<E: Evaluator> Planner<E> {
         self.soft
             .first_keys(s, guarded.then_some(fk), (may_shift, preview));
         // No pair list to keep and no second-lock penalty: each first lock's best pair is all
-        // `consider` needs, valued without its board (`Evaluator::best_pair_after`); whether
-        // the best first lock has a tie among its pairs is counted after the loop.
+        // `consider` needs, valued without its board (`Evaluator::best_pair_after_ties`), with
+        // how many of its pairs share that value (the best first lock's count is the tie).
         let carried = !lookahead && !guarded;
+        let mut best_ties = 0;
         let keys = &self.soft.keys;
         self.crash_guard.screen(
             (s.level, s.lines),
@@ -433,9 +434,15 @@ impl<E: Evaluator> Planner<E> {
             ));
             if carried {
                 let prefix = self.evaluator.prefix(&after.board);
-                if let Some((v, second)) = self.evaluator.best_pair_after(&prefix, &after, seconds)
-                {
+                let found = self
+                    .evaluator
+                    .best_pair_after_ties(&prefix, &after, seconds);
+                if let Some((v, second, ties)) = found {
                     consider(v, Some(second));
+                    // No first penalty here (the guard is off), so the count is the tie's.
+                    if best.is_some_and(|b| b.1 == i) {
+                        best_ties = ties;
+                    }
                 }
                 continue;
             }
@@ -461,19 +468,8 @@ impl<E: Evaluator> Planner<E> {
                 },
             );
         }
-        if let (true, Some((v, i, _)), Some(next)) = (carried, best, s.next) {
-            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
-            let q = LockQuery::after_lock(
-                &after.board,
-                next,
-                after.speed,
-                &self.profile,
-                self.moves,
-                self.firsts[i].das,
-            );
-            let fp = self.crash_guard.first_penalty(i);
-            let equal = after.count_equal(&self.evaluator, self.seconds.search(&q), fp, v);
-            tie = equal > 1;
+        if let (true, Some(_), Some(_)) = (carried, best, s.next) {
+            tie = best_ties > 1;
         }
         if let (true, Some((v, i, _)), Some(next)) = (tie, best, s.next) {
             best = Some((v, i, self.first_in_bfs_order(s, i, next, v)));

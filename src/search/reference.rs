@@ -26,8 +26,10 @@ pub(crate) struct PairSearch {
 impl Default for PairSearch {
     fn default() -> PairSearch {
         PairSearch {
-            first: Bfs::new(),
-            second: Bfs::new(),
+            // Without the rows search's resume from the empty board: the oracle stays the
+            // search as it was.
+            first: Bfs::once(),
+            second: Bfs::once(),
             map1: CollisionMap::default(),
             map2: CollisionMap::default(),
             firsts: Vec::with_capacity(256),

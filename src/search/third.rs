@@ -184,8 +184,9 @@ impl ThirdPiece {
                 profile,
                 MoveSet::default(),
             ));
-            let locks = locks.iter().map(Placement::from);
-            let (best, _) = after.best_pair_after(evaluator, &prefix, locks)?;
+            // The carried values (`Evaluator::best_pair_after`): a third lock that clears no
+            // line is valued without the board after it, the same value bit for bit.
+            let (best, _) = evaluator.best_pair_after(&prefix, &after, locks)?;
             sum += odds[piece.index()] * best;
         }
         Some(sum)

@@ -16,6 +16,7 @@ use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
 use super::{Bfs, Node, Run, CANDIDATES, SLOT};
+use crate::search::collision::CollisionMap;
 
 /// `SUBSETS[t]`: bit s set for every tap set s ⊆ t (s, t as `Bfs::tapped_bits` values).
 const SUBSETS: [u16; 16] = subsets();
@@ -36,43 +37,126 @@ const fn subsets() -> [u16; 16] {
     out
 }
 
-impl Bfs {
-    /// The search of [`Bfs::search`] for a start `Kernel::choose` gives `Rows` (`speed` ≥ 1).
-    pub(super) fn rows_search(&mut self, r: &Run) {
-        let (start, prev, speed, map) = (r.start, r.roots[0], r.speed, r.map);
-        // The piece's orientations as slots 0..turns in A order (`SLOT` numbers them so), and
-        // per pivot row a column mask of where each fits (row 22 and beyond: nowhere).
-        let slot0 = SLOT[start.id as usize];
-        let base = start.id - slot0;
-        let turns = turns_of(start.id);
-        let mut cw = [0usize; 4];
-        let mut ccw = [0usize; 4];
+/// A piece's orientations as slots 0..turns in A order (`SLOT` numbers them so): the first
+/// slot's id and the slot each turn leads to.
+#[derive(Clone, Copy)]
+pub(super) struct Shape {
+    base: u8,
+    turns: usize,
+    cw: [usize; 4],
+    ccw: [usize; 4],
+}
+
+/// Per pivot row, a column mask of where each slot fits (row 22 and beyond: nowhere).
+pub(super) type Fit = [[u16; 4]; ROWS + 1];
+
+impl Shape {
+    pub(super) fn of(id: u8) -> Shape {
+        let slot0 = SLOT[id as usize];
+        let turns = turns_of(id);
+        let (mut cw, mut ccw) = ([0usize; 4], [0usize; 4]);
         for k in 0..turns {
             cw[k] = (k + 1) % turns;
             ccw[k] = (k + turns - 1) % turns;
         }
+        Shape {
+            base: id - slot0,
+            turns,
+            cw,
+            ccw,
+        }
+    }
+
+    pub(super) fn fit(&self, map: &CollisionMap) -> Fit {
         let mut fit = [[0u16; 4]; ROWS + 1];
         for (y, row) in fit.iter_mut().enumerate().take(ROWS) {
-            for (k, lane) in row.iter_mut().enumerate().take(turns) {
+            for (k, lane) in row.iter_mut().enumerate().take(self.turns) {
                 for x in 0..10u8 {
-                    if map.fits(x, y as u8, base + k as u8) {
+                    if map.fits(x, y as u8, self.base + k as u8) {
                         *lane |= 1 << x;
                     }
                 }
             }
         }
+        fit
+    }
+}
+
+/// Where the rows loop stands when it starts a depth: its nodes are `level_start..level_end`
+/// (every node before is kept), their row and fall timer, the frames so far, the row's
+/// visited positions ([`Bfs::rows_search`]) and how many locks were recorded before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Depth {
+    pub level_start: usize,
+    pub level_end: usize,
+    pub y: u8,
+    pub fall: u8,
+    pub frames: u16,
+    pub row_seen: [u16; 4],
+    pub locks: usize,
+}
+
+impl Depth {
+    /// The start's depth, its root node being node 0.
+    pub(super) fn root(start: Active, prev: PadState) -> Depth {
         // Visited (x, slot) of the row so far with nothing pressed into them: the start counts
         // when Down is up (its key is then "plain").
         let mut row_seen = [0u16; 4];
         if prev.0 & 0x04 == 0 {
             row_seen[SLOT[start.id as usize] as usize] |= 1 << start.x;
         }
-        self.nodes.push(Node::new(start, prev, u32::MAX, 0));
-        let (mut y, mut fall) = (start.y, start.fall_timer);
-        let mut level_start = 0usize;
-        let mut frames: u16 = 0;
+        Depth {
+            level_start: 0,
+            level_end: 1,
+            y: start.y,
+            fall: start.fall_timer,
+            frames: 0,
+            row_seen,
+            locks: 0,
+        }
+    }
+}
+
+impl Bfs {
+    /// The search of [`Bfs::search`] for a start `Kernel::choose` gives `Rows` (`speed` ≥ 1),
+    /// resumed from the empty board's nodes down to the first row this board differs in
+    /// ([`Bfs::rows_resume`]).
+    pub(super) fn rows_search(&mut self, r: &Run) {
+        let (start, prev, speed) = (r.start, r.roots[0], r.speed);
+        let shape = Shape::of(start.id);
+        let fit = shape.fit(r.map);
+        let from = self.rows_resume((start, prev, speed), &shape, &fit);
+        self.rows_loop(&shape, &fit, (start, speed), from, None);
+    }
+
+    /// The rows search on `fit` from `from` (its nodes already in `self.nodes`); with
+    /// `depths`, every depth's start is recorded there.
+    pub(super) fn rows_loop(
+        &mut self,
+        shape: &Shape,
+        fit: &Fit,
+        (start, speed): (Active, u8),
+        from: Depth,
+        mut depths: Option<&mut Vec<Depth>>,
+    ) {
+        let (base, cw, ccw) = (shape.base, shape.cw, shape.ccw);
+        let mut row_seen = from.row_seen;
+        let (mut y, mut fall) = (from.y, from.fall);
+        let mut level_start = from.level_start;
+        let mut frames: u16 = from.frames;
         while level_start < self.nodes.len() {
             let level_end = self.nodes.len();
+            if let Some(d) = depths.as_deref_mut() {
+                d.push(Depth {
+                    level_start,
+                    level_end,
+                    y,
+                    fall,
+                    frames,
+                    row_seen,
+                    locks: self.locks.len(),
+                });
+            }
             let next_fall = fall.wrapping_add(1);
             let gravity = !minus(next_fall, speed);
             let child_fall = if gravity { 0 } else { next_fall };

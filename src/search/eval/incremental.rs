@@ -318,7 +318,8 @@ impl Prefix {
 }
 
 impl Standard {
-    /// `AfterFirst::best_pair_after` over `seconds`, the same pair and value bit for bit: a
+    /// `AfterFirst::best_pair_after` over `seconds`, the same pair and value bit for bit, and
+    /// how many pairs have that value (the best included; the planner's tie test): a
     /// second lock that clears no line is valued from `prefix` and its four cells, without
     /// the board after both (no board copy, lock or row masking); the spawn and ceiling rules
     /// are read from the first board when the lock is below the rows they look at.
@@ -327,7 +328,7 @@ impl Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement)> {
+    ) -> Option<(f64, Placement, usize)> {
         #[cfg(target_arch = "x86_64")]
         if self.popcnt {
             // SAFETY: `popcnt` is set only where the CPU has the instruction.
@@ -343,7 +344,7 @@ impl Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement)> {
+    ) -> Option<(f64, Placement, usize)> {
         self.best_carried_portable(prefix, after, seconds)
     }
 
@@ -353,7 +354,7 @@ impl Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement)> {
+    ) -> Option<(f64, Placement, usize)> {
         let w = self.at(after.level);
         // Rules 3 and 4 for a lock whose cells are all in row 2 or below, the rows 0 and 1
         // being the first board's: spawn room reads rows 0 and 1 only, and with row 0 empty
@@ -365,7 +366,7 @@ impl Standard {
             .then(|| self.reach_at(after.level))
             .flatten()
             .map(|t| (t, t.unreachable(&after.board)));
-        let mut best: Option<(f64, Placement)> = None;
+        let mut best: Option<(f64, Placement, usize)> = None;
         for l in seconds {
             let second = Placement::from(l);
             let v = match self.carried(prefix, after, low_rules, reach, second) {
@@ -378,7 +379,9 @@ impl Standard {
             };
             if let Some(v) = v {
                 if best.is_none_or(|b| v < b.0) {
-                    best = Some((v, second));
+                    best = Some((v, second, 1));
+                } else if let Some(b) = best.as_mut().filter(|b| v == b.0) {
+                    b.2 += 1;
                 }
             }
         }

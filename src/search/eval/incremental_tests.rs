@@ -60,7 +60,8 @@ fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_b
     let (mut cleared, mut rejected, mut high) = (0, 0, 0);
     // The pairs of one first lock so far (every next piece's seconds, in order).
     let mut group: Option<(AfterFirst, Prefix, Vec<ReachLock>)> = None;
-    let check = |(after, prefix, seconds): &(AfterFirst, Prefix, Vec<ReachLock>)| {
+    let mut ties_seen = 0;
+    let mut check = |(after, prefix, seconds): &(AfterFirst, Prefix, Vec<ReachLock>)| {
         let want = after.best_pair_after(&e, prefix, seconds.iter().map(Placement::from));
         let got = e.best_pair_after(prefix, after, seconds);
         assert_eq!(
@@ -70,6 +71,11 @@ fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_b
             after.level,
             after.board
         );
+        // The tie count: the planner's second pass over the full pass's values.
+        let ties = e.best_pair_after_ties(prefix, after, seconds);
+        let want = want.map(|(v, p)| (v.to_bits(), p, after.count_equal(&e, seconds, 0.0, v)));
+        assert_eq!(ties.map(|(v, p, n)| (v.to_bits(), p, n)), want);
+        ties_seen += usize::from(want.is_some_and(|w| w.2 > 1));
     };
     each_pair(
         &test_boards(24, 0x2545_F491_4F6C_DD1D),
@@ -91,7 +97,7 @@ fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_b
             let want = e.evaluate(&after.outcome(second, lines2, &board2));
             let got = e.best_carried(prefix, after, &[reach_lock(second)]);
             assert_eq!(
-                got.map(|(v, p)| (v.to_bits(), p)),
+                got.map(|(v, p, _)| (v.to_bits(), p)),
                 want.map(|v| (v.to_bits(), second)),
                 "level {}, {second:?}:\n{board2:?}",
                 after.level
@@ -107,5 +113,9 @@ fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_b
     assert!(
         cleared > 1000 && rejected > 1000 && high > 100,
         "{cleared} clearing, {rejected} rejected, {high} in rows 0 and 1"
+    );
+    assert!(
+        ties_seen > 10,
+        "{ties_seen} groups whose best value is tied"
     );
 }
