@@ -55,6 +55,20 @@ pub trait Evaluator: Sync {
     {
         after.best_pair_after(self, prefix, seconds.iter().map(Placement::from))
     }
+
+    /// `f(value, second)` for every pair over `seconds` no rule rejects, in their order, each
+    /// valued as `best_pair_after` values it (the blind plan keeps them for the re-plan).
+    fn each_pair_after(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+        f: impl FnMut(f64, Placement),
+    ) where
+        Self: Sized,
+    {
+        after.each_value_after(self, prefix, seconds.iter().map(Placement::from), f)
+    }
 }
 
 macro_rules! features_struct {
@@ -271,6 +285,16 @@ impl Evaluator for Standard {
         seconds: &[ReachLock],
     ) -> Option<(f64, Placement)> {
         self.best_carried(prefix, after, seconds)
+    }
+
+    fn each_pair_after(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+        f: impl FnMut(f64, Placement),
+    ) {
+        self.each_carried(prefix, after, seconds, f)
     }
 }
 

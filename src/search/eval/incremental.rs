@@ -328,32 +328,53 @@ impl Standard {
         after: &AfterFirst,
         seconds: &[ReachLock],
     ) -> Option<(f64, Placement)> {
+        let mut best: Option<(f64, Placement)> = None;
+        self.each_carried(prefix, after, seconds, |v, second| {
+            if best.is_none_or(|b| v < b.0) {
+                best = Some((v, second));
+            }
+        });
+        best
+    }
+
+    /// `f(value, second)` for every pair over `seconds` no rule rejects, in their order,
+    /// valued as [`Standard::best_carried`] values them (the blind plan keeps them all).
+    #[inline(always)]
+    pub(super) fn each_carried(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+        f: impl FnMut(f64, Placement),
+    ) {
         #[cfg(target_arch = "x86_64")]
         if self.popcnt {
             // SAFETY: `popcnt` is set only where the CPU has the instruction.
-            return unsafe { self.best_carried_popcnt(prefix, after, seconds) };
+            return unsafe { self.each_carried_popcnt(prefix, after, seconds, f) };
         }
-        self.best_carried_portable(prefix, after, seconds)
+        self.each_carried_portable(prefix, after, seconds, f)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn best_carried_popcnt(
+    unsafe fn each_carried_popcnt(
         &self,
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement)> {
-        self.best_carried_portable(prefix, after, seconds)
+        f: impl FnMut(f64, Placement),
+    ) {
+        self.each_carried_portable(prefix, after, seconds, f)
     }
 
     #[inline(always)]
-    fn best_carried_portable(
+    fn each_carried_portable(
         &self,
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement)> {
+        mut f: impl FnMut(f64, Placement),
+    ) {
         let w = self.at(after.level);
         // Rules 3 and 4 for a lock whose cells are all in row 2 or below, the rows 0 and 1
         // being the first board's: spawn room reads rows 0 and 1 only, and with row 0 empty
@@ -365,7 +386,6 @@ impl Standard {
             .then(|| self.reach_at(after.level))
             .flatten()
             .map(|t| (t, t.unreachable(&after.board)));
-        let mut best: Option<(f64, Placement)> = None;
         for l in seconds {
             let second = Placement::from(l);
             let v = match self.carried(prefix, after, low_rules, reach, second) {
@@ -377,12 +397,9 @@ impl Standard {
                 }
             };
             if let Some(v) = v {
-                if best.is_none_or(|b| v < b.0) {
-                    best = Some((v, second));
-                }
+                f(v, second);
             }
         }
-        best
     }
 
     /// The value of `second` after `after` when it clears no line (`evaluate_after`'s).
