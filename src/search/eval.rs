@@ -317,7 +317,7 @@ impl Standard {
             return None;
         }
         let board = prefix.features_after(&rows, &outcome.second);
-        Some(self.value(outcome, &rows, board, ReachTable::unreachable))
+        Some(self.value(outcome, &rows, board, None, ReachTable::unreachable))
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -335,7 +335,13 @@ impl Standard {
         if !self.playable_rows(&rows, outcome.level) {
             return None;
         }
-        Some(self.value(outcome, &rows, features_of(&rows), ReachTable::unreachable))
+        Some(self.value(
+            outcome,
+            &rows,
+            features_of(&rows),
+            None,
+            ReachTable::unreachable,
+        ))
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -347,7 +353,8 @@ impl Standard {
 
 impl Standard {
     /// The value of a playable pair from its board features (`lines_cleared` and
-    /// `lock_height` are added here): the weighted sum, the rules, and the columns out of
+    /// `lock_height` are added here): the weighted sum, the rules (the ceiling load is
+    /// `ceiling` when the caller knows it, else counted on `rows`), and the columns out of
     /// reach as `unreachable` counts them.
     #[inline(always)]
     fn value(
@@ -355,6 +362,7 @@ impl Standard {
         outcome: &PairOutcome,
         rows: &[u16; 20],
         board: Features,
+        ceiling: Option<u32>,
         unreachable: impl FnOnce(&ReachTable, &Board) -> u32,
     ) -> f64 {
         let w = self.at(outcome.level);
@@ -364,7 +372,7 @@ impl Standard {
             ..board
         });
         if w.ceiling_rules {
-            let top = ceiling_load(rows, w.top_rows);
+            let top = ceiling.unwrap_or_else(|| ceiling_load(rows, w.top_rows));
             score += w.top_rows_penalty * f64::from(top);
         }
         if w.tetris_rules {

@@ -12,7 +12,7 @@
 // Integers throughout, so `PhaseWeights::score` gives the one-pass value bit for bit
 // (`eval::incremental_tests` checks features and values against the full pass).
 
-use super::{features_of, spawn_room, Features, Placement, ReachTable, Standard};
+use super::{ceiling_load, features_of, spawn_room, Features, Placement, ReachTable, Standard};
 use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::Orientation;
 use crate::search::pairs::AfterFirst;
@@ -380,15 +380,29 @@ impl Standard {
         // being the first board's: spawn room reads rows 0 and 1 only, and with row 0 empty
         // the spawn region spans it (without the ceiling rules only spawn room counts).
         let low_rules = (prefix.rows[0] == 0 || !w.ceiling_rules).then(|| spawn_room(&prefix.rows));
+        // The visible rows a lock could make full (`Board::lock`'s test below): no bit outside
+        // the ten columns and six cells or more, a lock adding at most four to a row.
+        let mut fillable = 0u32;
+        for r in 0..20 {
+            let row = after.board.rows[r + HIDDEN_ROWS];
+            if row & !FULL_ROW == 0 && row.count_ones() >= 6 {
+                fillable |= 1 << r;
+            }
+        }
         // The columns out of reach on the first board, which a lock whose cells no route
         // sweeps leaves as they are.
+        // The ceiling load of the first board (rows counted, load), kept by a lock below them.
+        let ceiling = w
+            .ceiling_rules
+            .then(|| (w.top_rows, ceiling_load(&prefix.rows, w.top_rows)));
         let reach = (w.unreachable_columns != 0.0)
             .then(|| self.reach_at(after.level))
             .flatten()
             .map(|t| (t, t.unreachable(&after.board)));
         for l in seconds {
             let second = Placement::from(l);
-            let v = match self.carried(prefix, after, low_rules, reach, second) {
+            let rules = (low_rules, ceiling, fillable);
+            let v = match self.carried(prefix, after, rules, reach, second) {
                 Carried::Value(v) => Some(v),
                 Carried::Rejected => None,
                 Carried::Cleared => {
@@ -408,7 +422,7 @@ impl Standard {
         &self,
         prefix: &Prefix,
         after: &AfterFirst,
-        low_rules: Option<bool>,
+        (low_rules, ceiling, fillable): (Option<bool>, Option<(u32, u32)>, u32),
         reach: Option<(&ReachTable, u32)>,
         second: Placement,
     ) -> Carried {
@@ -416,17 +430,30 @@ impl Standard {
         let y = i32::from(second.y as i8);
         let mut rows = prefix.rows;
         let cells = CELLS[id];
+        // Whether a route of the reach table crosses a cell, read as the cells are placed.
+        let mut swept = false;
+        // The visible rows the lock fills, as bits.
+        let mut filled = 0u32;
         for (dx, dy) in cells {
             let r = y + i32::from(dy);
+            let bit = 1u16 << (i32::from(second.x) + i32::from(dx));
             if r >= 0 {
-                rows[r as usize] |= 1u16 << (i32::from(second.x) + i32::from(dx));
+                rows[r as usize] |= bit;
+                filled |= 1 << r;
+            }
+            if let Some((table, _)) = reach {
+                swept |= table.sweeps((r + HIDDEN_ROWS as i32) as usize, bit);
             }
         }
-        for (_, dy) in cells {
-            let r = y + i32::from(dy);
-            // A full row as `Board::lock` sees it (the first board's row unmasked).
-            if r >= 0 && after.board.rows[r as usize + HIDDEN_ROWS] | rows[r as usize] == FULL_ROW {
-                return Carried::Cleared;
+        if filled & fillable != 0 {
+            for (_, dy) in cells {
+                let r = y + i32::from(dy);
+                // A full row as `Board::lock` sees it (the first board's row unmasked).
+                if r >= 0
+                    && after.board.rows[r as usize + HIDDEN_ROWS] | rows[r as usize] == FULL_ROW
+                {
+                    return Carried::Cleared;
+                }
             }
         }
         let top = y + i32::from(DY[id].0);
@@ -439,13 +466,12 @@ impl Standard {
         }
         let outcome = after.outcome(second, 0, &after.board);
         let features = prefix.features_after(&rows, &second);
-        Carried::Value(self.value(&outcome, &rows, features, |table, _| {
-            let swept = |&(dx, dy): &(i8, i8)| {
-                let row = (y + i32::from(dy) + HIDDEN_ROWS as i32) as usize;
-                table.sweeps(row, 1 << (i32::from(second.x) + i32::from(dx)))
-            };
+        // A lock below the rows the ceiling penalty counts leaves the first board's load.
+        let ceiling = ceiling.filter(|&(rows_counted, _)| top >= rows_counted as i32);
+        let ceiling = ceiling.map(|(_, load)| load);
+        Carried::Value(self.value(&outcome, &rows, features, ceiling, |table, _| {
             match reach {
-                Some((_, first)) if !cells.iter().any(swept) => first,
+                Some((_, first)) if !swept => first,
                 _ => {
                     // The board after both, made only when a route crosses the lock.
                     let mut board2 = after.board;
