@@ -159,6 +159,57 @@ const fn cells() -> [[(i8, i8); 4]; Orientation::NUM] {
     cells
 }
 
+/// An orientation's cells by column: the leftmost column's offset, how many columns, and
+/// each column's cells as row bits counted from its top row (offset `DY`'s first).
+#[derive(Clone, Copy)]
+struct Span {
+    dx: i8,
+    width: u8,
+    cols: [u32; 4],
+}
+
+/// Per orientation id, its [`Span`].
+const SPANS: [Span; Orientation::NUM] = spans();
+
+const fn spans() -> [Span; Orientation::NUM] {
+    let mut spans = [Span {
+        dx: 0,
+        width: 1,
+        cols: [0; 4],
+    }; Orientation::NUM];
+    let mut id = 0;
+    while id < Orientation::NUM {
+        let cells = CELLS[id];
+        let (mut lo, mut hi, mut top) = (cells[0].0, cells[0].0, cells[0].1);
+        let mut i = 1;
+        while i < 4 {
+            if cells[i].0 < lo {
+                lo = cells[i].0;
+            }
+            if cells[i].0 > hi {
+                hi = cells[i].0;
+            }
+            if cells[i].1 < top {
+                top = cells[i].1;
+            }
+            i += 1;
+        }
+        let mut cols = [0u32; 4];
+        i = 0;
+        while i < 4 {
+            cols[(cells[i].0 - lo) as usize] |= 1 << (cells[i].1 - top);
+            i += 1;
+        }
+        spans[id] = Span {
+            dx: lo,
+            width: (hi - lo + 1) as u8,
+            cols,
+        };
+        id += 1;
+    }
+    spans
+}
+
 impl Prefix {
     /// The pass over the visible rows of the board after the first lock.
     #[inline(always)]
@@ -240,14 +291,25 @@ impl Prefix {
         // The lock's columns, as masks; then its columns and their neighbours are redone.
         let mut cols = self.cols;
         let (mut c0, mut c1) = (9usize, 0usize);
-        for (dx, dy) in CELLS[id] {
-            let (c, r) = (
-                (i32::from(second.x) + i32::from(dx)) as usize,
-                y + i32::from(dy),
-            );
-            if r >= 0 {
-                cols[(c + 1).min(11)] |= 1 << r;
-                (c0, c1) = (c0.min(c), c1.max(c));
+        if y + i32::from(dy0) >= 0 {
+            // Every cell visible: the columns from the orientation's table, no cell loop.
+            let span = &SPANS[id];
+            c0 = (i32::from(second.x) + i32::from(span.dx)) as usize;
+            c1 = c0 + usize::from(span.width) - 1;
+            let shift = y + i32::from(dy0);
+            for (k, bits) in span.cols.iter().enumerate().take(usize::from(span.width)) {
+                cols[(c0 + 1 + k).min(11)] |= bits << shift;
+            }
+        } else {
+            for (dx, dy) in CELLS[id] {
+                let (c, r) = (
+                    (i32::from(second.x) + i32::from(dx)) as usize,
+                    y + i32::from(dy),
+                );
+                if r >= 0 {
+                    cols[(c + 1).min(11)] |= 1 << r;
+                    (c0, c1) = (c0.min(c), c1.max(c));
+                }
             }
         }
         let mut ext = self.left[c0].union(&self.right[c1 + 1]);
