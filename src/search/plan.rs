@@ -365,7 +365,7 @@ impl<E: Evaluator> Planner<E> {
         self.soft.last = None;
         // The pairs a blind plan kept serve this decision only, and only its situation.
         let piece = Orientation::new(s.active.id).map(|o| o.piece());
-        let kept = piece.is_some_and(|p| self.kept.take_for(s, p, (&self.profile, self.moves)));
+        let kept = self.kept.take_for(s, piece, (&self.profile, self.moves));
         if s.progress.frames < self.profile.reaction {
             return self.plan_blind(s);
         }

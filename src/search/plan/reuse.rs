@@ -95,14 +95,15 @@ impl BlindPairs {
     pub(super) fn take_for(
         &mut self,
         s: &Situation,
-        piece: Piece,
+        piece: Option<Piece>,
         (profile, moves): (&Profile, MoveSet),
     ) -> bool {
         let kept = std::mem::take(&mut self.kept);
-        kept && self.board == s.board
+        kept && piece.is_some()
+            && self.board == s.board
             && self.level == s.level
             && self.lines == s.lines
-            && self.piece == Some(piece)
+            && self.piece == piece
             && self.moves == moves
             && self.profile == *profile
     }

@@ -126,22 +126,24 @@ fn kept_pairs_serve_only_the_next_decision_of_the_same_situation() {
     let s = at_spawn(mid_board(), Piece::T, 19, [0x95, 0x01], Some(Piece::I));
     let blind = p.plan(&s).unwrap();
     let re_s = after_inputs(&s, &blind.inputs[..18], Piece::T);
-    // Another board, another level, or another profile: not the blind plan's pairs.
+    let (ours, moves, t) = (p.profile.clone(), p.moves, Some(Piece::T));
+    // Another board, level, piece or profile, or no piece shown: not the blind plan's pairs.
     let other = Situation {
         board: Board::EMPTY,
         ..re_s
     };
-    assert!(!p.kept.take_for(&other, Piece::T, (&p.profile, p.moves)));
+    assert!(!p.kept.take_for(&other, t, (&ours, moves)));
     p.plan(&s).unwrap();
     let higher = Situation { level: 20, ..re_s };
-    assert!(!p.kept.take_for(&higher, Piece::T, (&p.profile, p.moves)));
+    assert!(!p.kept.take_for(&higher, t, (&ours, moves)));
+    p.plan(&s).unwrap();
+    assert!(!p.kept.take_for(&re_s, Some(Piece::L), (&ours, moves)));
+    p.plan(&s).unwrap();
+    assert!(!p.kept.take_for(&re_s, None, (&ours, moves)));
     p.plan(&s).unwrap();
     let unlimited = Profile::preset("unlimited").unwrap();
-    assert!(!p.kept.take_for(&re_s, Piece::T, (&unlimited, p.moves)));
+    assert!(!p.kept.take_for(&re_s, t, (&unlimited, moves)));
     p.plan(&s).unwrap();
-    assert!(p.kept.take_for(&re_s, Piece::T, (&p.profile, p.moves)));
-    assert!(
-        !p.kept.take_for(&re_s, Piece::T, (&p.profile, p.moves)),
-        "read once"
-    );
+    assert!(p.kept.take_for(&re_s, t, (&ours, moves)));
+    assert!(!p.kept.take_for(&re_s, t, (&ours, moves)), "read once");
 }
