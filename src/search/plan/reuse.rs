@@ -29,7 +29,8 @@ pub(super) struct BlindPairs {
     level: u8,
     lines: [u8; 2],
     piece: Option<Piece>,
-    /// The profile and moves they were searched with (`clone_from`: no allocation per plan).
+    /// The profile and moves they were searched with (cloned only when it changes: a
+    /// profile's clone allocates its name).
     profile: Profile,
     moves: MoveSet,
     /// Per first lock: its placement and, per next piece, its pairs' range in `pairs`.
@@ -53,7 +54,9 @@ impl BlindPairs {
         if keep {
             (self.board, self.level, self.lines) = (s.board, s.level, s.lines);
             self.piece = Some(piece);
-            self.profile.clone_from(profile);
+            if self.profile != *profile {
+                self.profile = profile.clone();
+            }
             self.moves = moves;
         }
     }
