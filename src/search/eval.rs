@@ -70,6 +70,20 @@ pub trait Evaluator: Sync {
         let (v, second) = self.best_pair_after(prefix, after, seconds)?;
         Some((v, second, after.count_equal(self, seconds, 0.0, v)))
     }
+
+    /// `f(value, second)` for every pair over `seconds` no rule rejects, in their order, each
+    /// valued as `best_pair_after` values it (the blind plan keeps them for the re-plan).
+    fn each_pair_after(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+        f: impl FnMut(f64, Placement),
+    ) where
+        Self: Sized,
+    {
+        after.each_value_after(self, prefix, seconds.iter().map(Placement::from), f)
+    }
 }
 
 macro_rules! features_struct {
@@ -297,6 +311,16 @@ impl Evaluator for Standard {
     ) -> Option<(f64, Placement, usize)> {
         self.best_carried(prefix, after, seconds)
     }
+
+    fn each_pair_after(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+        f: impl FnMut(f64, Placement),
+    ) {
+        self.each_carried(prefix, after, seconds, f)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -318,7 +342,7 @@ impl Standard {
             return None;
         }
         let board = prefix.features_after(&rows, &outcome.second);
-        Some(self.value(outcome, &rows, board, ReachTable::unreachable))
+        Some(self.value(outcome, &rows, board, None, ReachTable::unreachable))
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -336,7 +360,13 @@ impl Standard {
         if !self.playable_rows(&rows, outcome.level) {
             return None;
         }
-        Some(self.value(outcome, &rows, features_of(&rows), ReachTable::unreachable))
+        Some(self.value(
+            outcome,
+            &rows,
+            features_of(&rows),
+            None,
+            ReachTable::unreachable,
+        ))
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -348,7 +378,8 @@ impl Standard {
 
 impl Standard {
     /// The value of a playable pair from its board features (`lines_cleared` and
-    /// `lock_height` are added here): the weighted sum, the rules, and the columns out of
+    /// `lock_height` are added here): the weighted sum, the rules (the ceiling load is
+    /// `ceiling` when the caller knows it, else counted on `rows`), and the columns out of
     /// reach as `unreachable` counts them.
     #[inline(always)]
     fn value(
@@ -356,6 +387,7 @@ impl Standard {
         outcome: &PairOutcome,
         rows: &[u16; 20],
         board: Features,
+        ceiling: Option<u32>,
         unreachable: impl FnOnce(&ReachTable, &Board) -> u32,
     ) -> f64 {
         let w = self.at(outcome.level);
@@ -365,7 +397,7 @@ impl Standard {
             ..board
         });
         if w.ceiling_rules {
-            let top = ceiling_load(rows, w.top_rows);
+            let top = ceiling.unwrap_or_else(|| ceiling_load(rows, w.top_rows));
             score += w.top_rows_penalty * f64::from(top);
         }
         if w.tetris_rules {

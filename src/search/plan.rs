@@ -21,6 +21,9 @@ use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
 use soft_drop::SoftLever;
 
 mod blind;
+mod reuse;
+#[cfg(test)]
+mod reuse_tests;
 mod situation;
 mod soft_drop;
 pub use situation::Situation;
@@ -80,6 +83,8 @@ pub struct Planner<E: Evaluator> {
     pub crash_guard: CrashGuard,
     /// Holds Down at the end of a path whose frame is safe only with a soft drop.
     pub soft: SoftLever,
+    /// The last blind plan's pairs, for the decision right after it (`plan/reuse.rs`).
+    kept: reuse::BlindPairs,
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
@@ -225,6 +230,7 @@ impl<E: Evaluator> Planner<E> {
             firsts: Vec::with_capacity(256),
             crash_guard: CrashGuard::default(),
             soft: SoftLever::default(),
+            kept: reuse::BlindPairs::default(),
         }
     }
 
@@ -357,6 +363,9 @@ impl<E: Evaluator> Planner<E> {
     /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
         self.soft.last = None;
+        // The pairs a blind plan kept serve this decision only, and only its situation.
+        let piece = Orientation::new(s.active.id).map(|o| o.piece());
+        let kept = self.kept.take_for(s, piece, (&self.profile, self.moves));
         if s.progress.frames < self.profile.reaction {
             return self.plan_blind(s);
         }
@@ -424,6 +433,13 @@ impl<E: Evaluator> Planner<E> {
             // ties, comes from the first search), so the path-free search serves.
             // Under a hold profile the next piece starts with this lock's DAS counter and the
             // hold the entry delay leaves (chosen below, with the pair).
+            // Valued by the blind plan just before: the same pairs in the same order.
+            let pairs = (kept && !guarded).then(|| self.kept.pairs_of(placement(l1), next));
+            if let Some(pairs) = pairs.flatten() {
+                let at = (carried, lookahead, i, first_penalty);
+                reuse::replay(pairs, at, &mut self.keys, &mut consider);
+                continue;
+            }
             let seconds = self.seconds.search(&LockQuery::after_lock(
                 &after.board,
                 next,

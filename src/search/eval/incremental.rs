@@ -12,7 +12,7 @@
 // Integers throughout, so `PhaseWeights::score` gives the one-pass value bit for bit
 // (`eval::incremental_tests` checks features and values against the full pass).
 
-use super::{features_of, spawn_room, Features, Placement, ReachTable, Standard};
+use super::{ceiling_load, features_of, spawn_room, Features, Placement, ReachTable, Standard};
 use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::Orientation;
 use crate::search::pairs::AfterFirst;
@@ -159,6 +159,57 @@ const fn cells() -> [[(i8, i8); 4]; Orientation::NUM] {
     cells
 }
 
+/// An orientation's cells by column: the leftmost column's offset, how many columns, and
+/// each column's cells as row bits counted from its top row (offset `DY`'s first).
+#[derive(Clone, Copy)]
+struct Span {
+    dx: i8,
+    width: u8,
+    cols: [u32; 4],
+}
+
+/// Per orientation id, its [`Span`].
+const SPANS: [Span; Orientation::NUM] = spans();
+
+const fn spans() -> [Span; Orientation::NUM] {
+    let mut spans = [Span {
+        dx: 0,
+        width: 1,
+        cols: [0; 4],
+    }; Orientation::NUM];
+    let mut id = 0;
+    while id < Orientation::NUM {
+        let cells = CELLS[id];
+        let (mut lo, mut hi, mut top) = (cells[0].0, cells[0].0, cells[0].1);
+        let mut i = 1;
+        while i < 4 {
+            if cells[i].0 < lo {
+                lo = cells[i].0;
+            }
+            if cells[i].0 > hi {
+                hi = cells[i].0;
+            }
+            if cells[i].1 < top {
+                top = cells[i].1;
+            }
+            i += 1;
+        }
+        let mut cols = [0u32; 4];
+        i = 0;
+        while i < 4 {
+            cols[(cells[i].0 - lo) as usize] |= 1 << (cells[i].1 - top);
+            i += 1;
+        }
+        spans[id] = Span {
+            dx: lo,
+            width: (hi - lo + 1) as u8,
+            cols,
+        };
+        id += 1;
+    }
+    spans
+}
+
 impl Prefix {
     /// The pass over the visible rows of the board after the first lock.
     #[inline(always)]
@@ -240,14 +291,25 @@ impl Prefix {
         // The lock's columns, as masks; then its columns and their neighbours are redone.
         let mut cols = self.cols;
         let (mut c0, mut c1) = (9usize, 0usize);
-        for (dx, dy) in CELLS[id] {
-            let (c, r) = (
-                (i32::from(second.x) + i32::from(dx)) as usize,
-                y + i32::from(dy),
-            );
-            if r >= 0 {
-                cols[(c + 1).min(11)] |= 1 << r;
-                (c0, c1) = (c0.min(c), c1.max(c));
+        if y + i32::from(dy0) >= 0 {
+            // Every cell visible: the columns from the orientation's table, no cell loop.
+            let span = &SPANS[id];
+            c0 = (i32::from(second.x) + i32::from(span.dx)) as usize;
+            c1 = c0 + usize::from(span.width) - 1;
+            let shift = y + i32::from(dy0);
+            for (k, bits) in span.cols.iter().enumerate().take(usize::from(span.width)) {
+                cols[(c0 + 1 + k).min(11)] |= bits << shift;
+            }
+        } else {
+            for (dx, dy) in CELLS[id] {
+                let (c, r) = (
+                    (i32::from(second.x) + i32::from(dx)) as usize,
+                    y + i32::from(dy),
+                );
+                if r >= 0 {
+                    cols[(c + 1).min(11)] |= 1 << r;
+                    (c0, c1) = (c0.min(c), c1.max(c));
+                }
             }
         }
         let mut ext = self.left[c0].union(&self.right[c1 + 1]);
@@ -329,47 +391,83 @@ impl Standard {
         after: &AfterFirst,
         seconds: &[ReachLock],
     ) -> Option<(f64, Placement, usize)> {
+        let mut best: Option<(f64, Placement, usize)> = None;
+        self.each_carried(prefix, after, seconds, |v, second| {
+            if best.is_none_or(|b| v < b.0) {
+                best = Some((v, second, 1));
+            } else if let Some(b) = best.as_mut().filter(|b| v == b.0) {
+                b.2 += 1;
+            }
+        });
+        best
+    }
+
+    /// `f(value, second)` for every pair over `seconds` no rule rejects, in their order,
+    /// valued as [`Standard::best_carried`] values them (the blind plan keeps them all).
+    #[inline(always)]
+    pub(super) fn each_carried(
+        &self,
+        prefix: &Prefix,
+        after: &AfterFirst,
+        seconds: &[ReachLock],
+        f: impl FnMut(f64, Placement),
+    ) {
         #[cfg(target_arch = "x86_64")]
         if self.popcnt {
             // SAFETY: `popcnt` is set only where the CPU has the instruction.
-            return unsafe { self.best_carried_popcnt(prefix, after, seconds) };
+            return unsafe { self.each_carried_popcnt(prefix, after, seconds, f) };
         }
-        self.best_carried_portable(prefix, after, seconds)
+        self.each_carried_portable(prefix, after, seconds, f)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn best_carried_popcnt(
+    unsafe fn each_carried_popcnt(
         &self,
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement, usize)> {
-        self.best_carried_portable(prefix, after, seconds)
+        f: impl FnMut(f64, Placement),
+    ) {
+        self.each_carried_portable(prefix, after, seconds, f)
     }
 
     #[inline(always)]
-    fn best_carried_portable(
+    fn each_carried_portable(
         &self,
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement, usize)> {
+        mut f: impl FnMut(f64, Placement),
+    ) {
         let w = self.at(after.level);
         // Rules 3 and 4 for a lock whose cells are all in row 2 or below, the rows 0 and 1
         // being the first board's: spawn room reads rows 0 and 1 only, and with row 0 empty
         // the spawn region spans it (without the ceiling rules only spawn room counts).
         let low_rules = (prefix.rows[0] == 0 || !w.ceiling_rules).then(|| spawn_room(&prefix.rows));
+        // The visible rows a lock could make full (`Board::lock`'s test below): no bit outside
+        // the ten columns and six cells or more, a lock adding at most four to a row.
+        let mut fillable = 0u32;
+        for r in 0..20 {
+            let row = after.board.rows[r + HIDDEN_ROWS];
+            if row & !FULL_ROW == 0 && row.count_ones() >= 6 {
+                fillable |= 1 << r;
+            }
+        }
         // The columns out of reach on the first board, which a lock whose cells no route
         // sweeps leaves as they are.
+        // The ceiling load of the first board (rows counted, load), kept by a lock below them.
+        let ceiling = w
+            .ceiling_rules
+            .then(|| (w.top_rows, ceiling_load(&prefix.rows, w.top_rows)));
         let reach = (w.unreachable_columns != 0.0)
             .then(|| self.reach_at(after.level))
             .flatten()
             .map(|t| (t, t.unreachable(&after.board)));
-        let mut best: Option<(f64, Placement, usize)> = None;
         for l in seconds {
             let second = Placement::from(l);
-            let v = match self.carried(prefix, after, low_rules, reach, second) {
+            let rules = (low_rules, ceiling, fillable);
+            let v = match self.carried(prefix, after, rules, reach, second) {
                 Carried::Value(v) => Some(v),
                 Carried::Rejected => None,
                 Carried::Cleared => {
@@ -378,14 +476,9 @@ impl Standard {
                 }
             };
             if let Some(v) = v {
-                if best.is_none_or(|b| v < b.0) {
-                    best = Some((v, second, 1));
-                } else if let Some(b) = best.as_mut().filter(|b| v == b.0) {
-                    b.2 += 1;
-                }
+                f(v, second);
             }
         }
-        best
     }
 
     /// The value of `second` after `after` when it clears no line (`evaluate_after`'s).
@@ -394,7 +487,7 @@ impl Standard {
         &self,
         prefix: &Prefix,
         after: &AfterFirst,
-        low_rules: Option<bool>,
+        (low_rules, ceiling, fillable): (Option<bool>, Option<(u32, u32)>, u32),
         reach: Option<(&ReachTable, u32)>,
         second: Placement,
     ) -> Carried {
@@ -402,17 +495,30 @@ impl Standard {
         let y = i32::from(second.y as i8);
         let mut rows = prefix.rows;
         let cells = CELLS[id];
+        // Whether a route of the reach table crosses a cell, read as the cells are placed.
+        let mut swept = false;
+        // The visible rows the lock fills, as bits.
+        let mut filled = 0u32;
         for (dx, dy) in cells {
             let r = y + i32::from(dy);
+            let bit = 1u16 << (i32::from(second.x) + i32::from(dx));
             if r >= 0 {
-                rows[r as usize] |= 1u16 << (i32::from(second.x) + i32::from(dx));
+                rows[r as usize] |= bit;
+                filled |= 1 << r;
+            }
+            if let Some((table, _)) = reach {
+                swept |= table.sweeps((r + HIDDEN_ROWS as i32) as usize, bit);
             }
         }
-        for (_, dy) in cells {
-            let r = y + i32::from(dy);
-            // A full row as `Board::lock` sees it (the first board's row unmasked).
-            if r >= 0 && after.board.rows[r as usize + HIDDEN_ROWS] | rows[r as usize] == FULL_ROW {
-                return Carried::Cleared;
+        if filled & fillable != 0 {
+            for (_, dy) in cells {
+                let r = y + i32::from(dy);
+                // A full row as `Board::lock` sees it (the first board's row unmasked).
+                if r >= 0
+                    && after.board.rows[r as usize + HIDDEN_ROWS] | rows[r as usize] == FULL_ROW
+                {
+                    return Carried::Cleared;
+                }
             }
         }
         let top = y + i32::from(DY[id].0);
@@ -425,13 +531,12 @@ impl Standard {
         }
         let outcome = after.outcome(second, 0, &after.board);
         let features = prefix.features_after(&rows, &second);
-        Carried::Value(self.value(&outcome, &rows, features, |table, _| {
-            let swept = |&(dx, dy): &(i8, i8)| {
-                let row = (y + i32::from(dy) + HIDDEN_ROWS as i32) as usize;
-                table.sweeps(row, 1 << (i32::from(second.x) + i32::from(dx)))
-            };
+        // A lock below the rows the ceiling penalty counts leaves the first board's load.
+        let ceiling = ceiling.filter(|&(rows_counted, _)| top >= rows_counted as i32);
+        let ceiling = ceiling.map(|(_, load)| load);
+        Carried::Value(self.value(&outcome, &rows, features, ceiling, |table, _| {
             match reach {
-                Some((_, first)) if !cells.iter().any(swept) => first,
+                Some((_, first)) if !swept => first,
                 _ => {
                     // The board after both, made only when a route crosses the lock.
                     let mut board2 = after.board;

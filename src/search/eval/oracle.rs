@@ -228,6 +228,7 @@ pub fn evaluate(e: &super::Standard, outcome: &super::PairOutcome) -> Option<f64
         outcome,
         &rows,
         features(outcome.board),
+        None,
         super::ReachTable::unreachable_each,
     ))
 }

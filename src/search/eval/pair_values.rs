@@ -78,6 +78,25 @@ impl AfterFirst {
         self.best_by(seconds, |o| evaluator.evaluate_after(prefix, o))
     }
 
+    /// `f(value, second)` for every pair over `seconds` no rule rejects, valued from
+    /// `prefix` as `best_pair_after` values them.
+    pub fn each_value_after<E: Evaluator>(
+        &self,
+        evaluator: &E,
+        prefix: &Prefix,
+        seconds: impl IntoIterator<Item = Placement>,
+        mut f: impl FnMut(f64, Placement),
+    ) {
+        for second in seconds {
+            let (board2, lines2) = self.then(second);
+            if let Some(v) =
+                evaluator.evaluate_after(prefix, &self.outcome(second, lines2, &board2))
+            {
+                f(v, second);
+            }
+        }
+    }
+
     /// The first pair of the lowest `value` over `seconds`, and its second lock.
     #[inline(always)]
     pub(crate) fn best_by(

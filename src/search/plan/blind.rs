@@ -12,6 +12,7 @@
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 
+use super::reuse::BlindPairs;
 use super::{placement, Evaluator, Firsts, Plan, Planner, Situation};
 use crate::search::bfs::MoveSet;
 use crate::search::locks::{LockQuery, LockSets};
@@ -33,10 +34,11 @@ impl Blind {
     }
 }
 
-/// The expectation of the best pair value of first lock `after` over the next piece.
+/// The expectation of the best pair value of first lock `after` over the next piece; with
+/// `kept` keeping pairs, every acceptable pair goes there too (for the re-plan).
 fn blind_value<E: Evaluator>(
     evaluator: &E,
-    locks: &mut LockSets,
+    (locks, kept): (&mut LockSets, &mut BlindPairs),
     profile: &Profile,
     moves: MoveSet,
     odds: &[f64; Piece::NUM],
@@ -47,11 +49,31 @@ fn blind_value<E: Evaluator>(
         expected: 0.0,
     };
     let prefix = evaluator.prefix(&after.board);
+    let keep = kept.keeping();
+    if keep {
+        kept.first(after.first);
+    }
     for next in Piece::ALL {
         let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
         let seconds = locks.search_after(&q, &after.first, after.lines);
-        match evaluator.best_pair_after(&prefix, after, seconds) {
-            Some((v, _)) => blind.expected += odds[next.index()] * v,
+        let best = if keep {
+            // The same values as `best_pair_after`'s, kept; its best is the lowest of them.
+            let (from, mut best) = (kept.len(), None);
+            evaluator.each_pair_after(&prefix, after, seconds, |v, second| {
+                kept.push(v, second);
+                if best.is_none_or(|b| v < b) {
+                    best = Some(v);
+                }
+            });
+            kept.mark(next, from);
+            best
+        } else {
+            evaluator
+                .best_pair_after(&prefix, after, seconds)
+                .map(|b| b.0)
+        };
+        match best {
+            Some(v) => blind.expected += odds[next.index()] * v,
             None => blind.missing += odds[next.index()],
         }
     }
@@ -73,6 +95,9 @@ impl<E: Evaluator> Planner<E> {
         // Each next piece's search on the board before the first lock, resumed after each
         // lock that clears no line (at the decision's speed, which such a lock keeps).
         let speed = drop_speed(s.level);
+        // Under a tap profile the re-plan's pairs are these (`plan/reuse.rs`): kept for it.
+        let keep = !self.profile.shift.holds();
+        self.kept.start(s, piece, (&self.profile, self.moves), keep);
         for next in Piece::ALL {
             let q = LockQuery::spawn(&s.board, next, speed, &self.profile, self.moves);
             self.seconds.share(&q);
@@ -82,7 +107,7 @@ impl<E: Evaluator> Planner<E> {
             let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
             let b = blind_value(
                 &self.evaluator,
-                &mut self.seconds,
+                (&mut self.seconds, &mut self.kept),
                 &self.profile,
                 self.moves,
                 &odds,
