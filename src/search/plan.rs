@@ -437,7 +437,10 @@ impl<E: Evaluator> Planner<E> {
             let pairs = (kept && !guarded).then(|| self.kept.pairs_of(placement(l1), next));
             if let Some(pairs) = pairs.flatten() {
                 let at = (carried, lookahead, i, first_penalty);
-                reuse::replay(pairs, at, &mut self.keys, &mut consider);
+                let ties = reuse::replay(pairs, at, &mut self.keys, &mut consider);
+                if carried && best.is_some_and(|b| b.1 == i) {
+                    best_ties = ties;
+                }
                 continue;
             }
             let seconds = self.seconds.search(&LockQuery::after_lock(

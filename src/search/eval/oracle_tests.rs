@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::score::drop_speed;
+use crate::game::Piece;
 use crate::search::locks::{LockQuery, LockSets};
 use crate::search::pairs::AfterFirst;
 use crate::search::{MoveSet, Profile};

@@ -2,7 +2,7 @@
 //! and each of the four rules.
 
 use super::*;
-use crate::game::Collide;
+use crate::game::{Collide, Piece};
 use crate::search::weights::PhaseWeights;
 
 /// The bottom rows of a board drawn as text (`#` filled); the rows above are empty.

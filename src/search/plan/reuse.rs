@@ -122,25 +122,30 @@ impl BlindPairs {
 /// One first lock's kept pairs through the plan loop, as `Planner::plan` takes the pairs it
 /// values itself, unguarded: with no pair list kept (`carried`), its first lowest pair alone;
 /// else each pair with `second_penalty`'s 0.0 added as `each_pair`'s callback adds it, and its
-/// key for the third-piece layer (`lookahead`) with first lock `i`'s penalty.
+/// key for the third-piece layer (`lookahead`) with first lock `i`'s penalty. Returns, when
+/// `carried`, how many pairs share the lowest value (the planner's tie count), else 0.
 #[inline]
 pub(super) fn replay(
     pairs: &[(f64, Placement)],
     (carried, lookahead, i, first_penalty): (bool, bool, usize, f64),
     keys: &mut Vec<PairKey>,
     consider: &mut impl FnMut(f64, Option<Placement>),
-) {
+) -> usize {
     if carried {
-        let mut best: Option<(f64, Placement)> = None;
+        // The best pair and how many share its value, as `Evaluator::best_pair_after_ties`.
+        let mut best: Option<(f64, Placement, usize)> = None;
         for &(v, second) in pairs {
             if best.is_none_or(|b| v < b.0) {
-                best = Some((v, second));
+                best = Some((v, second, 1));
+            } else if let Some(b) = best.as_mut().filter(|b| v == b.0) {
+                b.2 += 1;
             }
         }
-        if let Some((v, second)) = best {
-            consider(v, Some(second));
-        }
-        return;
+        let Some((v, second, ties)) = best else {
+            return 0;
+        };
+        consider(v, Some(second));
+        return ties;
     }
     for &(v, second) in pairs {
         let penalty = 0.0;
@@ -155,4 +160,5 @@ pub(super) fn replay(
             });
         }
     }
+    0
 }
