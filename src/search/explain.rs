@@ -184,12 +184,22 @@ fn crash_note(
     cleared: u32,
 ) -> Option<String> {
     use crate::game::crash::{ClearRisk, MAX_HOLD_DOWN_POINTS};
-    use crate::search::crash_guard::{in_stretch, lock_risk, GUARD_FROM_LEVEL};
+    use crate::search::crash_guard::{
+        in_stretch, lock_risk, thin_margin_cost, GUARD_FROM_LEVEL, PREFERRED_MARGIN,
+    };
     if s.level < GUARD_FROM_LEVEL {
         return None;
     }
     let at = (s.level, s.lines);
     let what = match lock_risk(board_after, at, cleared, Some(0), false) {
+        r @ ClearRisk::Safe { margin_cycles } if margin_cycles < PREFERRED_MARGIN => {
+            return Some(format!(
+                "its line-clear frame is safe with the plain drop ({cleared} lines), but only \
+                 {margin_cycles} cycles from a danger window: the planner prefers \
+                 {PREFERRED_MARGIN} or more and weighs it at {:.1}",
+                thin_margin_cost(r)
+            ));
+        }
         ClearRisk::Safe { .. } => return None,
         ClearRisk::MayCrash => "may crash",
         ClearRisk::Crashes => "would hang or crash",
@@ -346,8 +356,8 @@ mod tests {
             let x = explainer.explain(&s, e);
             if board.lock(e.lock.x, e.lock.y, e.lock.orientation) == n {
                 out.push(x);
-            } else {
-                assert_eq!(x.crash_risk, None, "{}", x.table());
+            } else if let Some(note) = &x.crash_risk {
+                assert!(note.contains("cycles from a danger window"), "{note}");
             }
         }
         (out, s, ranker)
@@ -384,5 +394,39 @@ mod tests {
             let t = x.table();
             assert!(t.contains("hiding the next-piece preview"), "{t}");
         }
+    }
+
+    /// A lock whose frame is safe but closer than the preferred margin to a window says how
+    /// close and what it costs; one at the preferred margin or farther has no note.
+    #[test]
+    fn a_thin_margin_is_explained_and_a_wide_one_is_not() {
+        use crate::game::crash::ClearRisk;
+        use crate::search::crash_guard::{lock_risk, PREFERRED_MARGIN};
+        let mut s = messy_situation(29, 5);
+        let (mut thin, mut wide) = (0, 0);
+        for level in 150..=255u8 {
+            for lines in (0..=0x20u8).flat_map(|h| (0..0x99u8).step_by(7).map(move |l| [l, h])) {
+                (s.level, s.lines) = (level, lines);
+                for cleared in 0..=4 {
+                    let risk = lock_risk(&Board::EMPTY, (level, lines), cleared, Some(0), false);
+                    let ClearRisk::Safe { margin_cycles } = risk else {
+                        continue;
+                    };
+                    let note = crash_note(&s, &Board::EMPTY, cleared);
+                    if margin_cycles < PREFERRED_MARGIN {
+                        thin += 1;
+                        let note = note.expect("a thin margin has a note");
+                        assert!(
+                            note.contains(&format!("only {margin_cycles} cycles")),
+                            "{note}"
+                        );
+                    } else {
+                        wide += 1;
+                        assert_eq!(note, None);
+                    }
+                }
+            }
+        }
+        assert!(thin > 0 && wide > thin, "{thin} thin, {wide} wide");
     }
 }
