@@ -474,16 +474,8 @@ impl<E: Evaluator> Planner<E> {
                     // The next lock's clear counts too (0 below the guard's level).
                     let penalty =
                         guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
-                    let v = v + penalty;
-                    consider(v, Some(second));
-                    if lookahead {
-                        keys.push(PairKey {
-                            value: v + first_penalty,
-                            first: i as u32,
-                            second,
-                            penalty: penalty + first_penalty,
-                        });
-                    }
+                    let at = (lookahead, i, first_penalty);
+                    reuse::take_pair((v + penalty, penalty, second), at, keys, &mut consider);
                 },
             );
         }

@@ -148,17 +148,28 @@ pub(super) fn replay(
         return ties;
     }
     for &(v, second) in pairs {
-        let penalty = 0.0;
-        let v = v + penalty;
-        consider(v, Some(second));
-        if lookahead {
-            keys.push(PairKey {
-                value: v + first_penalty,
-                first: i as u32,
-                second,
-                penalty: penalty + first_penalty,
-            });
-        }
+        take_pair((v, 0.0, second), (lookahead, i, first_penalty), keys, consider);
     }
     0
+}
+
+/// One valued pair (its value with the second lock's `penalty` in it) into the plan loop:
+/// `consider` it, and keep its key for the third-piece layer when `lookahead`, first lock
+/// `i`'s penalty added.
+#[inline(always)]
+pub(super) fn take_pair(
+    (v, penalty, second): (f64, f64, Placement),
+    (lookahead, i, first_penalty): (bool, usize, f64),
+    keys: &mut Vec<PairKey>,
+    consider: &mut impl FnMut(f64, Option<Placement>),
+) {
+    consider(v, Some(second));
+    if lookahead {
+        keys.push(PairKey {
+            value: v + first_penalty,
+            first: i as u32,
+            second,
+            penalty: penalty + first_penalty,
+        });
+    }
 }
