@@ -21,6 +21,7 @@ use super::profile::{PieceProgress, Profile};
 #[cfg(test)]
 mod completeness;
 mod profiled;
+mod profiled_resume;
 mod rows;
 mod rows_resume;
 
@@ -195,6 +196,8 @@ pub struct Bfs {
     only: Option<Kernel>,
     /// The rows search's empty-board nodes per start, to resume from.
     opens: rows_resume::Opens,
+    /// The dense profiled search's empty-board nodes per spawn start, to resume from.
+    dense_opens: profiled_resume::DenseOpens,
 }
 
 impl Default for Bfs {
@@ -237,6 +240,7 @@ impl Bfs {
             expanded: 0,
             only: None,
             opens: rows_resume::Opens::default(),
+            dense_opens: profiled_resume::DenseOpens::default(),
         }
     }
 
@@ -255,6 +259,7 @@ impl Bfs {
     pub(crate) fn once() -> Bfs {
         let mut bfs = Bfs::new();
         bfs.opens.off = true;
+        bfs.dense_opens.off = true;
         bfs
     }
 
@@ -443,14 +448,14 @@ impl Bfs {
             speed: r.speed,
             epoch,
         };
-        self.expand(&mut general, r);
+        self.expand(&mut general, r, 0);
     }
 
-    /// The BFS loop every kernel but the rows search shares: each node in turn, each button
-    /// set `e` allows from it, one frame of the rules; a lock is recorded, a falling state
-    /// handed to `e`.
+    /// The BFS loop every kernel but the rows search shares: each node in turn from node
+    /// `from` (the nodes before it already expanded), each button set `e` allows from it, one
+    /// frame of the rules; a lock is recorded, a falling state handed to `e`.
     #[inline(always)]
-    fn expand<E: Expansion>(&mut self, e: &mut E, r: &Run) {
+    fn expand<E: Expansion>(&mut self, e: &mut E, r: &Run, from: usize) {
         // Down is the last three candidates.
         let candidates = if r.moves.soft_drop {
             &CANDIDATES[..]
@@ -458,7 +463,7 @@ impl Bfs {
             &CANDIDATES[..9]
         };
         let charged = e.charged();
-        let mut i = 0;
+        let mut i = from;
         while i < self.nodes.len() {
             let n = self.nodes[i];
             let at = e.at(self, i, &n);

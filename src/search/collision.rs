@@ -77,6 +77,20 @@ impl CollisionMap {
     }
 }
 
+impl CollisionMap {
+    /// The first pivot row where `self` and `other` fit some orientation or column
+    /// differently (22 when they agree on every row).
+    pub(crate) fn first_difference(&self, other: &CollisionMap) -> u8 {
+        let mut first = u32::from(ROWS);
+        for (a, b) in self.blocked.iter().zip(&other.blocked) {
+            for (m, n) in a.iter().zip(b) {
+                first = first.min((m ^ n).trailing_zeros());
+            }
+        }
+        first as u8
+    }
+}
+
 impl Collide for CollisionMap {
     #[inline(always)]
     fn fits(&self, x: u8, y: u8, id: u8) -> bool {

@@ -159,16 +159,16 @@ impl Rules {
 }
 
 /// A profiled search's rules: the profile's presses, states told apart by `D`.
-struct Profiled<D> {
-    rules: Rules,
-    states: D,
+pub(super) struct Profiled<D> {
+    pub rules: Rules,
+    pub states: D,
 }
 
 /// How a profiled search tells its states apart.
-trait States {
-    /// What a node's children share (a depth stamp, a timeline phase), from the node's frame
-    /// of the piece and its depth.
-    fn tag(&mut self, frame: u32, depth: u16) -> u32;
+pub(super) trait States {
+    /// What the children of node `i` (`n`, on frame `frame` of the piece) share: a depth
+    /// stamp, a timeline phase.
+    fn tag(&mut self, bfs: &Bfs, i: usize, n: &Node, frame: u32) -> u32;
     /// True, and marked seen, when the child `s` with `pressed` directions is a new state.
     fn first(&mut self, bfs: &mut Bfs, tag: u32, s: &Step, pressed: u8) -> bool;
 }
@@ -185,7 +185,7 @@ impl<D: States> Expansion for Profiled<D> {
     #[inline(always)]
     fn at(&mut self, bfs: &Bfs, i: usize, n: &Node) -> Self::At {
         let frame = self.rules.offset + u32::from(n.frames);
-        (frame, bfs.pressed[i], self.states.tag(frame, n.frames))
+        (frame, bfs.pressed[i], self.states.tag(bfs, i, n, frame))
     }
 
     #[inline(always)]
@@ -203,7 +203,7 @@ impl<D: States> Expansion for Profiled<D> {
 }
 
 /// States of one depth told apart by [`dense`], stamped per depth.
-struct DenseStates {
+pub(super) struct DenseStates {
     holds: bool,
     /// The stamp of depth 0.
     base: u32,
@@ -212,9 +212,9 @@ struct DenseStates {
 
 impl States for DenseStates {
     #[inline(always)]
-    fn tag(&mut self, _: u32, depth: u16) -> u32 {
-        self.deepest = self.deepest.max(u32::from(depth) + 1);
-        self.base + u32::from(depth) + 1
+    fn tag(&mut self, _: &Bfs, _: usize, n: &Node, _: u32) -> u32 {
+        self.deepest = self.deepest.max(u32::from(n.frames) + 1);
+        self.base + u32::from(n.frames) + 1
     }
 
     #[inline(always)]
@@ -238,7 +238,7 @@ struct KeyedStates {
 
 impl States for KeyedStates {
     #[inline(always)]
-    fn tag(&mut self, frame: u32, _: u16) -> u32 {
+    fn tag(&mut self, _: &Bfs, _: usize, _: &Node, frame: u32) -> u32 {
         (frame + 1) % self.period
     }
 
@@ -293,7 +293,7 @@ impl Bfs {
     }
 
     /// The roots of a profiled search, one per hold in `r.roots` (fresh nodes and keys).
-    fn profiled_roots(&mut self, r: &Run) {
+    pub(super) fn profiled_roots(&mut self, r: &Run) {
         self.pressed.clear();
         self.keys.clear();
         for &prev in r.roots {
@@ -323,8 +323,21 @@ impl Bfs {
     }
 
     /// The keyed search for a start [`Kernel::choose`] found dense: the same nodes in the same
-    /// order, deduplicated by depth.
+    /// order, deduplicated by depth; at a spawn resumed from the empty board's nodes down to
+    /// the first row this board differs in ([`Bfs::dense_resume`]).
     pub(super) fn dense_search(&mut self, r: &Run) {
+        let from = self.dense_resume(r);
+        let mut dense = Profiled {
+            rules: r.rules,
+            states: self.dense_states(r),
+        };
+        self.expand(&mut dense, r, from);
+        self.dense_done(&dense.states);
+    }
+
+    /// Fresh depth stamps for a dense search (its nodes from `Bfs::profiled_roots` or a
+    /// resume).
+    pub(super) fn dense_states(&mut self, r: &Run) -> DenseStates {
         if self.depth_seen.len() != DENSE {
             self.depth_seen = vec![0; DENSE];
             self.depth_base = 0;
@@ -334,18 +347,16 @@ impl Bfs {
             self.depth_seen.fill(0);
             self.depth_base = 0;
         }
-        self.profiled_roots(r);
-        let states = DenseStates {
+        DenseStates {
             holds: r.rules.shift.holds(),
             base: self.depth_base + 1,
             deepest: 0,
-        };
-        let mut dense = Profiled {
-            rules: r.rules,
-            states,
-        };
-        self.expand(&mut dense, r);
-        self.depth_base = dense.states.base + dense.states.deepest + 1;
+        }
+    }
+
+    /// After a dense search: the next one starts past every stamp it used.
+    pub(super) fn dense_done(&mut self, states: &DenseStates) {
+        self.depth_base = states.base + states.deepest + 1;
     }
 
     /// The search over hashed keys: any profile, any start.
@@ -374,6 +385,6 @@ impl Bfs {
             rules: r.rules,
             states,
         };
-        self.expand(&mut keyed, r);
+        self.expand(&mut keyed, r, 0);
     }
 }

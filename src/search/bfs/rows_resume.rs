@@ -119,7 +119,7 @@ impl Bfs {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::search::bfs) mod tests {
     use super::*;
     use crate::game::board::{Collide, BOARD_ROWS};
     use crate::game::piece::Piece;
@@ -151,7 +151,7 @@ mod tests {
 
     /// A board of `height` rows of garbage (one or two holes a row, some rows cut by a
     /// taller column) from a xorshift state.
-    fn random_board(rng: &mut u64, height: usize) -> Board {
+    pub(in crate::search::bfs) fn random_board(rng: &mut u64, height: usize) -> Board {
         let mut next = || {
             *rng ^= *rng << 13;
             *rng ^= *rng >> 7;

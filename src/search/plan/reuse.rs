@@ -148,7 +148,12 @@ pub(super) fn replay(
         return ties;
     }
     for &(v, second) in pairs {
-        take_pair((v, 0.0, second), (lookahead, i, first_penalty), keys, consider);
+        take_pair(
+            (v, 0.0, second),
+            (lookahead, i, first_penalty),
+            keys,
+            consider,
+        );
     }
     0
 }
