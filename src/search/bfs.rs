@@ -22,6 +22,7 @@ use super::profile::{PieceProgress, Profile};
 mod completeness;
 mod profiled;
 mod profiled_resume;
+mod ring;
 mod rows;
 mod rows_resume;
 

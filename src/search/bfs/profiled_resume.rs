@@ -17,6 +17,7 @@ use crate::game::piece::Orientation;
 use crate::search::collision::CollisionMap;
 
 use super::profiled::{DenseStates, Profiled, Rules, States};
+use super::ring::Ring;
 use super::{Bfs, Node, Run, Step};
 
 /// Starts kept: the seven pieces at two gravities, each with a few DAS counters or timelines.
@@ -73,9 +74,7 @@ struct Open {
 /// The empty-board searches of the last few spawn starts (allocated as starts come).
 #[derive(Default)]
 pub(super) struct DenseOpens {
-    opens: Vec<Open>,
-    /// The entry the next new start replaces once `opens` is full.
-    evict: usize,
+    opens: Ring<Open>,
     /// Starts met once, not kept (a ring of `MET_KEYS`).
     met: Vec<Key>,
     met_next: usize,
@@ -136,7 +135,7 @@ impl Bfs {
             return 0;
         }
         let key = Key::of(r);
-        let e = match self.dense_opens.opens.iter().position(|o| o.key == key) {
+        let e = match self.dense_opens.opens.position(|o| o.key == key) {
             Some(e) => e,
             None if self.dense_opens.met_again(key) => self.dense_open(r, key),
             None => {
@@ -194,16 +193,7 @@ impl Bfs {
         self.next_epoch(r.speed);
         self.nodes.clear();
         self.locks.clear();
-        let opens = &mut self.dense_opens;
-        if opens.opens.len() < OPEN_KEYS {
-            opens.opens.push(open);
-            opens.opens.len() - 1
-        } else {
-            let e = opens.evict;
-            opens.opens[e] = open;
-            opens.evict = (e + 1) % OPEN_KEYS;
-            e
-        }
+        self.dense_opens.opens.keep(open, OPEN_KEYS)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 
+use super::ring::Ring;
 use super::rows::{Depth, Fit, Shape};
 use super::{Bfs, Node};
 use crate::search::collision::CollisionMap;
@@ -32,9 +33,7 @@ struct Open {
 /// The empty-board searches of the last few starts (a `Bfs`'s own, allocated as starts come).
 #[derive(Default)]
 pub(super) struct Opens {
-    opens: Vec<Open>,
-    /// The entry the next new start replaces once `opens` is full.
-    evict: usize,
+    opens: Ring<Open>,
     /// Never keep nor resume (`Bfs::once`): a search run once per start would pay the
     /// empty board's search on top of its own.
     pub(super) off: bool,
@@ -54,7 +53,7 @@ impl Bfs {
             self.nodes.push(Node::new(start, prev, u32::MAX, 0));
             return Depth::root(start, prev);
         }
-        let e = match self.opens.opens.iter().position(|o| o.key == key) {
+        let e = match self.opens.opens.position(|o| o.key == key) {
             Some(e) => e,
             None => self.open(key, shape),
         };
@@ -105,16 +104,7 @@ impl Bfs {
         self.next_epoch(speed);
         self.nodes.clear();
         self.locks.clear();
-        let opens = &mut self.opens;
-        if opens.opens.len() < OPEN_KEYS {
-            opens.opens.push(open);
-            opens.opens.len() - 1
-        } else {
-            let e = opens.evict;
-            opens.opens[e] = open;
-            opens.evict = (e + 1) % OPEN_KEYS;
-            e
-        }
+        self.opens.opens.keep(open, OPEN_KEYS)
     }
 }
 
