@@ -55,3 +55,38 @@ pub fn o_at(x: u8, y: u8) -> Placement {
         orientation: Piece::O.spawn(),
     }
 }
+
+/// Ragged random stacks (no full row, the spawn rows empty), from a fixed seed.
+pub fn random_boards(n: usize, mut x: u64) -> Vec<Board> {
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            let well = (next() % 10) as usize;
+            let mut text = String::new();
+            let heights: Vec<u64> = (0..10).map(|_| next() % 12).collect();
+            for r in 0..20u64 {
+                let mut row: Vec<char> = (0..10)
+                    .map(|c| {
+                        let filled = 20 - r <= heights[c] && next() % 8 != 0;
+                        if filled && c != well {
+                            '#'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect();
+                if row.iter().all(|&c| c == '#') {
+                    row[(next() % 10) as usize] = '.';
+                }
+                text.extend(row);
+                text.push('\n');
+            }
+            Board::from_text(text.trim_end()).expect("a random stack parses")
+        })
+        .collect()
+}

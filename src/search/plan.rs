@@ -21,6 +21,8 @@ use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
 use soft_drop::SoftLever;
 
 mod blind;
+#[cfg(test)]
+mod carried_tests;
 mod reuse;
 #[cfg(test)]
 mod reuse_tests;
@@ -85,6 +87,9 @@ pub struct Planner<E: Evaluator> {
     pub soft: SoftLever,
     /// The last blind plan's pairs, for the decision right after it (`plan/reuse.rs`).
     kept: reuse::BlindPairs,
+    /// Values every pair by the full pass, as the loop did before it carried them (to compare
+    /// the two: `carried_tests`, benches).
+    pub(crate) full_pass_pairs: bool,
 }
 
 pub(crate) fn placement(l: &Lock) -> Placement {
@@ -231,6 +236,7 @@ impl<E: Evaluator> Planner<E> {
             crash_guard: CrashGuard::default(),
             soft: SoftLever::default(),
             kept: reuse::BlindPairs::default(),
+            full_pass_pairs: false,
         }
     }
 
@@ -463,6 +469,19 @@ impl<E: Evaluator> Planner<E> {
                         best_ties = ties;
                     }
                 }
+                continue;
+            }
+            if !guarded && !self.full_pass_pairs {
+                // Every pair's value is kept for the layer, but no penalty needs its board:
+                // the carried values (bit for bit `each_pair`'s) from one pass per first lock.
+                let prefix = self.evaluator.prefix(&after.board);
+                let keys = &mut self.keys;
+                let at = (lookahead, i, first_penalty);
+                self.evaluator
+                    .each_pair_after(&prefix, &after, seconds, |v, second| {
+                        // `each_pair`'s callback adds the unguarded penalty, 0.0, the same way.
+                        reuse::take_pair((v + 0.0, 0.0, second), at, keys, &mut consider);
+                    });
                 continue;
             }
             let keys = &mut self.keys;

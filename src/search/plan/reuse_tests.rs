@@ -8,7 +8,7 @@ use crate::game::score::drop_speed;
 use crate::game::Board;
 use crate::search::collision::CollisionMap;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{at_spawn, boards, mid_board, with_empty};
+use crate::search::fixtures::{at_spawn, boards, mid_board, random_boards, with_empty};
 use crate::search::profile::{PieceProgress, Profile};
 use crate::search::third::Lookahead;
 
@@ -17,41 +17,6 @@ fn human(lookahead: Lookahead) -> Planner<Standard> {
     p.profile = Profile::preset("human").unwrap();
     p.lookahead = lookahead;
     p
-}
-
-/// Ragged random stacks (no full row, the spawn rows empty), from a fixed seed.
-fn random_boards(n: usize, mut x: u64) -> Vec<Board> {
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    (0..n)
-        .map(|_| {
-            let well = (next() % 10) as usize;
-            let mut text = String::new();
-            let heights: Vec<u64> = (0..10).map(|_| next() % 12).collect();
-            for r in 0..20u64 {
-                let mut row: Vec<char> = (0..10)
-                    .map(|c| {
-                        let filled = 20 - r <= heights[c] && next() % 8 != 0;
-                        if filled && c != well {
-                            '#'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect();
-                if row.iter().all(|&c| c == '#') {
-                    row[(next() % 10) as usize] = '.';
-                }
-                text.extend(row);
-                text.push('\n');
-            }
-            Board::from_text(text.trim_end()).expect("a random stack parses")
-        })
-        .collect()
 }
 
 /// `s` after the first `k` inputs of `inputs`, played in the model.
