@@ -57,7 +57,13 @@ pub fn o_at(x: u8, y: u8) -> Placement {
 }
 
 /// Ragged random stacks (no full row, the spawn rows empty), from a fixed seed.
-pub fn random_boards(n: usize, mut x: u64) -> Vec<Board> {
+pub fn random_boards(n: usize, x: u64) -> Vec<Board> {
+    random_stacks(n, x, 12)
+}
+
+/// Ragged random stacks of columns up to `tallest` - 1 high (at most 18: the spawn rows stay
+/// empty), no full row, from a fixed seed.
+pub fn random_stacks(n: usize, mut x: u64, tallest: u64) -> Vec<Board> {
     let mut next = move || {
         x ^= x << 13;
         x ^= x >> 7;
@@ -68,7 +74,7 @@ pub fn random_boards(n: usize, mut x: u64) -> Vec<Board> {
         .map(|_| {
             let well = (next() % 10) as usize;
             let mut text = String::new();
-            let heights: Vec<u64> = (0..10).map(|_| next() % 12).collect();
+            let heights: Vec<u64> = (0..10).map(|_| next() % tallest.min(19)).collect();
             for r in 0..20u64 {
                 let mut row: Vec<char> = (0..10)
                     .map(|c| {

@@ -22,6 +22,8 @@ use soft_drop::SoftLever;
 
 mod blind;
 #[cfg(test)]
+mod blind_tests;
+#[cfg(test)]
 mod carried_tests;
 mod reuse;
 #[cfg(test)]

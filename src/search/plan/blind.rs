@@ -8,6 +8,12 @@
 // the phase) as the two-piece plan; a next piece with no acceptable pair makes the lock worse
 // than any lock whose every next piece has one (compared by the odds mass left without a
 // value first, then by the expectation over the rest). No third-piece layer here.
+//
+// Valuing a first lock against seven next pieces is most of a `human` decision, so only the
+// `Lookahead::blind_firsts` first locks best by their value alone are weighed (the full plan
+// chose one of the 6 best alone in 99.7 % of decisions; benches/README.md, issue 25); the rest
+// only when every weighed lock leaves some next piece without a pair. 0 weighs every lock, in
+// lock order, as before. The re-plan values the pairs of a lock not weighed itself.
 
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
@@ -29,9 +35,15 @@ struct Blind {
 }
 
 impl Blind {
-    fn better_than(&self, other: &Blind) -> bool {
-        (self.missing, self.expected) < (other.missing, other.expected)
+    /// Lower is better; equal worths by lock order (the first found, when all are in order).
+    fn better_than(&self, i: usize, (other, j): (&Blind, usize)) -> bool {
+        (self.missing, self.expected, i) < (other.missing, other.expected, j)
     }
+}
+
+/// The order of (value alone, lock index) keys: lower first, equal values by lock order.
+fn key_order(a: &(f64, usize), b: &(f64, usize)) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
 }
 
 /// The expectation of the best pair value of first lock `after` over the next piece; with
@@ -102,19 +114,31 @@ impl<E: Evaluator> Planner<E> {
             let q = LockQuery::spawn(&s.board, next, speed, &self.profile, self.moves);
             self.seconds.share(&q);
         }
+        let k = self.lookahead.blind_firsts;
+        let cut = (k > 0 && k < self.firsts.len()).then(|| self.alone_cut(s, k));
         let mut best: Option<(Blind, usize)> = None;
-        for (i, l1) in self.firsts.iter().enumerate() {
-            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
-            let b = blind_value(
-                &self.evaluator,
-                (&mut self.seconds, &mut self.kept),
-                &self.profile,
-                self.moves,
-                &odds,
-                &after,
-            );
-            if b.missing < 1.0 && best.is_none_or(|(o, _)| b.better_than(&o)) {
-                best = Some((b, i));
+        // The weighed locks, then (only if they leave a next piece without a pair) the rest.
+        for weighed in [true, false] {
+            for (i, l1) in self.firsts.iter().enumerate() {
+                let key = cut.map(|c| key_order(&(self.kept.alone[i], i), &c).is_le());
+                if key.unwrap_or(true) != weighed {
+                    continue;
+                }
+                let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
+                let b = blind_value(
+                    &self.evaluator,
+                    (&mut self.seconds, &mut self.kept),
+                    &self.profile,
+                    self.moves,
+                    &odds,
+                    &after,
+                );
+                if b.missing < 1.0 && best.is_none_or(|(o, j)| b.better_than(i, (&o, j))) {
+                    best = Some((b, i));
+                }
+            }
+            if cut.is_none() || best.is_some_and(|(b, _)| b.missing == 0.0) {
+                break;
             }
         }
         // Every next piece rejected after every lock: the deepest lock, as the planner does.
@@ -131,5 +155,20 @@ impl<E: Evaluator> Planner<E> {
             replan_after,
             ..plan
         })
+    }
+
+    /// The `k`-th best (value alone, lock index) key of the first locks, `k` ≥ 1 and below
+    /// their count; each lock's value alone is left in `self.kept.alone`.
+    fn alone_cut(&mut self, s: &Situation, k: usize) -> (f64, usize) {
+        let (alone, select) = (&mut self.kept.alone, &mut self.kept.select);
+        alone.clear();
+        for l1 in &self.firsts {
+            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
+            // A lock a rule rejects alone comes last.
+            alone.push(after.alone(&self.evaluator).unwrap_or(f64::INFINITY));
+        }
+        select.clear();
+        select.extend(alone.iter().copied().zip(0..));
+        *select.select_nth_unstable_by(k - 1, key_order).1
     }
 }

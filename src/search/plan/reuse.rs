@@ -37,6 +37,10 @@ pub(super) struct BlindPairs {
     firsts: Vec<(Placement, [(u32, u32); Piece::NUM])>,
     /// (value, second lock) of the pairs no rule rejects, in lock-set order.
     pairs: Vec<(f64, Placement)>,
+    /// The blind plan's scratch (not pairs): each first lock's value alone, by index, and the
+    /// (value, index) keys it selects the weighed locks from (`plan/blind.rs`).
+    pub(super) alone: Vec<f64>,
+    pub(super) select: Vec<(f64, usize)>,
 }
 
 impl BlindPairs {
