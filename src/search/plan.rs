@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::game::active::{Active, Control};
 use crate::game::pad::{Buttons, PadState};
-use crate::game::piece::{Orientation, Piece};
+use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
 
@@ -20,6 +20,7 @@ use super::profile::{PieceProgress, Profile};
 use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
 use soft_drop::SoftLever;
 
+mod after_search;
 mod blind;
 #[cfg(test)]
 mod blind_tests;
@@ -66,7 +67,7 @@ pub struct Planner<E: Evaluator> {
     /// The player's input limits (`unlimited` by default).
     pub profile: Profile,
     first: Bfs,
-    second: AfterSearch,
+    second: after_search::AfterSearch,
     map1: CollisionMap,
     /// The next piece's lock sets (path-free).
     seconds: LockSets,
@@ -112,29 +113,6 @@ fn pair_of(s: &Situation, firsts: &[Lock], p: &PairKey) -> Pair {
         speed: drop_speed(level_after(s.level, s.lines, after.lines + lines_second)),
         level: s.level,
         penalty: p.penalty,
-    }
-}
-
-/// The next piece's locks after a first lock in `Bfs`'s order with paths (what ties and the
-/// entry hold are decided on): the search and its collision map, reused.
-#[derive(Default)]
-struct AfterSearch {
-    bfs: Bfs,
-    map: CollisionMap,
-}
-
-impl AfterSearch {
-    /// The board after `first` and the next piece's locks on it from `first`'s DAS counter.
-    fn run(
-        &mut self,
-        s: &Situation,
-        first: &Lock,
-        next: Piece,
-        (profile, moves): (&Profile, MoveSet),
-    ) -> (AfterFirst, &[Lock]) {
-        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(first));
-        let q = LockQuery::after_lock(&after.board, next, after.speed, profile, moves, first.das);
-        (after, q.search_ordered(&mut self.bfs, &mut self.map))
     }
 }
 
@@ -225,7 +203,7 @@ impl<E: Evaluator> Planner<E> {
             moves: MoveSet::default(),
             profile: Profile::default(),
             first: Bfs::new(),
-            second: AfterSearch::default(),
+            second: after_search::AfterSearch::default(),
             map1: CollisionMap::default(),
             seconds: LockSets::new(),
             lookahead: Lookahead::default(),
@@ -306,33 +284,6 @@ impl<E: Evaluator> Planner<E> {
         }
     }
 
-    /// The next piece's first lock, in `Bfs`'s order, that gives the pair with first lock
-    /// `firsts[i]` the value `value`: the old planner's choice among equal pairs.
-    fn first_in_bfs_order(
-        &mut self,
-        s: &Situation,
-        i: usize,
-        next: Piece,
-        value: f64,
-    ) -> Option<Placement> {
-        let (after, seconds) =
-            self.second
-                .run(s, &self.firsts[i], next, (&self.profile, self.moves));
-        let mut found = None;
-        let guard = &mut self.crash_guard;
-        after.each_pair(
-            &self.evaluator,
-            seconds.iter().map(Placement::from),
-            |v, second, lines2, board2| {
-                let v = v + guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
-                if found.is_none() && v == value {
-                    found = Some(second);
-                }
-            },
-        );
-        found
-    }
-
     /// The frames before the search and the current piece's locks after them, in
     /// `self.firsts` (paths in `self.first`). `None` when no piece is shown or no lock is
     /// reachable.
@@ -371,6 +322,7 @@ impl<E: Evaluator> Planner<E> {
     /// is reachable.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
         self.soft.last = None;
+        self.second.forget();
         // The pairs a blind plan kept serve this decision only, and only its situation.
         let piece = Orientation::new(s.active.id).map(|o| o.piece());
         let kept = self.kept.take_for(s, piece, (&self.profile, self.moves));
@@ -580,21 +532,5 @@ impl<E: Evaluator> Planner<E> {
             plan.hide_preview = crash_guard::key_preview(key, s.level, s.lines).1;
         }
         plan
-    }
-
-    /// Under a hold profile, the direction to hold through the entry delay after
-    /// `firsts[i]` so that `next` can reach `second` with the DAS counter the lock leaves:
-    /// the hold of the fastest path to it (nothing when that needs none).
-    fn entry_hold(&mut self, s: &Situation, i: usize, next: Piece, second: Placement) -> PadState {
-        if !self.profile.shift.holds() {
-            return PadState::NONE;
-        }
-        let (_, seconds) = self
-            .second
-            .run(s, &self.firsts[i], next, (&self.profile, self.moves));
-        match seconds.iter().find(|l| placement(l) == second).copied() {
-            Some(l) => self.second.bfs.root_hold(&l),
-            None => PadState::NONE,
-        }
     }
 }

@@ -9,6 +9,13 @@
 // board's nodes, in the same order with the same parents; a search copies them down to the
 // first depth that reads a differing row (and before any lock) and expands on from there.
 // Only spawns are kept (frame 0 of the piece): a start in flight is rarely met twice.
+//
+// The kept nodes are a search's own, not a separate search of the empty board: its depths
+// down to the first that reads a row differing from the empty board's are the empty board's.
+// A start met a second time keeps them from that search (no extra search: an empty board's
+// search to the floor doubled the decision that paid it, the `das` bench's p99). A later
+// search that uses every kept depth and shares more with the empty board keeps its deeper
+// ones instead, so the kept depths grow to what the boards met allow.
 
 use crate::game::active::Active;
 use crate::game::board::Board;
@@ -16,7 +23,7 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::search::collision::CollisionMap;
 
-use super::profiled::{DenseStates, Profiled, Rules, States};
+use super::profiled::{DenseStates, Rules, States};
 use super::ring::Ring;
 use super::{Bfs, Node, Run, Step};
 
@@ -25,13 +32,13 @@ const OPEN_KEYS: usize = 32;
 
 /// Starts met once and not kept: a start is kept when met again while still listed here.
 /// Under a hold profile the next piece's start carries the first lock's DAS counter, so most
-/// starts of the tie-break search (`plan.rs`, `AfterSearch`) come once: keeping each would pay
-/// the empty board's search on top of its own.
+/// starts of the entry-hold search (`plan/after_search.rs`) come once: keeping each would
+/// copy its nodes and evict a start that comes back.
 const MET_KEYS: usize = 64;
 
 /// What a search's nodes depend on besides the board: start, root holds, gravity, rules.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Key {
+pub(super) struct Key {
     start: Active,
     roots: [PadState; 3],
     n_roots: usize,
@@ -53,8 +60,8 @@ impl Key {
     }
 }
 
-/// Where a depth of the empty board's search starts: its first node, its row, and how many
-/// locks were recorded before it was expanded.
+/// Where a depth of a kept search starts: its first node, its row, and how many locks were
+/// recorded before it was expanded.
 #[derive(Clone, Copy)]
 struct Mark {
     start: usize,
@@ -62,16 +69,57 @@ struct Mark {
     locks: usize,
 }
 
-/// One start's search on the empty board.
+/// One start's nodes shared with the empty board's search, depth by depth.
 struct Open {
     key: Key,
+    /// The empty board's map, which a board is compared with.
     map: CollisionMap,
     nodes: Vec<Node>,
     pressed: Vec<u8>,
+    /// The kept depths: every node of each (`nodes` ends with the last one's).
     marks: Vec<Mark>,
+    /// No deeper depth is shared with the empty board's search on any board (a lock came).
+    complete: bool,
 }
 
-/// The empty-board searches of the last few spawn starts (allocated as starts come).
+/// Why the depths a board shares with the empty board's search end where they do.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// The depth after reads a row this board fills (or the search ends there).
+    Differs,
+    /// A lock came before the depth after: no board shares more.
+    Locks,
+    /// The marks ran out: the board may share deeper depths than are kept.
+    RanOut,
+}
+
+/// The last depth of `marks` whose nodes a board first differing from the empty board at row
+/// `differs` shares with the empty board's search (a depth at row y reads rows y and y + 1),
+/// and why it is the last.
+fn shared_depth(marks: &[Mark], differs: usize) -> (usize, Stop) {
+    let mut at = 0;
+    for (d, m) in marks.iter().enumerate() {
+        if m.locks > 0 {
+            return (at, Stop::Locks);
+        }
+        at = d;
+        if usize::from(m.y) + 1 >= differs {
+            return (at, Stop::Differs);
+        }
+    }
+    (at, Stop::RanOut)
+}
+
+/// What a dense search does with its nodes besides returning its locks.
+pub(super) enum Keep {
+    Nothing,
+    /// Keep them as a new entry for this start (met a second time).
+    New(Key),
+    /// Entry `e` ran out of depths for this board: keep this search's if deeper.
+    Grow(usize),
+}
+
+/// The nodes the last few spawn starts share with the empty board (allocated as starts come).
 #[derive(Default)]
 pub(super) struct DenseOpens {
     opens: Ring<Open>,
@@ -80,11 +128,16 @@ pub(super) struct DenseOpens {
     met_next: usize,
     /// Never keep nor resume (`Bfs::once`).
     pub(super) off: bool,
+    /// The marks of the last search that kept its nodes (reused).
+    marks: Vec<Mark>,
+    /// Searches that kept a new entry, grew one, resumed from one (what the tests cover).
+    #[cfg(test)]
+    counts: [usize; 3],
 }
 
-/// Dense states that also mark where each depth starts (the empty board's search).
-struct Marking {
-    dense: DenseStates,
+/// Dense states that also mark where each depth starts (a search whose nodes are kept).
+pub(super) struct Marking {
+    pub(super) dense: DenseStates,
     marks: Vec<Mark>,
 }
 
@@ -126,74 +179,101 @@ impl DenseOpens {
 }
 
 impl Bfs {
-    /// Puts the nodes (and their pressed directions) of `r`'s dense search that the empty
-    /// board's search shares into `self.nodes` and returns the first node to expand: the roots
-    /// and 0 when `r` is not a spawn, its start is met for the first time, or resuming is off.
-    pub(super) fn dense_resume(&mut self, r: &Run) -> usize {
+    /// Puts the nodes (and their pressed directions) of `r`'s dense search that the kept
+    /// entry of its start shares into `self.nodes` and returns the first node to expand (the
+    /// roots and 0 when none is kept), and what to keep of the search.
+    pub(super) fn dense_resume(&mut self, r: &Run) -> (usize, Keep) {
         if self.dense_opens.off || r.rules.offset != 0 {
             self.profiled_roots(r);
-            return 0;
+            return (0, Keep::Nothing);
         }
         let key = Key::of(r);
-        let e = match self.dense_opens.opens.position(|o| o.key == key) {
-            Some(e) => e,
-            None if self.dense_opens.met_again(key) => self.dense_open(r, key),
-            None => {
-                self.profiled_roots(r);
-                return 0;
-            }
+        let Some(e) = self.dense_opens.opens.position(|o| o.key == key) else {
+            self.profiled_roots(r);
+            let keep = if self.dense_opens.met_again(key) {
+                Keep::New(key)
+            } else {
+                Keep::Nothing
+            };
+            return (0, keep);
         };
-        let open = &self.dense_opens.opens[e];
-        // A depth at row y reads rows y and y + 1.
-        let differs = usize::from(r.map.first_difference(&open.map));
-        let mut at = 0;
-        for (d, m) in open.marks.iter().enumerate() {
-            if m.locks > 0 {
-                break;
-            }
-            at = d;
-            if usize::from(m.y) + 1 >= differs {
-                break;
-            }
+        #[cfg(test)]
+        {
+            self.dense_opens.counts[2] += 1;
         }
+        let open = &self.dense_opens.opens[e];
+        let differs = usize::from(r.map.first_difference(&open.map));
+        let (at, stop) = shared_depth(&open.marks, differs);
         let end = open.marks.get(at + 1).map_or(open.nodes.len(), |m| m.start);
         self.nodes.extend_from_slice(&open.nodes[..end]);
         self.pressed.clear();
         self.pressed.extend_from_slice(&open.pressed[..end]);
-        open.marks.get(at).map_or(0, |m| m.start)
+        let keep = if stop == Stop::RanOut && !open.complete {
+            Keep::Grow(e)
+        } else {
+            Keep::Nothing
+        };
+        (open.marks.get(at).map_or(0, |m| m.start), keep)
     }
 
-    /// Runs `r`'s search on the empty board into a new (or the evicted) entry and leaves this
-    /// search fresh again; returns the entry's index.
+    /// The states a dense search that keeps its nodes expands with: `dense`, marking each
+    /// depth's start (those copied from entry `Grow(e)` marked already).
+    pub(super) fn marking(&mut self, dense: DenseStates, keep: &Keep) -> Marking {
+        let mut marks = std::mem::take(&mut self.dense_opens.marks);
+        marks.clear();
+        if let Keep::Grow(e) = *keep {
+            let open = &self.dense_opens.opens[e];
+            // Every depth up to the one the search expands from, which was the last kept.
+            marks.extend_from_slice(&open.marks);
+        }
+        Marking { dense, marks }
+    }
+
+    /// After a search that marked its depths: its nodes shared with the empty board's search
+    /// become entry `keep`'s (a new one, or a kept one that had fewer depths).
     #[cold]
-    fn dense_open(&mut self, r: &Run, key: Key) -> usize {
-        let piece = Orientation::new(r.start.id)
-            .expect("the dense kernel's start")
-            .piece();
-        let map = CollisionMap::new(&Board::EMPTY, piece);
-        let empty = Run { map: &map, ..*r };
-        self.profiled_roots(&empty);
-        let mut marking = Profiled {
-            rules: r.rules,
-            states: Marking {
-                dense: self.dense_states(&empty),
-                marks: Vec::with_capacity(64),
-            },
+    pub(super) fn dense_keep(&mut self, r: &Run, keep: Keep, marking: Marking) {
+        let Marking { marks, .. } = marking;
+        let e = match keep {
+            Keep::Nothing => None,
+            Keep::New(key) => {
+                let piece = Orientation::new(r.start.id)
+                    .expect("the dense kernel's start")
+                    .piece();
+                let open = Open {
+                    key,
+                    map: CollisionMap::new(&Board::EMPTY, piece),
+                    nodes: Vec::new(),
+                    pressed: Vec::new(),
+                    marks: Vec::new(),
+                    complete: false,
+                };
+                Some(self.dense_opens.opens.keep(open, OPEN_KEYS))
+            }
+            Keep::Grow(e) => Some(e),
         };
-        self.expand(&mut marking, &empty, 0);
-        self.dense_done(&marking.states.dense);
-        let open = Open {
-            key,
-            map,
-            nodes: self.nodes.clone(),
-            pressed: self.pressed.clone(),
-            marks: marking.states.marks,
-        };
-        // The empty board's locks and visited marks must not leak into the search itself.
-        self.next_epoch(r.speed);
-        self.nodes.clear();
-        self.locks.clear();
-        self.dense_opens.opens.keep(open, OPEN_KEYS)
+        if let Some(e) = e {
+            let (nodes, pressed) = (&self.nodes, &self.pressed);
+            let open = &mut self.dense_opens.opens[e];
+            let differs = usize::from(r.map.first_difference(&open.map));
+            let (at, stop) = shared_depth(&marks, differs);
+            if open.marks.is_empty() || at + 1 > open.marks.len() {
+                #[cfg(test)]
+                {
+                    let grown = usize::from(!open.marks.is_empty());
+                    self.dense_opens.counts[grown] += 1;
+                }
+                let end = marks.get(at + 1).map_or(nodes.len(), |m| m.start);
+                open.nodes.clear();
+                open.nodes.extend_from_slice(&nodes[..end]);
+                open.pressed.clear();
+                open.pressed.extend_from_slice(&pressed[..end]);
+                open.marks.clear();
+                open.marks.extend_from_slice(&marks[..=at]);
+                open.complete = stop == Stop::Locks;
+            }
+        }
+        self.dense_opens.marks = marks;
     }
 }
 
@@ -201,7 +281,7 @@ impl Bfs {
 mod tests {
     use super::super::rows_resume::tests::random_board;
     use super::*;
-    use crate::game::board::Collide;
+    use crate::game::board::{Board, Collide};
     use crate::game::piece::Piece;
     use crate::game::pos::Pos;
     use crate::game::score::drop_speed;
@@ -237,52 +317,57 @@ mod tests {
 
     #[test]
     fn a_resumed_dense_search_has_the_nodes_locks_and_paths_of_a_fresh_one() {
-        // One search reused over many boards, so that its kept starts are resumed from (and
-        // evicted), against a search that never resumes and the keyed kernel.
+        // Each start searched on a run of boards of every height in a row, so that it is kept
+        // from one board's search, resumed on the others, and grown by those that share more
+        // with the empty board; against a search that never resumes and the keyed kernel.
         let profiles: Vec<Profile> = preset_names()
             .into_iter()
             .map(|n| Profile::preset(n).unwrap())
             .collect();
         let mut resumed = Bfs::new();
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let boards: Vec<Board> = (0..60)
+            .map(|k| random_board(&mut rng, (k * 7) % 19))
+            .collect();
         let (mut compared, mut dense) = (0, 0);
-        for round in 0..40 {
-            let board = random_board(&mut rng, round % 19);
-            for level in [18u8, 19, 29] {
-                let speed = drop_speed(level);
-                for profile in &profiles {
-                    for piece in Piece::ALL {
-                        let map = CollisionMap::new(&board, piece);
-                        let moves = MoveSet::default();
-                        let spawn = LockQuery::spawn(&board, piece, speed, profile, moves);
-                        // Spawns after a lock that left the DAS counter at 0, 10 or 16 (a
-                        // hold profile's entry query), and one in flight (never kept).
-                        let mut queries: Vec<LockQuery> = [0u8, 10, 16]
-                            .map(|das| {
-                                LockQuery::after_lock(&board, piece, speed, profile, moves, das)
-                            })
-                            .into();
-                        let mut later = spawn.start;
-                        later.fall_timer = 1;
-                        let progress = PieceProgress {
-                            frames: 3,
-                            ..PieceProgress::default()
-                        };
-                        queries.push(spawn.at(later, PadState::NONE, progress));
-                        for q in &queries {
+        for (level, run) in [18u8, 19, 29].into_iter().zip(boards.chunks(20)) {
+            let speed = drop_speed(level);
+            for profile in &profiles {
+                for piece in Piece::ALL {
+                    let moves = MoveSet::default();
+                    // Spawns after a lock that left the DAS counter at 0, 10 or 16 (a hold
+                    // profile's entry query), and one in flight (never kept).
+                    for k in 0..4 {
+                        for (b, board) in run.iter().enumerate() {
+                            let map = CollisionMap::new(board, piece);
+                            let q = if k < 3 {
+                                let das = [0u8, 10, 16][k];
+                                LockQuery::after_lock(board, piece, speed, profile, moves, das)
+                            } else {
+                                let spawn = LockQuery::spawn(board, piece, speed, profile, moves);
+                                let mut later = spawn.start;
+                                later.fall_timer = 1;
+                                let progress = PieceProgress {
+                                    frames: 3,
+                                    ..PieceProgress::default()
+                                };
+                                spawn.at(later, PadState::NONE, progress)
+                            };
                             if !board.fits(q.start.x, q.start.y, q.start.id) {
                                 continue;
                             }
                             let kernel =
                                 Kernel::choose(&q.start, speed, moves, profile, q.progress, true);
                             let profiled = matches!(kernel, Kernel::Dense | Kernel::Keyed);
-                            let want = outcome(&mut Bfs::once(), q, &map, profiled);
-                            let got = outcome(&mut resumed, q, &map, profiled);
-                            let at =
-                                format!("round {round} {} {piece:?} level {level}", profile.name);
+                            let want = outcome(&mut Bfs::once(), &q, &map, profiled);
+                            let got = outcome(&mut resumed, &q, &map, profiled);
+                            let at = format!(
+                                "board {b} {} {piece:?} level {level} query {k}",
+                                profile.name
+                            );
                             assert_eq!(got, want, "{at}");
                             if kernel == Kernel::Dense {
-                                let keyed = outcome(&mut Bfs::keyed(), q, &map, true);
+                                let keyed = outcome(&mut Bfs::keyed(), &q, &map, true);
                                 assert_eq!(got.1, keyed.1, "{at}");
                                 dense += 1;
                             }
@@ -292,6 +377,11 @@ mod tests {
                 }
             }
         }
+        let [new, grown, resumes] = resumed.dense_opens.counts;
         assert!(dense > 5000 && compared > dense, "{dense} of {compared}");
+        assert!(
+            new > 100 && grown > 100 && resumes > 3000,
+            "{new} kept, {grown} grown, {resumes} resumed"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! A bounded list of kept entries whose oldest is replaced first once it is full: the
-//! empty-board searches each resumed BFS kernel keeps for its last few starts.
+//! empty board's nodes each resumed BFS kernel keeps for its last few starts.
 
-use std::ops::Index;
+use std::ops::{Index, IndexMut};
 
 /// Up to `cap` entries (given at each [`Ring::keep`]), allocated as they come.
 pub(super) struct Ring<T> {
@@ -44,6 +44,12 @@ impl<T> Index<usize> for Ring<T> {
 
     fn index(&self, i: usize) -> &T {
         &self.items[i]
+    }
+}
+
+impl<T> IndexMut<usize> for Ring<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.items[i]
     }
 }
 

@@ -1,0 +1,102 @@
+//! The next piece's locks after a first lock in `Bfs`'s order, with paths: what the planner
+//! decides equal pairs and a hold profile's entry hold on (the search reused within a decision).
+
+use crate::game::board::Board;
+use crate::game::pad::PadState;
+use crate::game::piece::Piece;
+use crate::search::bfs::{Bfs, Lock, MoveSet};
+use crate::search::collision::CollisionMap;
+use crate::search::eval::{Evaluator, Placement};
+use crate::search::locks::LockQuery;
+use crate::search::pairs::AfterFirst;
+use crate::search::profile::Profile;
+
+use super::{placement, Planner, Situation};
+
+/// The search and its collision map, allocated once, and what the last search was of.
+#[derive(Default)]
+pub(super) struct AfterSearch {
+    bfs: Bfs,
+    map: CollisionMap,
+    /// (board, level, lines, first lock, next piece) of the search `bfs` holds, within the
+    /// current decision: a tie and the entry hold of the same pair search once.
+    last: Option<(Board, u8, [u8; 2], Lock, Piece)>,
+}
+
+impl AfterSearch {
+    /// A new decision: the profile or moves may have changed since the last search.
+    pub(super) fn forget(&mut self) {
+        self.last = None;
+    }
+
+    /// The board after `first` and the next piece's locks on it from `first`'s DAS counter.
+    fn run(
+        &mut self,
+        s: &Situation,
+        first: &Lock,
+        next: Piece,
+        (profile, moves): (&Profile, MoveSet),
+    ) -> (AfterFirst, &[Lock]) {
+        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(first));
+        let key = (s.board, s.level, s.lines, *first, next);
+        if self.last == Some(key) {
+            return (after, self.bfs.locks());
+        }
+        let q = LockQuery::after_lock(&after.board, next, after.speed, profile, moves, first.das);
+        let locks = q.search_ordered(&mut self.bfs, &mut self.map);
+        // No lock: maybe no search either (a start with no piece), so nothing to reuse.
+        self.last = (!locks.is_empty()).then_some(key);
+        (after, locks)
+    }
+}
+
+impl<E: Evaluator> Planner<E> {
+    /// The next piece's first lock, in `Bfs`'s order, that gives the pair with first lock
+    /// `firsts[i]` the value `value`: the old planner's choice among equal pairs.
+    pub(super) fn first_in_bfs_order(
+        &mut self,
+        s: &Situation,
+        i: usize,
+        next: Piece,
+        value: f64,
+    ) -> Option<Placement> {
+        let (after, seconds) =
+            self.second
+                .run(s, &self.firsts[i], next, (&self.profile, self.moves));
+        let mut found = None;
+        let guard = &mut self.crash_guard;
+        after.each_pair(
+            &self.evaluator,
+            seconds.iter().map(Placement::from),
+            |v, second, lines2, board2| {
+                let v = v + guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
+                if found.is_none() && v == value {
+                    found = Some(second);
+                }
+            },
+        );
+        found
+    }
+
+    /// Under a hold profile, the direction to hold through the entry delay after
+    /// `firsts[i]` so that `next` can reach `second` with the DAS counter the lock leaves:
+    /// the hold of the fastest path to it (nothing when that needs none).
+    pub(super) fn entry_hold(
+        &mut self,
+        s: &Situation,
+        i: usize,
+        next: Piece,
+        second: Placement,
+    ) -> PadState {
+        if !self.profile.shift.holds() {
+            return PadState::NONE;
+        }
+        let (_, seconds) = self
+            .second
+            .run(s, &self.firsts[i], next, (&self.profile, self.moves));
+        match seconds.iter().find(|l| placement(l) == second).copied() {
+            Some(l) => self.second.bfs.root_hold(&l),
+            None => PadState::NONE,
+        }
+    }
+}
