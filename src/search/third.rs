@@ -30,14 +30,14 @@ pub struct Lookahead {
 impl Default for Lookahead {
     /// Three pairs re-ranked: measured stronger than the two-piece search from levels 19 and
     /// 29 (benches/README.md). No deadline, so simulations stay reproducible; interactive
-    /// play should set one. The blind plan weighs the 6 first locks best alone: the full
-    /// one chose among them in 99.7 % of decisions, and the profile plays as strong
-    /// (benches/README.md, issue 25).
+    /// play should set one. The blind plan weighs the 5 first locks best alone: the full
+    /// one chose among them in 99.6 % of decisions, and no change in the profile's play
+    /// showed over 1,400 games (benches/README.md, issue 25).
     fn default() -> Self {
         Lookahead {
             top_k: 3,
             deadline_us: 0,
-            blind_firsts: 6,
+            blind_firsts: 5,
         }
     }
 }

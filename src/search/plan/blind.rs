@@ -11,7 +11,7 @@
 //
 // Valuing a first lock against seven next pieces is most of a `human` decision, so only the
 // `Lookahead::blind_firsts` first locks best by their value alone are weighed (the full plan
-// chose one of the 6 best alone in 99.7 % of decisions; benches/README.md, issue 25); the rest
+// chose one of the 5 best alone in 99.6 % of decisions; benches/README.md, issue 25); the rest
 // only when every weighed lock leaves some next piece without a pair. 0 weighs every lock, in
 // lock order, as before. The re-plan values the pairs of a lock not weighed itself.
 
