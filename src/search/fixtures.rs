@@ -23,6 +23,19 @@ pub fn with_empty(texts: &[&str]) -> Vec<Board> {
     boards
 }
 
+/// The named test stacks, the empty board and [`MID`]: the planner tests' fixed boards (each
+/// adds random ones of its own).
+pub fn planner_boards() -> Vec<Board> {
+    let mut all = with_empty(&[
+        boards::ROOF,
+        boards::T_SLOT,
+        boards::TWO_CAVES,
+        boards::TALL,
+    ]);
+    all.push(mid_board());
+    all
+}
+
 /// [`MID`] as a board.
 pub fn mid_board() -> Board {
     Board::from_text(MID).expect("the mid-game board parses")

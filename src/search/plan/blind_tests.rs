@@ -4,7 +4,7 @@
 use super::{placement, Planner};
 use crate::game::piece::Piece;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{at_spawn, boards, mid_board, random_stacks, with_empty};
+use crate::search::fixtures::{at_spawn, planner_boards, random_stacks};
 use crate::search::profile::Profile;
 use crate::search::third::Lookahead;
 
@@ -20,13 +20,7 @@ fn human(blind_firsts: usize) -> Planner<Standard> {
 
 #[test]
 fn weighing_the_best_alone_gives_the_full_plan_when_its_lock_is_among_them() {
-    let mut all = with_empty(&[
-        boards::ROOF,
-        boards::T_SLOT,
-        boards::TWO_CAVES,
-        boards::TALL,
-    ]);
-    all.push(mid_board());
+    let mut all = planner_boards();
     all.extend(random_stacks(8, 0x9E37_79B9_7F4A_7C15, 12));
     // Tall stacks, where some first locks leave a next piece no pair.
     all.extend(random_stacks(12, 0xD1B5_4A32_D192_ED03, 18));

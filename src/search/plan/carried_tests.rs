@@ -4,19 +4,13 @@
 use super::Planner;
 use crate::game::piece::Piece;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{at_spawn, boards, mid_board, random_boards, with_empty};
+use crate::search::fixtures::{at_spawn, planner_boards, random_boards};
 use crate::search::profile::Profile;
 use crate::search::third::Lookahead;
 
 #[test]
 fn the_layers_pairs_valued_carried_give_the_full_passs_plans() {
-    let mut all = with_empty(&[
-        boards::ROOF,
-        boards::T_SLOT,
-        boards::TWO_CAVES,
-        boards::TALL,
-    ]);
-    all.push(mid_board());
+    let mut all = planner_boards();
     all.extend(random_boards(12, 0x2545_F491_4F6C_DD1D));
     let (mut plans, mut layered) = (0, 0);
     for preset in ["unlimited", "10hz"] {

@@ -8,7 +8,7 @@ use crate::game::score::drop_speed;
 use crate::game::Board;
 use crate::search::collision::CollisionMap;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{at_spawn, boards, mid_board, random_boards, with_empty};
+use crate::search::fixtures::{at_spawn, mid_board, planner_boards, random_boards};
 use crate::search::profile::{PieceProgress, Profile};
 use crate::search::third::Lookahead;
 
@@ -37,13 +37,7 @@ fn after_inputs(s: &Situation, inputs: &[PadState], piece: Piece) -> Situation {
 
 #[test]
 fn the_replan_from_the_blind_plans_pairs_is_the_replan_made_from_scratch() {
-    let mut all = with_empty(&[
-        boards::ROOF,
-        boards::T_SLOT,
-        boards::TWO_CAVES,
-        boards::TALL,
-    ]);
-    all.push(mid_board());
+    let mut all = planner_boards();
     all.extend(random_boards(10, 0x9E37_79B9_7F4A_7C15));
     let (mut replans, mut found) = (0, 0);
     for (b, &board) in all.iter().enumerate() {
