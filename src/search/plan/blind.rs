@@ -120,8 +120,8 @@ impl<E: Evaluator> Planner<E> {
         // The weighed locks, then (only if they leave a next piece without a pair) the rest.
         for weighed in [true, false] {
             for (i, l1) in self.firsts.iter().enumerate() {
-                let key = cut.map(|c| key_order(&(self.kept.alone[i], i), &c).is_le());
-                if key.unwrap_or(true) != weighed {
+                let among = cut.is_none_or(|c| key_order(&(self.kept.alone[i], i), &c).is_le());
+                if among != weighed {
                     continue;
                 }
                 let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
