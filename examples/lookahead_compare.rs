@@ -15,7 +15,7 @@ fn play(level: u8, seed: u64, top_k: usize) -> (GameStats, Vec<f64>) {
     let mut planner = Planner::new(Standard::default());
     planner.lookahead = Lookahead {
         top_k,
-        ..Lookahead::default()
+        deadline_us: 0,
     };
     let mut game = Game::seeded(level, seed);
     let mut sp = SelfPlay::new(&mut planner, &game);

@@ -14,6 +14,9 @@ pub const TIMED: PadState = PadState(0xC3);
 /// Longest explicit pattern: a period longer than a second says nothing a Hz figure cannot.
 pub const MAX_PATTERN: usize = 60;
 
+/// Most placements `blind_placements` may name (a piece has fewer locks on any board).
+const MAX_BLIND: i64 = 200;
+
 /// Longest reaction or start delay, in frames (10 s: anything longer is a typo).
 pub const MAX_DELAY: u16 = 600;
 
@@ -159,6 +162,9 @@ pub struct Profile {
     pub start_delay: u16,
     /// The weight set this profile plays with (the optional `weights` key; `--weights` wins).
     pub weights: WeightsChoice,
+    /// Before the reaction, how many placements (the best by their value alone) the plan
+    /// weighs against the seven next pieces; 0 = every one (the optional `blind_placements`).
+    pub blind_placements: u16,
 }
 
 impl Default for Profile {
@@ -210,6 +216,9 @@ const KEYS: [&str; 4] = ["timeline", "shift", "reaction", "start_delay"];
 /// The optional key: the weight set paired with the profile (a built-in name or a file).
 const WEIGHTS_KEY: &str = "weights";
 
+/// The optional key: the placements the plan before the reaction weighs (0, the default: all).
+const BLIND_KEY: &str = "blind_placements";
+
 impl Profile {
     /// A built-in preset by name.
     pub fn preset(name: &str) -> Option<Profile> {
@@ -240,18 +249,33 @@ impl Profile {
                         None => e.message().to_string(),
                     },
                 })?;
-        if let Some(extra) = table
-            .keys()
-            .find(|k| !KEYS.contains(&k.as_str()) && k.as_str() != WEIGHTS_KEY)
-        {
+        if let Some(extra) = table.keys().find(|k| {
+            !KEYS.contains(&k.as_str()) && ![WEIGHTS_KEY, BLIND_KEY].contains(&k.as_str())
+        }) {
             return Err(key_error(
                 extra,
                 format!(
-                    "unknown key (the keys are {} and the optional {WEIGHTS_KEY})",
+                    "unknown key (the keys are {} and the optional {WEIGHTS_KEY} and {BLIND_KEY})",
                     KEYS.join(", ")
                 ),
             ));
         }
+        let blind_placements = match table.remove(BLIND_KEY) {
+            None => 0,
+            Some(toml::Value::Integer(n)) if (0..=MAX_BLIND).contains(&n) => n as u16,
+            Some(toml::Value::Integer(n)) => {
+                return Err(key_error(
+                    BLIND_KEY,
+                    format!("{n} is not a count of placements from 0 (every one) to {MAX_BLIND}"),
+                ))
+            }
+            Some(other) => {
+                return Err(key_error(
+                    BLIND_KEY,
+                    expected("a count of placements", &other),
+                ))
+            }
+        };
         let weights = match table.remove(WEIGHTS_KEY) {
             None => WeightsChoice::Default,
             Some(toml::Value::String(s)) => {
@@ -302,6 +326,7 @@ impl Profile {
             reaction,
             start_delay,
             weights,
+            blind_placements,
         })
     }
 
@@ -332,8 +357,12 @@ impl Profile {
             Shift::Hold => "hold",
             Shift::Both => "tap or hold",
         };
+        let blind = match self.blind_placements {
+            0 => String::new(),
+            n => format!(", {n} blind placements"),
+        };
         format!(
-            "{} (timeline {}, {shift}, reaction {}, start delay {})",
+            "{} (timeline {}, {shift}, reaction {}, start delay {}{blind})",
             self.name, self.timeline, self.reaction, self.start_delay
         )
     }
@@ -462,6 +491,35 @@ mod tests {
             p.describe(),
             "my (timeline X.., tap or hold, reaction 12, start delay 3)"
         );
+    }
+
+    #[test]
+    fn blind_placements_is_optional_and_says_itself() {
+        assert_eq!(
+            parse(GOOD).unwrap().blind_placements,
+            0,
+            "every one by default"
+        );
+        let p = parse(&format!("{GOOD}blind_placements = 5\n")).unwrap();
+        assert_eq!(p.blind_placements, 5);
+        assert_eq!(
+            p.describe(),
+            "my (timeline X.., tap or hold, reaction 12, start delay 3, 5 blind placements)"
+        );
+        for (value, want) in [
+            ("-1", "`blind_placements`: -1 is not a count of placements"),
+            ("201", "`blind_placements`: 201 is not a count"),
+            (
+                "\"all\"",
+                "`blind_placements`: expected a count of placements",
+            ),
+        ] {
+            let e = parse(&format!("{GOOD}blind_placements = {value}\n")).unwrap_err();
+            assert!(
+                e.starts_with("profile my.toml: ") && e.contains(want),
+                "{e}"
+            );
+        }
     }
 
     #[test]

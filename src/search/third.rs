@@ -21,33 +21,25 @@ pub struct Lookahead {
     /// Wall-clock budget of the layer per decision, in microseconds; past it the decision
     /// keeps the two-piece ranking. 0 = no deadline (reproducible, for simulations).
     pub deadline_us: u64,
-    /// Under a reaction time, how many first locks the plan made before the next piece is
-    /// seen values against all seven next pieces: the best by their value alone (`plan/blind.rs`).
-    /// 0 = every one.
-    pub blind_firsts: usize,
 }
 
 impl Default for Lookahead {
     /// Three pairs re-ranked: measured stronger than the two-piece search from levels 19 and
     /// 29 (benches/README.md). No deadline, so simulations stay reproducible; interactive
-    /// play should set one. The blind plan weighs the 5 first locks best alone: the full
-    /// one chose among them in 99.6 % of decisions, and no change in the profile's play
-    /// showed over 1,400 games (benches/README.md, issue 25).
+    /// play should set one.
     fn default() -> Self {
         Lookahead {
             top_k: 3,
             deadline_us: 0,
-            blind_firsts: 5,
         }
     }
 }
 
 impl Lookahead {
-    /// The exact two-piece decision alone (the blind plan weighs every first lock).
+    /// The exact two-piece decision alone.
     pub const OFF: Lookahead = Lookahead {
         top_k: 0,
         deadline_us: 0,
-        blind_firsts: 0,
     };
 
     /// The layer's budget per decision, if any.
@@ -287,8 +279,8 @@ mod tests {
         assert!(changed > 0, "the third piece never changed a choice");
         // 1 µs is gone before the two-piece search ends: the layer must give up at once.
         let late = plans(Lookahead {
+            top_k: 3,
             deadline_us: 1,
-            ..Lookahead::default()
         });
         assert_eq!(late, two);
     }

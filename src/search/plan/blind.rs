@@ -9,11 +9,12 @@
 // than any lock whose every next piece has one (compared by the odds mass left without a
 // value first, then by the expectation over the rest). No third-piece layer here.
 //
-// Valuing a first lock against seven next pieces is most of a `human` decision, so only the
-// `Lookahead::blind_firsts` first locks best by their value alone are weighed (the full plan
-// chose one of the 5 best alone in 99.6 % of decisions; benches/README.md, issue 25); the rest
-// only when every weighed lock leaves some next piece without a pair. 0 weighs every lock, in
-// lock order, as before. The re-plan values the pairs of a lock not weighed itself.
+// Valuing a first lock against seven next pieces is most of a `human` decision. A profile's
+// `blind_placements` (0, every lock, by default) weighs only that many first locks, the best
+// by their value alone, and the rest only when every weighed lock leaves some next piece
+// without a pair; the re-plan values the pairs of a lock not weighed itself. 5 makes a
+// `human` game three times cheaper, and the full plan chose among those 5 in 99.6 % of
+// decisions, but it plays measurably weaker (benches/README.md, issue 25): an option.
 
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
@@ -114,7 +115,7 @@ impl<E: Evaluator> Planner<E> {
             let q = LockQuery::spawn(&s.board, next, speed, &self.profile, self.moves);
             self.seconds.share(&q);
         }
-        let k = self.lookahead.blind_firsts;
+        let k = usize::from(self.profile.blind_placements);
         let cut = (k > 0 && k < self.firsts.len()).then(|| self.alone_cut(s, k));
         let mut best: Option<(Blind, usize)> = None;
         // The weighed locks, then (only if they leave a next piece without a pair) the rest.

@@ -1,4 +1,4 @@
-//! The blind plan weighing only the first locks best alone (`Lookahead::blind_firsts`) against
+//! The blind plan weighing only the first locks best alone (`Profile::blind_placements`) against
 //! the plan weighing every one: the same plan whenever the full plan's lock is among them.
 
 use super::{placement, Planner};
@@ -6,15 +6,11 @@ use crate::game::piece::Piece;
 use crate::search::eval::Standard;
 use crate::search::fixtures::{at_spawn, planner_boards, random_stacks};
 use crate::search::profile::Profile;
-use crate::search::third::Lookahead;
 
-fn human(blind_firsts: usize) -> Planner<Standard> {
+fn human(blind_placements: u16) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());
     p.profile = Profile::preset("human").expect("the human preset");
-    p.lookahead = Lookahead {
-        blind_firsts,
-        ..Lookahead::default()
-    };
+    p.profile.blind_placements = blind_placements;
     p
 }
 
@@ -39,7 +35,7 @@ fn weighing_the_best_alone_gives_the_full_plan_when_its_lock_is_among_them() {
                         continue;
                     };
                     let n = pruned.firsts.len();
-                    if n <= k {
+                    if n <= usize::from(k) {
                         assert_eq!(got, want, "k {k}: every lock weighed, board {b}");
                         every += 1;
                         continue;
@@ -51,7 +47,7 @@ fn weighing_the_best_alone_gives_the_full_plan_when_its_lock_is_among_them() {
                     let alone = &pruned.kept.alone;
                     assert_eq!(alone.len(), n);
                     let rank = (0..n).filter(|&j| (alone[j], j) < (alone[i], i)).count();
-                    if rank < k {
+                    if rank < usize::from(k) {
                         assert_eq!(got, want, "k {k}, board {b} level {level} {piece:?}");
                         among += 1;
                     } else {
