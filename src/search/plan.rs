@@ -90,8 +90,8 @@ pub struct Planner<E: Evaluator> {
     pub soft: SoftLever,
     /// The last blind plan's pairs, for the decision right after it (`plan/reuse.rs`).
     kept: reuse::BlindPairs,
-    /// Values every pair by the full pass, as the loop did before it carried them (to compare
-    /// the two: `carried_tests`, benches).
+    /// Values every pair by the full pass, as the loop did before it carried them
+    /// (`carried_tests` compares the two).
     pub(crate) full_pass_pairs: bool,
 }
 
