@@ -12,8 +12,8 @@
 // Valuing a first lock against seven next pieces is most of a `human` decision. A profile's
 // `blind_placements` (0, every lock, by default) weighs only that many first locks, the best
 // by their value alone, and the rest only when every weighed lock leaves some next piece
-// without a pair; the re-plan values the pairs of a lock not weighed itself. 5 makes a
-// `human` game three times cheaper, and the full plan chose among those 5 in 99.6 % of
+// without a pair; the re-plan values the pairs of a lock not weighed itself. 5 takes a
+// `human` game under half the CPU time, and the full plan chose among those 5 in 99.6 % of
 // decisions, but it plays measurably weaker (benches/README.md, issue 25): an option.
 
 use crate::game::piece::{Orientation, Piece};
