@@ -279,7 +279,7 @@ impl Bfs {
 
 #[cfg(test)]
 mod tests {
-    use super::super::rows_resume::tests::random_board;
+    use super::super::rows_resume::tests::{random_board, with_path};
     use super::*;
     use crate::game::board::{Board, Collide};
     use crate::game::piece::Piece;
@@ -302,9 +302,8 @@ mod tests {
             .locks()
             .iter()
             .map(|l| {
-                let (mut inputs, mut expected) = (Vec::new(), Vec::new());
-                bfs.path(l, &mut inputs, &mut expected);
-                (*l, inputs, expected, bfs.root_hold(l))
+                let (l, inputs, expected) = with_path(bfs, l);
+                (l, inputs, expected, bfs.root_hold(&l))
             })
             .collect();
         let nodes = bfs

@@ -127,16 +127,19 @@ pub(in crate::search::bfs) mod tests {
         let piece = Orientation::new(start.id).unwrap().piece();
         let map = CollisionMap::new(board, piece);
         bfs.search(start, prev, speed, &map, MoveSet::default());
-        let locks = bfs
-            .locks()
-            .iter()
-            .map(|l| {
-                let (mut inputs, mut expected) = (Vec::new(), Vec::new());
-                bfs.path(l, &mut inputs, &mut expected);
-                (*l, inputs, expected)
-            })
-            .collect();
+        let locks = bfs.locks().iter().map(|l| with_path(bfs, l)).collect();
         (bfs.reached().collect(), locks)
+    }
+
+    /// Lock `l` of `bfs`'s last search with its buttons and positions (what the resume tests
+    /// compare).
+    pub(in crate::search::bfs) fn with_path(
+        bfs: &Bfs,
+        l: &Lock,
+    ) -> (Lock, Vec<PadState>, Vec<Pos>) {
+        let (mut inputs, mut expected) = (Vec::new(), Vec::new());
+        bfs.path(l, &mut inputs, &mut expected);
+        (*l, inputs, expected)
     }
 
     /// A board of `height` rows of garbage (one or two holes a row, some rows cut by a
