@@ -213,7 +213,9 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
         dir.path(),
     ));
     assert!(
-        text.contains("profile      human (timeline X., tap, reaction 0, start delay 18)"),
+        text.contains(
+            "profile      human (timeline X., tap, reaction 0, start delay 18, 3 blind placements)"
+        ),
         "{text}"
     );
     std::fs::write(

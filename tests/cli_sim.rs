@@ -191,7 +191,9 @@ fn a_profile_plays_and_is_named_in_the_summary_and_the_json() {
     ]);
     let stdout = common::ok(&out);
     assert!(
-        stdout.contains("profile: human (timeline X., tap, reaction 18, start delay 18)"),
+        stdout.contains(
+            "profile: human (timeline X., tap, reaction 18, start delay 18, 3 blind placements)",
+        ),
         "{stdout}"
     );
     let out = nestor(&[

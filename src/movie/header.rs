@@ -193,7 +193,7 @@ mod tests {
         h.comments.push(Header::profile_comment(&human));
         assert_eq!(
             h.comments.last().unwrap(),
-            "profile human (timeline X., tap, reaction 18, start delay 18)"
+            "profile human (timeline X., tap, reaction 18, start delay 18, 3 blind placements)"
         );
         assert_eq!(h.profile_name(), Some("human"));
     }

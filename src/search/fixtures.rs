@@ -3,7 +3,10 @@
 
 pub mod boards;
 
+use crate::game::pad::Buttons;
+use crate::game::score::drop_speed;
 use crate::game::{Active, Board, PadState, Piece};
+use crate::search::collision::CollisionMap;
 use crate::search::profile::PieceProgress;
 use crate::search::{Placement, Situation};
 
@@ -108,4 +111,20 @@ pub fn random_stacks(n: usize, mut x: u64, tallest: u64) -> Vec<Board> {
             Board::from_text(text.trim_end()).expect("a random stack parses")
         })
         .collect()
+}
+
+/// `s` after `inputs`, played in the model (`piece` is the piece in play).
+pub fn after_inputs(s: &Situation, inputs: &[PadState], piece: Piece) -> Situation {
+    let map = CollisionMap::new(&s.board, piece);
+    let (mut a, mut prev) = (s.active, s.prev);
+    for &i in inputs {
+        a.frame(Buttons::after(i, prev), drop_speed(s.level), &map);
+        prev = i;
+    }
+    Situation {
+        active: a,
+        prev,
+        progress: PieceProgress::after(inputs, s.prev),
+        ..*s
+    }
 }

@@ -26,6 +26,9 @@ mod blind;
 mod blind_tests;
 #[cfg(test)]
 mod carried_tests;
+mod carry;
+#[cfg(test)]
+mod carry_tests;
 mod reuse;
 #[cfg(test)]
 mod reuse_tests;
@@ -90,6 +93,12 @@ pub struct Planner<E: Evaluator> {
     pub soft: SoftLever,
     /// The last blind plan's pairs, for the decision right after it (`plan/reuse.rs`).
     kept: reuse::BlindPairs,
+    /// The last layer's expectations of the chosen first lock's pairs, for the next piece's
+    /// blind plan (`plan/carry.rs`), and whether the next decision may read them.
+    carried: carry::Carried,
+    carry: bool,
+    /// How many first locks blind plans valued from `carried` (for the tests).
+    pub(crate) carried_values: usize,
     /// Values every pair by the full pass, as the loop did before it carried them
     /// (`carried_tests` compares the two).
     pub(crate) full_pass_pairs: bool,
@@ -216,6 +225,9 @@ impl<E: Evaluator> Planner<E> {
             crash_guard: CrashGuard::default(),
             soft: SoftLever::default(),
             kept: reuse::BlindPairs::default(),
+            carried: carry::Carried::default(),
+            carry: false,
+            carried_values: 0,
             full_pass_pairs: false,
         }
     }
@@ -326,8 +338,10 @@ impl<E: Evaluator> Planner<E> {
         // The pairs a blind plan kept serve this decision only, and only its situation.
         let piece = Orientation::new(s.active.id).map(|o| o.piece());
         let kept = self.kept.take_for(s, piece, (&self.profile, self.moves));
+        // The layer's expectations serve the next decision only (a blind plan).
+        let carry = std::mem::take(&mut self.carry);
         if s.progress.frames < self.profile.reaction {
-            return self.plan_blind(s);
+            return self.plan_blind(s, carry);
         }
         let (prefix_inputs, prefix_expected) = match self.first_locks(s)? {
             Firsts::Found(inputs, expected) => (inputs, expected),
@@ -483,6 +497,11 @@ impl<E: Evaluator> Planner<E> {
             ) {
                 let p = &self.pairs[c];
                 best = Some((p.value, p.first, Some(p.second)));
+                let at = (next, &self.profile);
+                let expectations = &self.third.expectations;
+                self.carried
+                    .keep(at, &self.pairs[..k], expectations, p.first);
+                self.carry = true;
             }
         }
         if best.is_none() {

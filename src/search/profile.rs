@@ -162,7 +162,7 @@ pub struct Profile {
     pub start_delay: u16,
     /// The weight set this profile plays with (the optional `weights` key; `--weights` wins).
     pub weights: WeightsChoice,
-    /// Before the reaction, how many placements (the best by their value alone) the plan
+    /// Before the reaction, how many placements (those ranked best: `plan/blind.rs`) the plan
     /// weighs against the seven next pieces; 0 = every one (the optional `blind_placements`).
     pub blind_placements: u16,
 }

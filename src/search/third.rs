@@ -153,6 +153,8 @@ pub(crate) fn top_k_by_key(keys: &[PairKey], k: usize, top: &mut Vec<usize>) -> 
 #[derive(Default)]
 pub(crate) struct ThirdPiece {
     locks: LockSets,
+    /// The last `choose`'s expectations (penalty not added), by index in its pairs.
+    pub expectations: Vec<(usize, f64)>,
 }
 
 impl ThirdPiece {
@@ -206,11 +208,13 @@ impl ThirdPiece {
     ) -> Option<usize> {
         let odds = third_piece_odds(preview);
         let mut best: Option<(f64, usize)> = None;
+        self.expectations.clear();
         for (k, pair) in pairs.iter().enumerate() {
             if deadline.is_some_and(|d| started.elapsed() > d) {
                 return None;
             }
             if let Some(e) = self.expectation(evaluator, pair, &odds, profile) {
+                self.expectations.push((k, e));
                 let e = e + pair.penalty;
                 if best.is_none_or(|(b, _)| e < b) {
                     best = Some((e, k));

@@ -44,6 +44,32 @@ fn every_pair_from_the_first_boards_pass_is_the_full_pass_bit_for_bit() {
     assert!(hidden > 100, "{hidden} second locks reaching the top rows");
 }
 
+#[test]
+fn a_first_locks_value_alone_from_its_boards_pass_is_the_full_pass_bit_for_bit() {
+    let e = Standard::default();
+    let (mut firsts, mut cleared) = (0, 0);
+    let mut last: Option<Board> = None;
+    each_pair(
+        &test_boards(24, 0x2545_F491_4F6C_DD1D),
+        &[18, 19, 29],
+        |after, _| {
+            if last == Some(after.board) {
+                return;
+            }
+            last = Some(after.board);
+            let prefix = e.prefix(&after.board);
+            let got = after.alone_after(&e, &prefix).map(f64::to_bits);
+            assert_eq!(got, after.alone(&e).map(f64::to_bits), "{:?}", after.board);
+            firsts += 1;
+            cleared += usize::from(after.lines > 0);
+        },
+    );
+    assert!(
+        firsts > 2_000 && cleared > 50,
+        "{firsts} first locks, {cleared} clearing"
+    );
+}
+
 /// `second` as the reach search lists it.
 fn reach_lock(second: Placement) -> ReachLock {
     ReachLock {

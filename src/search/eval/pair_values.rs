@@ -20,6 +20,16 @@ impl AfterFirst {
         })
     }
 
+    /// [`AfterFirst::alone`] from the pass over this board (`prefix`): the same value. The
+    /// pass is carried as if the first lock came again onto its own cells (no change), which
+    /// holds only when it cleared no line (a clear moved its cells).
+    pub fn alone_after<E: Evaluator>(&self, evaluator: &E, prefix: &Prefix) -> Option<f64> {
+        if self.lines != 0 {
+            return self.alone(evaluator);
+        }
+        evaluator.evaluate_after(prefix, &self.outcome(self.first, 0, &self.board))
+    }
+
     /// Every pair with a second lock from `seconds`, in their order: `f(value, second, lines
     /// the second cleared, board after both)` for each pair no rule rejects.
     #[inline]

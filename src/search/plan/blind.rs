@@ -10,22 +10,34 @@
 // value first, then by the expectation over the rest). No third-piece layer here.
 //
 // Valuing a first lock against seven next pieces is most of a `human` decision. A profile's
-// `blind_placements` (0, every lock, by default) weighs only that many first locks, the best
-// by their value alone, and the rest only when every weighed lock leaves some next piece
-// without a pair; the re-plan values the pairs of a lock not weighed itself. 5 takes a
-// `human` game under half the CPU time, and the full plan chose among those 5 in 99.6 % of
-// decisions, but it plays measurably weaker (benches/README.md, issue 25): an option.
+// `blind_placements` (0, every lock, by default) weighs only that many first locks against all
+// seven, ranked by an estimate of the expectation: the I piece's best upright pair (where the
+// Tetris is, the pair value that moves most from lock to lock) and every other piece's pair
+// taken as the lock's value alone. The rest are weighed too when every weighed lock leaves
+// some next piece without a pair, or when the best of them locks before the reaction frame
+// (no re-plan follows: the plan is final); at a row a frame (level 29 on) every lock is, the
+// re-plan coming too late to move the piece. The re-plan values the pairs of a lock not
+// weighed itself. The `human` preset weighs 3: benches/README.md (issue 25) has the
+// measurements that chose the ranking, the count and the rules for final plans (a ranking by
+// the value alone missed Tetrises; pruned final plans topped out more games).
 
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 
 use super::reuse::BlindPairs;
 use super::{placement, Evaluator, Firsts, Plan, Planner, Situation};
-use crate::search::bfs::MoveSet;
+use crate::search::bfs::{Lock, MoveSet};
 use crate::search::locks::{LockQuery, LockSets};
 use crate::search::pairs::AfterFirst;
 use crate::search::profile::Profile;
 use crate::search::third::third_piece_odds;
+
+/// The I piece's upright orientation id: its pairs rank the first locks (the Tetris).
+const UPRIGHT_I: u8 = 0x11;
+
+/// A first lock's best pair value per next piece (`Piece::index`): `None` for a piece with
+/// no acceptable pair.
+type Bests = [Option<f64>; Piece::NUM];
 
 /// A first lock's worth before the next piece is seen: (odds mass of the next pieces with no
 /// acceptable pair, expected value over the others); lower is better in that order.
@@ -36,40 +48,48 @@ struct Blind {
 }
 
 impl Blind {
+    /// The worth of a lock whose every next piece is valued in `bests`, summed in
+    /// `Piece::ALL`'s order (so the same bits however the values were found).
+    fn of(bests: &Bests, odds: &[f64; Piece::NUM]) -> Blind {
+        let mut blind = Blind {
+            missing: 0.0,
+            expected: 0.0,
+        };
+        for next in Piece::ALL {
+            match bests[next.index()] {
+                Some(v) => blind.expected += odds[next.index()] * v,
+                None => blind.missing += odds[next.index()],
+            }
+        }
+        blind
+    }
+
     /// Lower is better; equal worths by lock order (the first found, when all are in order).
     fn better_than(&self, i: usize, (other, j): (&Blind, usize)) -> bool {
         (self.missing, self.expected, i) < (other.missing, other.expected, j)
     }
 }
 
-/// The order of (value alone, lock index) keys: lower first, equal values by lock order.
+/// The ranking order of (estimate, lock index) keys: lower first, equal ones by lock order.
 fn key_order(a: &(f64, usize), b: &(f64, usize)) -> std::cmp::Ordering {
     a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
 }
 
-/// The expectation of the best pair value of first lock `after` over the next piece; with
-/// `kept` keeping pairs, every acceptable pair goes there too (for the re-plan).
-fn blind_value<E: Evaluator>(
+/// The best pair value of first lock `after` with each next piece, into `bests`; with `kept`
+/// keeping pairs, every acceptable pair goes there too (for the re-plan).
+fn best_pairs<E: Evaluator>(
     evaluator: &E,
     (locks, kept): (&mut LockSets, &mut BlindPairs),
-    profile: &Profile,
-    moves: MoveSet,
-    odds: &[f64; Piece::NUM],
+    (profile, moves): (&Profile, MoveSet),
     after: &AfterFirst,
-) -> Blind {
-    let mut blind = Blind {
-        missing: 0.0,
-        expected: 0.0,
-    };
+    bests: &mut Bests,
+) {
     let prefix = evaluator.prefix(&after.board);
     let keep = kept.keeping();
-    if keep {
-        kept.first(after.first);
-    }
     for next in Piece::ALL {
         let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
         let seconds = locks.search_after(&q, &after.first, after.lines);
-        let best = if keep {
+        bests[next.index()] = if keep {
             // The same values as `best_pair_after`'s, kept; its best is the lowest of them.
             let (from, mut best) = (kept.len(), None);
             evaluator.each_pair_after(&prefix, after, seconds, |v, second| {
@@ -85,19 +105,14 @@ fn blind_value<E: Evaluator>(
                 .best_pair_after(&prefix, after, seconds)
                 .map(|b| b.0)
         };
-        match best {
-            Some(v) => blind.expected += odds[next.index()] * v,
-            None => blind.missing += odds[next.index()],
-        }
     }
-    blind
 }
 
 impl<E: Evaluator> Planner<E> {
     /// The plan of a piece whose next piece the player has not yet reacted to
     /// (`s.progress.frames` < the profile's reaction): see the module comment. Its
     /// `replan_after` is the frames left to the reaction, or `None` when it locks first.
-    pub(super) fn plan_blind(&mut self, s: &Situation) -> Option<Plan> {
+    pub(super) fn plan_blind(&mut self, s: &Situation, carry: bool) -> Option<Plan> {
         let (inputs, expected) = match self.first_locks(s)? {
             Firsts::Found(inputs, expected) => (inputs, expected),
             Firsts::LockedEarly(plan) => return Some(plan),
@@ -116,29 +131,53 @@ impl<E: Evaluator> Planner<E> {
             self.seconds.share(&q);
         }
         let k = usize::from(self.profile.blind_placements);
-        let cut = (k > 0 && k < self.firsts.len()).then(|| self.alone_cut(s, k));
+        let share = odds[Piece::I.index()];
+        // At a row a frame the re-plan comes too late to move the piece (it is a few rows from
+        // its lock by the reaction frame): the blind plan is the placement, so it weighs every
+        // lock.
+        let prune = k > 0 && k < self.firsts.len() && speed > 1;
+        let cut = prune.then(|| self.ranking_cut(s, k, share));
         let mut best: Option<(Blind, usize)> = None;
         // The weighed locks, then (only if they leave a next piece without a pair) the rest.
         for weighed in [true, false] {
-            for (i, l1) in self.firsts.iter().enumerate() {
-                let among = cut.is_none_or(|c| key_order(&(self.kept.alone[i], i), &c).is_le());
+            for i in 0..self.firsts.len() {
+                let among = cut.is_none_or(|c| key_order(&self.kept.ranking[i], &c).is_le());
                 if among != weighed {
                     continue;
                 }
-                let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
-                let b = blind_value(
-                    &self.evaluator,
-                    (&mut self.seconds, &mut self.kept),
-                    &self.profile,
-                    self.moves,
-                    &odds,
-                    &after,
-                );
+                let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
+                // Worked out by the last decision's third-piece layer (`plan/carry.rs`).
+                let at = (piece, &self.profile, self.moves);
+                let carried = carry.then(|| self.carried.expected(at, &after)).flatten();
+                let b = match carried {
+                    Some(expected) => {
+                        self.carried_values += 1;
+                        Blind {
+                            missing: 0.0,
+                            expected,
+                        }
+                    }
+                    None => {
+                        self.kept.first(after.first);
+                        let mut bests = [None; Piece::NUM];
+                        best_pairs(
+                            &self.evaluator,
+                            (&mut self.seconds, &mut self.kept),
+                            (&self.profile, self.moves),
+                            &after,
+                            &mut bests,
+                        );
+                        Blind::of(&bests, &odds)
+                    }
+                };
                 if b.missing < 1.0 && best.is_none_or(|(o, j)| b.better_than(i, (&o, j))) {
                     best = Some((b, i));
                 }
             }
-            if cut.is_none() || best.is_some_and(|(b, _)| b.missing == 0.0) {
+            // A plan that may lock before the reaction frame is final: it weighs every lock.
+            let replanned = |l: &Lock| inputs.len() + usize::from(l.frames) > left;
+            let ends = |(b, i): (Blind, usize)| b.missing == 0.0 && replanned(&self.firsts[i]);
+            if cut.is_none() || best.is_some_and(ends) {
                 break;
             }
         }
@@ -158,18 +197,37 @@ impl<E: Evaluator> Planner<E> {
         })
     }
 
-    /// The `k`-th best (value alone, lock index) key of the first locks, `k` ≥ 1 and below
-    /// their count; each lock's value alone is left in `self.kept.alone`.
-    fn alone_cut(&mut self, s: &Situation, k: usize) -> (f64, usize) {
-        let (alone, select) = (&mut self.kept.alone, &mut self.kept.select);
-        alone.clear();
-        for l1 in &self.firsts {
+    /// The `k`-th best ranking key (estimate, lock index) of the first locks, `k` ≥ 1 and
+    /// below their count. A lock's estimate is the expectation with the I piece's best upright
+    /// pair (where the Tetris is; `share` its odds) and every other piece's pair taken as the
+    /// lock's value alone; a lock without an upright I pair, or rejected alone, comes after
+    /// every lock with both. Keys are left in `self.kept.ranking`.
+    fn ranking_cut(&mut self, s: &Situation, k: usize, share: f64) -> (f64, usize) {
+        let (ranking, upright) = (&mut self.kept.ranking, &mut self.kept.upright);
+        ranking.clear();
+        for (i, l1) in self.firsts.iter().enumerate() {
             let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
-            // A lock a rule rejects alone comes last.
-            alone.push(after.alone(&self.evaluator).unwrap_or(f64::INFINITY));
+            let q = LockQuery::spawn(
+                &after.board,
+                Piece::I,
+                after.speed,
+                &self.profile,
+                self.moves,
+            );
+            let locks = self.seconds.search_after(&q, &after.first, after.lines);
+            upright.clear();
+            upright.extend(locks.iter().filter(|l| l.id == UPRIGHT_I));
+            let prefix = self.evaluator.prefix(&after.board);
+            let best = self.evaluator.best_pair_after(&prefix, &after, upright);
+            let estimate = match (best, after.alone_after(&self.evaluator, &prefix)) {
+                (Some((v, _)), Some(alone)) => share * v + (1.0 - share) * alone,
+                _ => f64::INFINITY,
+            };
+            ranking.push((estimate, i));
         }
+        let select = &mut self.kept.select;
         select.clear();
-        select.extend(alone.iter().copied().zip(0..));
+        select.extend_from_slice(ranking);
         *select.select_nth_unstable_by(k - 1, key_order).1
     }
 }

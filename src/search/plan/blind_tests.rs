@@ -1,11 +1,16 @@
-//! The blind plan weighing only the first locks best alone (`Profile::blind_placements`) against
-//! the plan weighing every one: the same plan whenever the full plan's lock is among them.
+//! The blind plan weighing only the first locks ranked best (`Profile::blind_placements`)
+//! against the plan weighing every one: the same plan whenever the full plan's lock is among
+//! them.
 
 use super::{placement, Planner};
-use crate::game::piece::Piece;
-use crate::search::eval::Standard;
+use crate::game::piece::{Orientation, Piece};
+use crate::game::Board;
+use crate::search::eval::{Evaluator, Standard};
 use crate::search::fixtures::{at_spawn, planner_boards, random_stacks};
+use crate::search::locks::{LockQuery, LockSets};
+use crate::search::pairs::AfterFirst;
 use crate::search::profile::Profile;
+use crate::search::third::third_piece_odds;
 
 fn human(blind_placements: u16) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());
@@ -15,12 +20,13 @@ fn human(blind_placements: u16) -> Planner<Standard> {
 }
 
 #[test]
-fn weighing_the_best_alone_gives_the_full_plan_when_its_lock_is_among_them() {
+fn weighing_the_best_ranked_gives_the_full_plan_when_its_lock_is_among_them() {
     let mut all = planner_boards();
     all.extend(random_stacks(8, 0x9E37_79B9_7F4A_7C15, 12));
     // Tall stacks, where some first locks leave a next piece no pair.
     all.extend(random_stacks(12, 0xD1B5_4A32_D192_ED03, 18));
-    let (mut among, mut outside, mut every, mut fallback) = (0, 0, 0, 0);
+    all.extend(random_stacks(12, 0xA54F_F53A_5F1D_36F1, 19));
+    let (mut among, mut outside, mut every, mut fallback, mut fast) = (0, 0, 0, 0, 0);
     for k in [1, 3, 6] {
         let (mut full, mut pruned) = (human(0), human(k));
         for (b, &board) in all.iter().enumerate() {
@@ -35,18 +41,26 @@ fn weighing_the_best_alone_gives_the_full_plan_when_its_lock_is_among_them() {
                         continue;
                     };
                     let n = pruned.firsts.len();
+                    if level == 29 {
+                        assert_eq!(
+                            got, want,
+                            "k {k}: a row a frame weighs every lock, board {b}"
+                        );
+                        fast += 1;
+                        continue;
+                    }
                     if n <= usize::from(k) {
                         assert_eq!(got, want, "k {k}: every lock weighed, board {b}");
                         every += 1;
                         continue;
                     }
-                    // The full plan's lock by its value alone, among the pruned plan's.
+                    // The full plan's lock by its ranking key, among the pruned plan's.
                     let i = (pruned.firsts.iter())
                         .position(|l| placement(l) == want.lock)
                         .expect("the same first locks");
-                    let alone = &pruned.kept.alone;
-                    assert_eq!(alone.len(), n);
-                    let rank = (0..n).filter(|&j| (alone[j], j) < (alone[i], i)).count();
+                    let ranking = &pruned.kept.ranking;
+                    assert_eq!(ranking.len(), n);
+                    let rank = (0..n).filter(|&j| ranking[j] < ranking[i]).count();
                     if rank < usize::from(k) {
                         assert_eq!(got, want, "k {k}, board {b} level {level} {piece:?}");
                         among += 1;
@@ -54,7 +68,7 @@ fn weighing_the_best_alone_gives_the_full_plan_when_its_lock_is_among_them() {
                         outside += 1;
                     }
                     // A lock with a pair for every next piece is found whenever there is one:
-                    // the rest are weighed when the best alone all leave a piece without.
+                    // the rest are weighed when the best ranked all leave a piece without.
                     if want.value.is_some() {
                         assert!(got.value.is_some(), "k {k}, board {b} {piece:?}");
                     } else {
@@ -70,7 +84,114 @@ fn weighing_the_best_alone_gives_the_full_plan_when_its_lock_is_among_them() {
         "{among} among, {outside} outside"
     );
     assert!(
-        fallback > 0 && every > 0,
-        "{fallback} without a full pair, {every} few locks"
+        fallback > 0 && every > 0 && fast > 500,
+        "{fallback} without a full pair, {every} few locks, {fast} at level 29"
     );
+}
+
+/// Stacks ready for a Tetris: `full` bottom rows filled but for one empty well column, and a
+/// random skyline of up to six rows above them that leaves the well open.
+fn tetris_ready(n: usize, mut x: u64) -> Vec<Board> {
+    let mut next = |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    (0..n)
+        .map(|_| {
+            let (well, full) = (next(10) as usize, 4 + next(3) as usize);
+            let tops: Vec<usize> = (0..10).map(|_| full + next(7) as usize).collect();
+            let text: Vec<String> = (0..20)
+                .map(|r| {
+                    let height = 20 - r;
+                    (0..10)
+                        .map(|c| {
+                            let filled = c != well && height <= tops[c];
+                            if filled && (height <= full || next(5) > 0) {
+                                '#'
+                            } else {
+                                '.'
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            Board::from_text(&text.join("\n")).expect("a test stack parses")
+        })
+        .collect()
+}
+
+#[test]
+fn the_ranking_keeps_the_tetris_that_the_value_alone_misses() {
+    let (mut full, mut pruned) = (human(0), human(3));
+    let (mut by_alone, mut by_ranking, mut decisions) = (0, 0, 0);
+    for board in tetris_ready(40, 0x2545_F491_4F6C_DD1D) {
+        for piece in Piece::ALL {
+            let s = at_spawn(board, piece, 19, [0x95, 0x01], None);
+            let (Some(want), Some(_)) = (full.plan(&s), pruned.plan(&s)) else {
+                continue;
+            };
+            let n = pruned.firsts.len();
+            if n <= 3 {
+                continue;
+            }
+            let i = (pruned.firsts.iter())
+                .position(|l| placement(l) == want.lock)
+                .expect("the same first locks");
+            let ranking = &pruned.kept.ranking;
+            let alone: Vec<(f64, usize)> = (pruned.firsts.iter().enumerate())
+                .map(|(j, l)| {
+                    let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+                    (after.alone(&pruned.evaluator).unwrap_or(f64::INFINITY), j)
+                })
+                .collect();
+            let rank = |keys: &[(f64, usize)]| (0..n).filter(|&j| keys[j] < keys[i]).count();
+            by_ranking += usize::from(rank(ranking) >= 3);
+            by_alone += usize::from(rank(&alone) >= 3);
+            decisions += 1;
+        }
+    }
+    assert!(decisions > 200, "{decisions} decisions");
+    assert!(
+        by_alone >= 10 && by_ranking * 5 <= by_alone,
+        "the full plan's lock outside the 3 weighed: {by_ranking} by the ranking, {by_alone} \
+         by the value alone, of {decisions}"
+    );
+}
+
+#[test]
+fn a_ranking_key_is_the_upright_i_pair_and_the_value_alone_by_the_odds() {
+    let mut p = human(2);
+    let mut locks = LockSets::new();
+    let mut checked = 0;
+    for board in planner_boards() {
+        for piece in Piece::ALL {
+            let s = at_spawn(board, piece, 19, [0x95, 0x01], None);
+            if p.plan(&s).is_none() || p.firsts.len() <= 2 {
+                continue;
+            }
+            let share = third_piece_odds(piece)[Piece::I.index()];
+            for (j, l) in p.firsts.iter().enumerate() {
+                let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+                // A search of its own (not resumed), the upright I's locks kept.
+                let q = LockQuery::spawn(&after.board, Piece::I, after.speed, &p.profile, p.moves);
+                let upright: Vec<_> = (locks.search(&q).iter())
+                    .filter(|l| l.orientation() == Orientation::new(0x11).unwrap())
+                    .copied()
+                    .collect();
+                let prefix = p.evaluator.prefix(&after.board);
+                let want = match (
+                    p.evaluator.best_pair_after(&prefix, &after, &upright),
+                    after.alone(&p.evaluator),
+                ) {
+                    (Some((v, _)), Some(alone)) => share * v + (1.0 - share) * alone,
+                    _ => f64::INFINITY,
+                };
+                assert_eq!(p.kept.ranking[j], (want, j), "{piece:?} lock {j}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} keys");
 }

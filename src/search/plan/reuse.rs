@@ -16,6 +16,7 @@ use crate::game::piece::Piece;
 use crate::search::bfs::MoveSet;
 use crate::search::eval::Placement;
 use crate::search::profile::Profile;
+use crate::search::reach::ReachLock;
 use crate::search::third::PairKey;
 
 use super::Situation;
@@ -37,10 +38,12 @@ pub(super) struct BlindPairs {
     firsts: Vec<(Placement, [(u32, u32); Piece::NUM])>,
     /// (value, second lock) of the pairs no rule rejects, in lock-set order.
     pairs: Vec<(f64, Placement)>,
-    /// The blind plan's scratch (not pairs): each first lock's value alone, by index, and the
-    /// (value, index) keys it selects the weighed locks from (`plan/blind.rs`).
-    pub(super) alone: Vec<f64>,
+    /// The blind plan's scratch (not pairs): each first lock's ranking key (estimate, index),
+    /// the keys it selects the weighed locks from, and the upright I locks after a first
+    /// lock (`plan/blind.rs`).
+    pub(super) ranking: Vec<(f64, usize)>,
     pub(super) select: Vec<(f64, usize)>,
+    pub(super) upright: Vec<ReachLock>,
 }
 
 impl BlindPairs {
