@@ -33,7 +33,7 @@ use crate::search::profile::Profile;
 use crate::search::third::third_piece_odds;
 
 /// The I piece's upright orientation id: its pairs rank the first locks (the Tetris).
-const UPRIGHT_I: u8 = 0x11;
+pub(super) const UPRIGHT_I: u8 = 0x11;
 
 /// A first lock's best pair value per next piece (`Piece::index`): `None` for a piece with
 /// no acceptable pair.
@@ -138,7 +138,8 @@ impl<E: Evaluator> Planner<E> {
         let prune = k > 0 && k < self.firsts.len() && speed > 1;
         let cut = prune.then(|| self.ranking_cut(s, k, share));
         let mut best: Option<(Blind, usize)> = None;
-        // The weighed locks, then (only if they leave a next piece without a pair) the rest.
+        // The weighed locks, then the rest: only if every weighed one leaves a next piece without
+        // a pair, or the best of them makes a final plan.
         for weighed in [true, false] {
             for i in 0..self.firsts.len() {
                 let among = cut.is_none_or(|c| key_order(&self.kept.ranking[i], &c).is_le());

@@ -2,8 +2,9 @@
 //! against the plan weighing every one: the same plan whenever the full plan's lock is among
 //! them.
 
+use super::blind::UPRIGHT_I;
 use super::{placement, Planner};
-use crate::game::piece::{Orientation, Piece};
+use crate::game::piece::Piece;
 use crate::game::Board;
 use crate::search::eval::{Evaluator, Standard};
 use crate::search::fixtures::{at_spawn, planner_boards, random_stacks};
@@ -177,7 +178,7 @@ fn a_ranking_key_is_the_upright_i_pair_and_the_value_alone_by_the_odds() {
                 // A search of its own (not resumed), the upright I's locks kept.
                 let q = LockQuery::spawn(&after.board, Piece::I, after.speed, &p.profile, p.moves);
                 let upright: Vec<_> = (locks.search(&q).iter())
-                    .filter(|l| l.orientation() == Orientation::new(0x11).unwrap())
+                    .filter(|l| l.id == UPRIGHT_I)
                     .copied()
                     .collect();
                 let prefix = p.evaluator.prefix(&after.board);
