@@ -22,7 +22,7 @@ fn the_next_blind_plan_from_the_layers_values_is_the_one_made_from_scratch() {
     let preset = Profile::preset("human").unwrap().blind_placements;
     for blind in [0, preset] {
         let (mut carrying, mut fresh) = (human(blind), human(blind));
-        let (mut next_plans, mut other) = (0, 0);
+        let (mut next_plans, mut other, mut replans) = (0, 0, 0);
         for (b, &board) in all.iter().enumerate() {
             // 19 with 199 lines: the first lock may clear into level 20 (no carried value).
             for (level, lines) in [(18, [0x30, 0x01]), (19, [0x99, 0x01])] {
@@ -52,22 +52,29 @@ fn the_next_blind_plan_from_the_layers_values_is_the_one_made_from_scratch() {
                         );
                         assert_eq!(fresh.carried_values, 0, "a fresh planner carries nothing");
                         next_plans += 1;
-                        // Only the decision right after the layer's may use its values.
                         let used = carrying.carried_values > before;
-                        if used {
+                        other += usize::from(!used);
+                        let replan = got.as_ref().and_then(|p| Some((p, p.replan_after?)));
+                        if next_plans % 2 == 0 {
+                            // Only the decision right after the layer's may use its values.
                             let again = carrying.carried_values;
                             carrying.plan(&s2);
                             assert_eq!(carrying.carried_values, again, "read once");
+                        } else if let Some((p, k2)) = replan {
+                            // The re-plan values the pairs of a carried lock itself.
+                            let re_s2 = after_inputs(&s2, &p.inputs[..k2], next);
+                            assert_eq!(carrying.plan(&re_s2), fresh.plan(&re_s2), "board {b}");
+                            replans += usize::from(used);
                         }
-                        other += usize::from(!used);
                     }
                 }
             }
         }
         let used = carrying.carried_values;
         assert!(
-            next_plans > 600 && used > next_plans / 2 && other > 0,
-            "{blind} weighed: {next_plans} next blind plans, {used} locks carried, {other} none"
+            next_plans > 600 && used > next_plans / 2 && other > 0 && replans > 200,
+            "{blind} weighed: {next_plans} next blind plans, {used} locks carried, {other} none, \
+             {replans} re-plans"
         );
     }
 }
