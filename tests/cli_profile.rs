@@ -273,6 +273,57 @@ fn a_bad_reaction_is_a_clear_error_on_every_command() {
     }
 }
 
+#[test]
+fn blind_placements_on_the_command_line_replace_the_profiles_and_a_bad_count_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (count, describe) in [
+        ("0", "human (timeline X., tap, reaction 18, start delay 18)"),
+        (
+            "5",
+            "human (timeline X., tap, reaction 18, start delay 18, 5 blind placements)",
+        ),
+    ] {
+        let sim = [
+            "sim",
+            "--games",
+            "1",
+            "--pieces",
+            "10",
+            "--profile",
+            "human",
+            "--blind-placements",
+            count,
+            "--json",
+        ];
+        let v = json_of(&sim, dir.path());
+        assert_eq!(v["profile"]["describe"], describe, "{v}");
+    }
+    let more: [&[&str]; 2] = [
+        &["sim", "--games", "1", "--pieces", "1"],
+        &["sim", "compare", "a.toml", "b.toml", "--games", "2"],
+    ];
+    for cmd in PLAYING_COMMANDS.into_iter().chain(more) {
+        for (value, want) in [
+            (
+                "201",
+                "201 is not a count of placements from 0 (every one) to 200",
+            ),
+            ("-1", "-1 is not a count of placements"),
+            ("all", "\"all\" is not a count of placements"),
+        ] {
+            let mut args = cmd.to_vec();
+            args.extend(["--blind-placements", value]);
+            let out = nestor(&args, dir.path());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd:?} {value}: {err}");
+            assert!(
+                err.contains("--blind-placements") && err.contains(want),
+                "{cmd:?} {value}: {err}"
+            );
+        }
+    }
+}
+
 /// The 15 Hz preset's keys, without a weight set.
 fn slow() -> String {
     common::tap_profile("15hz")

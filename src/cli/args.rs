@@ -103,7 +103,17 @@ fn parse_reaction(s: &str) -> Result<u16, String> {
     nestor::search::profile::delay_frames(n)
 }
 
-/// `--profile` and `--reaction`, for commands whose weights options differ (`sim compare`).
+/// `--blind-placements N`: the profile reader's bound and message.
+fn parse_blind_placements(s: &str) -> Result<u16, String> {
+    let n: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a count of placements"))?;
+    nestor::search::profile::blind_placements(n)
+}
+
+/// `--profile`, `--reaction` and `--blind-placements`, for commands whose weights options
+/// differ (`sim compare`).
 #[derive(Args, Clone, Debug, Default)]
 pub struct ProfileArg {
     #[arg(long = "profile", value_name = "NAME|FILE", help = profile_help())]
@@ -112,6 +122,10 @@ pub struct ProfileArg {
     /// spawn before the plan may use the new next piece [default: the profile's].
     #[arg(long, value_name = "FRAMES", value_parser = parse_reaction, allow_negative_numbers = true)]
     pub reaction: Option<u16>,
+    /// Before the reaction, how many placements the plan weighs against the seven next pieces
+    /// (0: every one), replacing the profile's `blind_placements` [default: the profile's].
+    #[arg(long, value_name = "N", value_parser = parse_blind_placements, allow_negative_numbers = true)]
+    pub blind_placements: Option<u16>,
 }
 
 impl ProfileArg {
@@ -120,18 +134,22 @@ impl ProfileArg {
         self.name.as_deref().unwrap_or("unlimited")
     }
 
-    /// The profile asked for, with `--reaction` applied.
+    /// The profile asked for, with `--reaction` and `--blind-placements` applied.
     pub fn resolve(&self) -> anyhow::Result<nestor::search::profile::Profile> {
         Ok(self.apply(super::profile::resolve(self.name())?))
     }
 
-    /// `--reaction` applied to a profile found elsewhere (`play`'s settings file).
+    /// `--reaction` and `--blind-placements` applied to a profile found elsewhere (`play`'s
+    /// settings file).
     pub fn apply(
         &self,
         mut profile: nestor::search::profile::Profile,
     ) -> nestor::search::profile::Profile {
         if let Some(r) = self.reaction {
             profile.reaction = r;
+        }
+        if let Some(n) = self.blind_placements {
+            profile.blind_placements = n;
         }
         profile
     }

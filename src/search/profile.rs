@@ -262,12 +262,8 @@ impl Profile {
         }
         let blind_placements = match table.remove(BLIND_KEY) {
             None => 0,
-            Some(toml::Value::Integer(n)) if (0..=MAX_BLIND).contains(&n) => n as u16,
             Some(toml::Value::Integer(n)) => {
-                return Err(key_error(
-                    BLIND_KEY,
-                    format!("{n} is not a count of placements from 0 (every one) to {MAX_BLIND}"),
-                ))
+                blind_placements(n).map_err(|problem| key_error(BLIND_KEY, problem))?
             }
             Some(other) => {
                 return Err(key_error(
@@ -379,6 +375,17 @@ pub fn delay_frames(n: i64) -> Result<u16, String> {
         Err(format!("{n} frames is over {MAX_DELAY} (10 seconds)"))
     } else {
         Ok(n as u16)
+    }
+}
+
+/// A count of blind placements (a file's `blind_placements` or `--blind-placements`).
+pub fn blind_placements(n: i64) -> Result<u16, String> {
+    if (0..=MAX_BLIND).contains(&n) {
+        Ok(n as u16)
+    } else {
+        Err(format!(
+            "{n} is not a count of placements from 0 (every one) to {MAX_BLIND}"
+        ))
     }
 }
 
