@@ -248,29 +248,14 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
 
 #[test]
 fn a_bad_reaction_is_a_clear_error_on_every_command() {
-    let dir = tempfile::tempdir().unwrap();
-    let more: [&[&str]; 3] = [
-        &["sim", "--games", "1", "--pieces", "1"],
-        &["sim", "compare", "a.toml", "b.toml", "--games", "2"],
-        &["serve", "--once"],
-    ];
-    for cmd in PLAYING_COMMANDS.into_iter().chain(more) {
-        for (value, want) in [
+    bad_values_are_clear_errors(
+        "--reaction",
+        &[
             ("601", "601 frames is over 600 (10 seconds)"),
             ("-3", "-3 is negative"),
             ("soon", "\"soon\" is not a number of frames"),
-        ] {
-            let mut args = cmd.to_vec();
-            args.extend(["--reaction", value]);
-            let out = nestor(&args, dir.path());
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{cmd:?} {value}: {err}");
-            assert!(
-                err.contains("--reaction") && err.contains(want),
-                "{cmd:?} {value}: {err}"
-            );
-        }
-    }
+        ],
+    );
 }
 
 #[test]
@@ -298,26 +283,37 @@ fn blind_placements_on_the_command_line_replace_the_profiles_and_a_bad_count_is_
         let v = json_of(&sim, dir.path());
         assert_eq!(v["profile"]["describe"], describe, "{v}");
     }
-    let more: [&[&str]; 2] = [
-        &["sim", "--games", "1", "--pieces", "1"],
-        &["sim", "compare", "a.toml", "b.toml", "--games", "2"],
-    ];
-    for cmd in PLAYING_COMMANDS.into_iter().chain(more) {
-        for (value, want) in [
+    bad_values_are_clear_errors(
+        "--blind-placements",
+        &[
             (
                 "201",
                 "201 is not a count of placements from 0 (every one) to 200",
             ),
             ("-1", "-1 is not a count of placements"),
             ("all", "\"all\" is not a count of placements"),
-        ] {
+        ],
+    );
+}
+
+/// `option` with each bad value on every command that plans: exit code 2 and a message that
+/// names the option and says what is wrong (`cases`: value, message).
+fn bad_values_are_clear_errors(option: &str, cases: &[(&str, &str)]) {
+    let dir = tempfile::tempdir().unwrap();
+    let more: [&[&str]; 3] = [
+        &["sim", "--games", "1", "--pieces", "1"],
+        &["sim", "compare", "a.toml", "b.toml", "--games", "2"],
+        &["serve", "--once"],
+    ];
+    for cmd in PLAYING_COMMANDS.into_iter().chain(more) {
+        for &(value, want) in cases {
             let mut args = cmd.to_vec();
-            args.extend(["--blind-placements", value]);
+            args.extend([option, value]);
             let out = nestor(&args, dir.path());
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{cmd:?} {value}: {err}");
             assert!(
-                err.contains("--blind-placements") && err.contains(want),
+                err.contains(option) && err.contains(want),
                 "{cmd:?} {value}: {err}"
             );
         }

@@ -94,22 +94,36 @@ fn profile_help() -> String {
     )
 }
 
-/// `--reaction FRAMES`: the profile reader's bound and message.
-fn parse_reaction(s: &str) -> Result<u16, String> {
+/// A whole number on the command line, checked by the profile reader's own bound and message
+/// (`check`); `what` names it when it is no number.
+fn profile_number(
+    s: &str,
+    what: &str,
+    check: fn(i64) -> Result<u16, String>,
+) -> Result<u16, String> {
     let n: i64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("{s:?} is not a number of frames"))?;
-    nestor::search::profile::delay_frames(n)
+        .map_err(|_| format!("{s:?} is not {what}"))?;
+    check(n)
 }
 
-/// `--blind-placements N`: the profile reader's bound and message.
+/// `--reaction FRAMES`.
+fn parse_reaction(s: &str) -> Result<u16, String> {
+    profile_number(
+        s,
+        "a number of frames",
+        nestor::search::profile::delay_frames,
+    )
+}
+
+/// `--blind-placements N`.
 fn parse_blind_placements(s: &str) -> Result<u16, String> {
-    let n: i64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a count of placements"))?;
-    nestor::search::profile::blind_placements(n)
+    profile_number(
+        s,
+        "a count of placements",
+        nestor::search::profile::blind_placements,
+    )
 }
 
 /// `--profile`, `--reaction` and `--blind-placements`, for commands whose weights options
