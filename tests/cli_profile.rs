@@ -31,6 +31,13 @@ fn json_of(args: &[&str], dir: &Path) -> serde_json::Value {
     serde_json::from_str(&common::ok(&nestor(args, dir))).expect("JSON")
 }
 
+/// `sim --json` of one 10-piece game with `extra` options.
+fn short_sim(extra: &[&str], dir: &Path) -> serde_json::Value {
+    let mut args = vec!["sim", "--games", "1", "--pieces", "10", "--json"];
+    args.extend(extra);
+    json_of(&args, dir)
+}
+
 /// Short runs of the commands that take `--profile` (in a folder with `empty.fm2`).
 const PLAYING_COMMANDS: [&[&str]; 5] = [
     &["play", "--model-console", "1", "--pieces", "1"],
@@ -180,19 +187,7 @@ fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
 
     // sim's summary, demo's text and tune's state carry it too; a profile file's own
     // reaction is replaced as a preset's is.
-    let sim = [
-        "sim",
-        "--games",
-        "1",
-        "--pieces",
-        "10",
-        "--profile",
-        "24hz",
-        "--reaction",
-        "18",
-        "--json",
-    ];
-    let v = json_of(&sim, dir.path());
+    let v = short_sim(&["--profile", "24hz", "--reaction", "18"], dir.path());
     assert_eq!(v["profile"]["name"], "24hz", "{v}");
     assert_eq!(
         v["profile"]["describe"], "24hz (timeline X..X., tap, reaction 18, start delay 0)",
@@ -268,19 +263,10 @@ fn blind_placements_on_the_command_line_replace_the_profiles_and_a_bad_count_is_
             "human (timeline X., tap, reaction 18, start delay 18, 5 blind placements)",
         ),
     ] {
-        let sim = [
-            "sim",
-            "--games",
-            "1",
-            "--pieces",
-            "10",
-            "--profile",
-            "human",
-            "--blind-placements",
-            count,
-            "--json",
-        ];
-        let v = json_of(&sim, dir.path());
+        let v = short_sim(
+            &["--profile", "human", "--blind-placements", count],
+            dir.path(),
+        );
         assert_eq!(v["profile"]["describe"], describe, "{v}");
     }
     bad_values_are_clear_errors(
