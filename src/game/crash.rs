@@ -125,12 +125,17 @@ pub const CONFETTI_BAND: (u32, u32) = (29_845 + GYM_OFFSET.0 - VARYING_CYCLES, 3
 /// 30,540; the last confetti, 30,812, and the next one-frame lag, 30,880).
 pub const CONFETTI_MODEL: (u32, u32) = (30_505, 30_846);
 
+/// The lowest *L* seen to hang the cartridge: nestor's game poked to level 150 on tetanes-core
+/// hung at level 181 (1,783 and 1,787 lines, a single each) at 31,380-31,381, where
+/// TetrisGYM's band mapped with [`GYM_OFFSET`] starts at 31,395; the same *L* played on once,
+/// so the varying terms decide there. Frames at 31,356-31,357 played on (6 of 6).
+pub const HANG_LOWEST_SEEN: u32 = 31_380;
+
 /// The NMI lands in the confetti code's other entry ("infinite confetti"): the logic never
-/// finishes, the NMI runs on (a hang). TetrisGYM's band (30,765-31,193) mapped to *L*.
-pub const HANG_WINDOW: (u32, u32) = (
-    30_765 + GYM_OFFSET.0 - VARYING_CYCLES,
-    31_193 + GYM_OFFSET.1,
-);
+/// finishes, the NMI runs on (a hang). TetrisGYM's band (30,765-31,193) mapped to *L*, its
+/// lower edge moved down to what the cartridge showed ([`HANG_LOWEST_SEEN`], less the
+/// varying terms: another phase of them may hang a frame that much lower).
+pub const HANG_WINDOW: (u32, u32) = (HANG_LOWEST_SEEN - VARYING_CYCLES, 31_193 + GYM_OFFSET.1);
 
 /// Every window, ascending: the eight dispatches, the confetti band, the hang window. Outside
 /// them the NMI lands where it does no harm: in the last state's wait, between dispatches, in

@@ -68,13 +68,25 @@ fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
     }
 }
 
-/// A model console whose cartridge crashes on the first clear of two lines or more at `level`
-/// or above (the rules model's crash forced, as the traces past 155 show one): RAM freezes from
-/// that frame.
+/// Which play-state-5 frames [`CrashOnClear`] crashes on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CrashRule {
+    /// A clear of two lines or more.
+    MultiLine,
+    /// A lock without a line near the left wall (x ≤ 2): at levels 249-255 such frames land in
+    /// the dispatch windows as a clear's do.
+    LinelessLeft,
+}
+
+/// A model console whose cartridge crashes on the first play-state-5 frame its `rule` picks at
+/// `level` or above (the rules model's crash forced, as the traces past 155 show one): RAM
+/// freezes from that frame.
 #[derive(Clone)]
 struct CrashOnClear {
     inner: ModelConsole,
     level: u8,
+    rule: CrashRule,
+    last_lock_x: u8,
     frozen: Option<Vec<u8>>,
     frames: u64,
 }
@@ -87,7 +99,15 @@ impl Console for CrashOnClear {
         }
         let level = self.inner.game().level;
         self.inner.frame(pad)?;
-        if self.inner.events().cleared >= 2 && level >= self.level {
+        let ev = self.inner.events();
+        if let Some(pos) = ev.locked {
+            self.last_lock_x = pos.x;
+        }
+        let hit = match self.rule {
+            CrashRule::MultiLine => ev.cleared >= 2,
+            CrashRule::LinelessLeft => ev.landing > 0 && ev.cleared == 0 && self.last_lock_x <= 2,
+        };
+        if hit && level >= self.level {
             self.inner.game_mut().crashed = Some(crate::game::CrashKind::Crash);
             self.frozen = Some(self.inner.ram().to_vec());
         }
@@ -115,12 +135,22 @@ impl Console for CrashOnClear {
 }
 
 fn crash_driver(level: u8, run_ahead: Option<u8>) -> Driver<CrashOnClear, Standard> {
+    crash_driver_with(level, run_ahead, CrashRule::MultiLine)
+}
+
+fn crash_driver_with(
+    level: u8,
+    run_ahead: Option<u8>,
+    rule: CrashRule,
+) -> Driver<CrashOnClear, Standard> {
     let mut game = Game::seeded(19, 21);
     game.level = 157;
     game.lines = [0x15, 15];
     let console = CrashOnClear {
         inner: ModelConsole::new(game, AddressMap::default()),
         level,
+        rule,
+        last_lock_x: 0,
         frozen: None,
         frames: 0,
     };
@@ -184,4 +214,27 @@ fn the_run_ahead_leaves_the_game_alone() {
     assert_eq!(counts.disagreements, 0, "{counts:?}");
     assert_eq!(off.run_ahead(), RunAheadCounts::default());
     assert!(on.game().lines > 1515 + 5, "{:?}", on.game());
+}
+
+#[test]
+fn the_run_ahead_sees_a_lock_without_a_line_stop_the_copy() {
+    // Past 249 a lock that clears nothing can crash the cartridge: without the check the bot
+    // sooner or later locks such a piece and the console stops.
+    let mut off = crash_driver_with(157, None, CrashRule::LinelessLeft);
+    let frames = (1..=40_000u64)
+        .find(|_| matches!(off.step().unwrap(), Step::Crashed { .. }))
+        .expect("the cartridge crashes without the run-ahead");
+    // With it the copy shows the crash first and the lock is planned around.
+    let mut on = crash_driver_with(157, Some(150), CrashRule::LinelessLeft);
+    for _ in 0..frames + 3000 {
+        let step = on.step().unwrap();
+        assert!(
+            !matches!(step, Step::Crashed { .. } | Step::Desync { .. }),
+            "{step:?}"
+        );
+    }
+    let counts = on.run_ahead();
+    assert!(counts.crashes >= 1, "{counts:?}");
+    assert_eq!(on.run_ahead_replans(), counts.crashes);
+    assert_eq!(on.game().desyncs, 0);
 }

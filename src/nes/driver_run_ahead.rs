@@ -24,9 +24,10 @@ pub(super) const RUN_AHEAD_TRIES: usize = 4;
 /// What the run-ahead check counted over a run (`play`'s summary shows it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunAheadCounts {
-    /// Plans checked ahead whose lock cleared lines on the copy.
+    /// Plans checked ahead whose lock cleared lines on the copy, or stopped it.
     pub checks: u64,
-    /// Those where the copy crashed or hung: each was planned around.
+    /// Those where the copy crashed or hung (the lock's frame cleared lines or not: past
+    /// level 249 a lock without a line can land in a window too): each was planned around.
     pub crashes: u64,
     /// Those whose outcome the rules model left open (`Events::may_crash`): a crash there
     /// does not contradict the model.
@@ -105,7 +106,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         let lines = line_count(self.now.lines_bcd);
         let mut before = self.now.clone();
         let mut watch = FreezeWatch::default();
-        let (mut cleared, mut crashed, mut next_up) = (false, None, false);
+        let (mut cleared, mut crashed, mut next_up, mut over) = (false, None, false, false);
         // A snapshot the model cannot read (never seen in play) leaves the outcome open.
         let mut model = self.now.to_game().ok();
         let mut verdict = ModelVerdict {
@@ -129,18 +130,24 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             }
             if i >= inputs.len() && now.play_state == PlayState::Control as u8 {
                 next_up = true;
-                break; // the next piece is up: the clear went through
+                break; // the next piece is up: the lock's frame went through
+            }
+            if now.play_state == PlayState::Curtain as u8 {
+                over = true;
+                break; // a top-out: no state-5 frame to check
             }
             before = now;
         }
         self.console.restore(&saved)?;
-        if cleared && crashed.is_none() && !next_up {
-            // No next piece long after the clear (the longest lag that plays on, confetti's,
+        if crashed.is_none() && !next_up && !over {
+            // No next piece long after the lock (the longest lag that plays on, confetti's,
             // is 256 frames): the logic never finished (a hang, or the legal screen's waits
             // on the way to the demo), which the freeze watch names only after longer.
             crashed = Some(Some(CrashKind::Hang));
         }
-        if !cleared {
+        // A lock without a line is checked too when it stops the copy: from level 249 its
+        // frame can land in a dispatch window like a clear's.
+        if !cleared && crashed.is_none() {
             return Ok(None);
         }
         let counts = &mut self.run_ahead.counts;
