@@ -21,7 +21,7 @@ use nestor::game::PadState;
 use nestor::movie::Replay;
 use nestor::nes::testcart;
 use nestor::nes::{NesDeck, Video};
-use serve_client::{start, summary_value};
+use serve_client::{start, start_env, summary_value};
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("lua/nestor-fceux.lua")
@@ -286,4 +286,48 @@ fn the_plugin_starts_nestor_by_itself() {
         libc::kill(pid, libc::SIGTERM);
     }
     assert_eq!(summary_value(&summary, "frames"), 200, "{summary}");
+}
+
+/// nestor killed mid-game, the game tops out with nobody pressing, a new nestor connects to
+/// the game-over screen: it presses through it and plays a new game (the real cartridge).
+#[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM")]
+fn a_new_nestor_presses_through_a_game_over_it_finds_in_fceux() {
+    fceux_tools().unwrap_or_else(|why| panic!("{why}"));
+    let rom = PathBuf::from(std::env::var_os("NESTOR_ROM").expect("NESTOR_ROM"));
+    let tmp = temp_dir("serve-fceux-game-over");
+    let dir = tmp.path().join("pipes");
+    let log = tmp.path().join("plugin.log");
+    let fceux = {
+        let (dir, rom, tmp, log) = (dir.clone(), rom.clone(), tmp.path().to_path_buf(), log.clone());
+        std::thread::spawn(move || {
+            // Frames exchanged with either nestor: the first one's menus (a few hundred), then
+            // the second one's game over, menus and new game.
+            let env = [
+                ("NESTOR_FRAMES", "4000"),
+                ("NESTOR_SPEED", "maximum"),
+                ("NESTOR_LOG", log.to_str().unwrap()),
+            ];
+            run_fceux(&rom, &dir, &tmp, &env, Duration::from_secs(600))
+        })
+    };
+    let info = [("RUST_LOG", "info")];
+    let mut first = start_env(&["--level", "19"], Some(&dir), &info);
+    assert!(first.wait_for("a game starts at level 19"), "no game started");
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    // Nobody presses: level 19's pieces stack up in a few hundred frames, and the curtain
+    // comes down (at maximum speed, well within these seconds).
+    std::thread::sleep(Duration::from_secs(4));
+    let debug = [("RUST_LOG", "nestor::serve=debug,info")];
+    let mut second = start_env(&["--once", "--json", "--level", "19"], Some(&dir), &debug);
+    let summary = fceux.join().expect("FCEUX thread");
+    let out = second.wait_stdout(Duration::from_secs(30));
+    eprintln!("{}", second.stderr_text());
+    let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON summary");
+    assert!(json["pieces"].as_u64().unwrap() >= 10, "{json}");
+    assert_eq!(json["recoveries"], 0, "{json}");
+    assert_eq!(json["desyncs"], 0, "{json}");
+    assert_eq!(json["echo_mismatches"], 0, "{json}");
+    assert!(summary.starts_with("bye "), "{summary}");
 }
