@@ -299,7 +299,12 @@ fn a_new_nestor_presses_through_a_game_over_it_finds_in_fceux() {
     let dir = tmp.path().join("pipes");
     let log = tmp.path().join("plugin.log");
     let fceux = {
-        let (dir, rom, tmp, log) = (dir.clone(), rom.clone(), tmp.path().to_path_buf(), log.clone());
+        let (dir, rom, tmp, log) = (
+            dir.clone(),
+            rom.clone(),
+            tmp.path().to_path_buf(),
+            log.clone(),
+        );
         std::thread::spawn(move || {
             // Frames exchanged with either nestor: the first one's menus (a few hundred), then
             // the second one's game over, menus and new game.
@@ -313,21 +318,58 @@ fn a_new_nestor_presses_through_a_game_over_it_finds_in_fceux() {
     };
     let info = [("RUST_LOG", "info")];
     let mut first = start_env(&["--level", "19"], Some(&dir), &info);
-    assert!(first.wait_for("a game starts at level 19"), "no game started");
+    assert!(
+        first.wait_for("a game starts at level 19"),
+        "no game started"
+    );
     first.child.kill().unwrap();
     first.child.wait().unwrap();
     // Nobody presses: level 19's pieces stack up in a few hundred frames, and the curtain
     // comes down (at maximum speed, well within these seconds).
     std::thread::sleep(Duration::from_secs(4));
+    // The second nestor plays to lose (every weight's sign flipped: holes and height are
+    // sought), so that its own top-outs are pressed through too.
+    let weights = tmp.path().join("lose.toml");
+    std::fs::write(&weights, losing_weights()).unwrap();
     let debug = [("RUST_LOG", "nestor::serve=debug,info")];
-    let mut second = start_env(&["--once", "--json", "--level", "19"], Some(&dir), &debug);
+    let args = [
+        "--once",
+        "--json",
+        "--level",
+        "19",
+        "--weights",
+        weights.to_str().unwrap(),
+    ];
+    let mut second = start_env(&args, Some(&dir), &debug);
     let summary = fceux.join().expect("FCEUX thread");
     let out = second.wait_stdout(Duration::from_secs(30));
-    eprintln!("{}", second.stderr_text());
+    let err = second.stderr_text();
+    eprintln!("{err}");
+    assert!(
+        err.contains("a finished game's screen"),
+        "connected to no game over"
+    );
     let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON summary");
+    assert!(json["games"].as_u64().unwrap() >= 1, "{json}");
+    assert!(err.matches("a game starts").count() >= 2, "{json}");
     assert!(json["pieces"].as_u64().unwrap() >= 10, "{json}");
     assert_eq!(json["recoveries"], 0, "{json}");
     assert_eq!(json["desyncs"], 0, "{json}");
     assert_eq!(json["echo_mismatches"], 0, "{json}");
     assert!(summary.starts_with("bye "), "{summary}");
+}
+
+/// The default weights with every weight's sign flipped: the worst placement is chosen.
+fn losing_weights() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/weights/default.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| match l.split_once(" = ") {
+            Some((key, value)) if value.contains('.') && value.parse::<f64>().is_ok() => {
+                format!("{key} = {}", -value.parse::<f64>().unwrap())
+            }
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -8,7 +8,6 @@ mod serve_client;
 
 use std::time::Duration;
 
-use nestor::game::PadState;
 use nestor::nes::{Console, NesDeck, Rom, Video};
 use nestor::serve::ServerMsg;
 use serve_client::{start_env, summary_value, Conn};

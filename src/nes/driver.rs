@@ -94,6 +94,13 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     ) -> Result<Self, DriverError> {
         let now = RamSnapshot::read(console.ram(), &map);
         let mode = Mode::of(&now, config)?;
+        if now.game_over_shown() {
+            log::info!(
+                "frame {}: a finished game's screen (curtain, high scores or ending): pressing \
+                 Start through it to a new game",
+                console.frame_number()
+            );
+        }
         let mut d = Driver {
             console,
             map,
