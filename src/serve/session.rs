@@ -126,6 +126,7 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
     };
     let mut last_note = String::new();
     let mut echo_live = false;
+    let mut last_counter = None;
     loop {
         let result = driver.step();
         let g = driver.game();
@@ -139,7 +140,11 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
                 // Before the game first reads a pressed answer (power-on, before its NMI
                 // polls the pad) the byte is whatever the emulator filled RAM with.
                 echo_live |= pad != PadState::NONE && read == Some(pad.bits());
-                if echo_live && read != Some(pad.bits()) {
+                // A frame whose NMI did not run (a screen loading, as the name entry after a
+                // game over does) polled nothing: its frame counter stood still.
+                let counter = driver.snapshot().frame_counter;
+                let polled = last_counter.replace(counter) != Some(counter);
+                if echo_live && polled && read != Some(pad.bits()) {
                     report.echo_mismatches += 1;
                     log::debug!(
                         "frame {}: answered {pad:?}, the game read {read:02x?}",
