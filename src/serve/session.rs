@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::io::{BufRead, Write};
+use std::sync::Mutex;
 
 use super::bridge::{BridgeConsole, BridgeError};
 use super::protocol::{Mode, ServerMsg};
@@ -68,18 +69,24 @@ pub fn lock_cells(p: &Placement) -> [(i8, i8); 4] {
         .map(|(dx, dy)| (p.x as i8 + dx, p.y as i8 + dy))
 }
 
-/// Serves one accepted connection to its end; never fails: how it ended is in the report.
+/// The report of the session in progress, kept up to date every frame for whoever must
+/// tell how it stood when the server is stopped (`None` between sessions).
+pub type Live = Mutex<Option<SessionReport>>;
+
+/// Serves one accepted connection to its end; never fails: how it ended is in the report,
+/// which `live` holds while the session runs.
 pub fn run<R: BufRead, W: Write, E: Evaluator>(
-    console: BridgeConsole<R, W>,
+    mut console: BridgeConsole<R, W>,
     map: &AddressMap,
     planner: Planner<E>,
     config: DriverConfig,
+    live: &Live,
 ) -> SessionReport {
     let mut report = SessionReport {
         client: console.client().to_string(),
         mode: Some(console.mode()),
         // The first frame came with the hello.
-        frames: 1,
+        frames: u64::from(!console.said_bye()),
         ..SessionReport::default()
     };
     log::info!(
@@ -88,19 +95,61 @@ pub fn run<R: BufRead, W: Write, E: Evaluator>(
         console.mode().word(),
         console.ranges()
     );
-    match console.mode() {
-        Mode::Play => play(console, map, planner, config, &mut report),
-        Mode::Assist => assist(console, map, planner, &mut report),
+    let mut report = Reporter {
+        report: &mut report,
+        live,
+    };
+    if console.said_bye() {
+        end(&mut console, &BridgeError::Bye, &mut report);
+    } else {
+        match console.mode() {
+            Mode::Play => play(console, map, planner, config, &mut report),
+            Mode::Assist => assist(console, map, planner, &mut report),
+        }
+    }
+    let report = std::mem::take(report.report);
+    if let Ok(mut l) = live.lock() {
+        *l = None;
     }
     log::info!("{} left: {} ({report})", report.client, report.end);
     report
+}
+
+/// The session's report, copied to `live` at each `publish`.
+struct Reporter<'a> {
+    report: &'a mut SessionReport,
+    live: &'a Live,
+}
+
+impl Reporter<'_> {
+    fn publish(&self) {
+        if let Ok(mut l) = self.live.lock() {
+            match l.as_mut() {
+                Some(r) => r.clone_from(self.report),
+                None => *l = Some(self.report.clone()),
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for Reporter<'_> {
+    type Target = SessionReport;
+    fn deref(&self) -> &SessionReport {
+        self.report
+    }
+}
+
+impl std::ops::DerefMut for Reporter<'_> {
+    fn deref_mut(&mut self) -> &mut SessionReport {
+        self.report
+    }
 }
 
 /// Ends the report on a bridge error, answering a `bye`.
 fn end<R: BufRead, W: Write>(
     console: &mut BridgeConsole<R, W>,
     e: &BridgeError,
-    report: &mut SessionReport,
+    report: &mut Reporter,
 ) {
     if matches!(e, BridgeError::Bye) {
         console.farewell(report.to_string());
@@ -113,7 +162,7 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
     map: &AddressMap,
     planner: Planner<E>,
     config: DriverConfig,
-    report: &mut SessionReport,
+    report: &mut Reporter,
 ) {
     let held = map.held;
     let mut driver = match Driver::new(console, map.clone(), planner, config) {
@@ -128,6 +177,7 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
     let mut echo_live = false;
     let mut last_counter = None;
     loop {
+        report.publish();
         let result = driver.step();
         let g = driver.game();
         (report.score, report.lines) = (g.score, g.lines);
@@ -153,7 +203,14 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
                 }
                 match step {
                     Step::Locked { .. } => report.pieces += 1,
-                    Step::Desync { .. } => report.desyncs += 1,
+                    Step::Desync { frame, .. } => {
+                        report.desyncs += 1;
+                        // The plugin counts these for its status line.
+                        let text = format!(
+                            "desync at frame {frame}: the piece left the plan; re-planning"
+                        );
+                        let _ = driver.console_mut().send(&ServerMsg::Note(text));
+                    }
                     Step::GameOver { .. } => report.games += 1,
                     _ => {}
                 }
@@ -216,11 +273,12 @@ fn assist<R: BufRead, W: Write, E: Evaluator>(
     mut console: BridgeConsole<R, W>,
     map: &AddressMap,
     mut planner: Planner<E>,
-    report: &mut SessionReport,
+    report: &mut Reporter,
 ) {
     // The piece under control has been planned (or could not be).
     let mut planned = false;
     loop {
+        report.publish();
         let now = RamSnapshot::read(console.ram(), map);
         if now.in_play() && now.play_state == PlayState::Control as u8 {
             if !planned {
