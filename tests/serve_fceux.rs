@@ -75,6 +75,7 @@ fn run_fceux(rom: &Path, dir: &Path, tmp: &Path, env: &[(&str, &str)], limit: Du
         .env("NESTOR_FIFO", dir)
         .env("NESTOR_AUTOSTART", "0")
         .env("NESTOR_RESULT", &result)
+        .env("NESTOR_STATUS", tmp.join("status.txt"))
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -118,6 +119,12 @@ fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
     assert!(summary_value(&summary, "pressed") >= 10, "{summary}");
     assert_eq!(summary_value(&summary, "echo_mismatches"), 0, "{summary}");
     assert_eq!(summary_value(&summary, "jumps"), 0, "{summary}");
+    // The status line says what is going on, not just dots.
+    let status = status_line(tmp.path());
+    assert!(
+        status.starts_with("nestor play: connected  desyncs 0\n"),
+        "{status}"
+    );
     let out = server.wait_stdout(Duration::from_secs(30));
     assert!(
         out.contains("\"end\":\"the emulator's script said bye\""),
@@ -357,6 +364,22 @@ fn a_new_nestor_presses_through_a_game_over_it_finds_in_fceux() {
     assert_eq!(json["desyncs"], 0, "{json}");
     assert_eq!(json["echo_mismatches"], 0, "{json}");
     assert!(summary.starts_with("bye "), "{summary}");
+    // The status line: the connection, nestor's desyncs, the game and the plan.
+    let status = status_line(tmp.path());
+    for part in [
+        "nestor play: connected  desyncs 0",
+        "level 19",
+        "lines ",
+        "pieces ",
+    ] {
+        assert!(status.contains(part), "no `{part}` in {status}");
+    }
+}
+
+/// The status line the plugin showed last (it writes it to NESTOR_STATUS as it stops).
+fn status_line(tmp: &Path) -> String {
+    let path = tmp.join("status.txt");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// The default weights with every weight's sign flipped: the worst placement is chosen.
