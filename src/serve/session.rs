@@ -174,8 +174,7 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
         }
     };
     let mut last_note = String::new();
-    let mut echo_live = false;
-    let mut last_counter = None;
+    let mut echo = Echo::default();
     loop {
         report.publish();
         let result = driver.step();
@@ -183,46 +182,7 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
         (report.score, report.lines) = (g.score, g.lines);
         let e = match result {
             Ok(step) => {
-                report.frames += 1;
-                let pad = driver.last_pad();
-                report.pressed += u64::from(pad != PadState::NONE);
-                let read = driver.console().ram().get(usize::from(held)).copied();
-                // Before the game first reads a pressed answer (power-on, before its NMI
-                // polls the pad) the byte is whatever the emulator filled RAM with.
-                echo_live |= pad != PadState::NONE && read == Some(pad.bits());
-                // A frame whose NMI did not run (a screen loading, as the name entry after a
-                // game over does) polled nothing: its frame counter stood still.
-                let counter = driver.snapshot().frame_counter;
-                let polled = last_counter.replace(counter) != Some(counter);
-                if echo_live && polled && read != Some(pad.bits()) {
-                    report.echo_mismatches += 1;
-                    log::debug!(
-                        "frame {}: answered {pad:?}, the game read {read:02x?}",
-                        driver.console().frame_number()
-                    );
-                }
-                match step {
-                    Step::Locked { .. } => report.pieces += 1,
-                    Step::Desync { frame, .. } => {
-                        report.desyncs += 1;
-                        // The plugin counts these for its status line.
-                        let text = format!(
-                            "desync at frame {frame}: the piece left the plan; re-planning"
-                        );
-                        let _ = driver.console_mut().send(&ServerMsg::Note(text));
-                    }
-                    Step::GameOver { .. } => report.games += 1,
-                    _ => {}
-                }
-                if driver.is_playing() && !driver.snapshot().in_play() {
-                    // The game left play without a top-out: a reset (the frame numbers go on
-                    // through a soft reset). Start over from the menus it shows.
-                    report.jumps += 1;
-                    log::info!("{}: the game was reset; back to the menus", report.client);
-                    let _ = driver.new_game(|_| {});
-                }
-                let lock = driver.plan().map(|p| lock_cells(&p.lock));
-                driver.console_mut().show_lock(lock);
+                after_step(&mut driver, step, held, &mut echo, report);
                 continue;
             }
             Err(e) => e,
@@ -267,6 +227,68 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
         }
         let _ = driver.new_game(|_| {});
     }
+}
+
+/// The echo check: has the game been seen reading an answer, and the last frame's counter.
+#[derive(Default)]
+struct Echo {
+    live: bool,
+    last_counter: Option<u16>,
+}
+
+impl Echo {
+    /// True when the game polled the pad this frame and read other buttons than `pad`.
+    fn mismatch(&mut self, pad: PadState, read: Option<u8>, counter: u16) -> bool {
+        // Before the game first reads a pressed answer (power-on, before its NMI polls the
+        // pad) the byte is whatever the emulator filled RAM with.
+        self.live |= pad != PadState::NONE && read == Some(pad.bits());
+        // A frame whose NMI did not run (a screen loading, as the name entry after a game
+        // over does) polled nothing: its frame counter stood still.
+        let polled = self.last_counter.replace(counter) != Some(counter);
+        self.live && polled && read != Some(pad.bits())
+    }
+}
+
+/// Counts a frame the driver played, sends a note on a desync, goes back to the menus after
+/// a reset and shows the planned lock with the next answer.
+fn after_step<R: BufRead, W: Write, E: Evaluator>(
+    driver: &mut Driver<BridgeConsole<R, W>, E>,
+    step: Step,
+    held: u16,
+    echo: &mut Echo,
+    report: &mut Reporter,
+) {
+    report.frames += 1;
+    let pad = driver.last_pad();
+    report.pressed += u64::from(pad != PadState::NONE);
+    let read = driver.console().ram().get(usize::from(held)).copied();
+    if echo.mismatch(pad, read, driver.snapshot().frame_counter) {
+        report.echo_mismatches += 1;
+        log::debug!(
+            "frame {}: answered {pad:?}, the game read {read:02x?}",
+            driver.console().frame_number()
+        );
+    }
+    match step {
+        Step::Locked { .. } => report.pieces += 1,
+        Step::Desync { frame, .. } => {
+            report.desyncs += 1;
+            // The plugin counts these for its status line.
+            let text = format!("desync at frame {frame}: the piece left the plan; re-planning");
+            let _ = driver.console_mut().send(&ServerMsg::Note(text));
+        }
+        Step::GameOver { .. } => report.games += 1,
+        _ => {}
+    }
+    if driver.is_playing() && !driver.snapshot().in_play() {
+        // The game left play without a top-out: a reset (the frame numbers go on through a
+        // soft reset). Start over from the menus it shows.
+        report.jumps += 1;
+        log::info!("{}: the game was reset; back to the menus", report.client);
+        let _ = driver.new_game(|_| {});
+    }
+    let lock = driver.plan().map(|p| lock_cells(&p.lock));
+    driver.console_mut().show_lock(lock);
 }
 
 fn assist<R: BufRead, W: Write, E: Evaluator>(
