@@ -20,7 +20,8 @@ fn serve<R: BufRead, W: Write>(r: R, w: W) {
     let map = AddressMap::default();
     let console = BridgeConsole::accept(r, w, &map).expect("hello");
     let planner = Planner::new(Standard::new(Weights::default_set()));
-    let report = session::run(console, &map, planner, DriverConfig { level: 19 });
+    let live = session::Live::default();
+    let report = session::run(console, &map, planner, DriverConfig { level: 19 }, &live);
     eprintln!("server: {} ({report})", report.end);
 }
 

@@ -18,6 +18,8 @@ local STOP_AFTER = tonumber(os.getenv("NESTOR_FRAMES") or "")
 local RESULT = os.getenv("NESTOR_RESULT")
 -- Record an FCEUX movie (.fm2, from power-on: the console restarts) of the session to this file.
 local MOVIE = os.getenv("NESTOR_MOVIE")
+-- For tests: the status line as last shown is written to this file when the script stops.
+local STATUS_FILE = os.getenv("NESTOR_STATUS")
 
 local PROTOCOL = 1
 -- Where `nestor serve` makes its pipes by default (the same rule as nestor's).
@@ -58,14 +60,19 @@ local function nestor_binary()
   return nil
 end
 
--- nestor serve is running on DIR: its pid file names a live process and the pipes exist.
-local function serving()
+-- nestor serve's process is alive on DIR (its pid file names a live process).
+local function alive()
   local f = io.open(DIR .. "/pid", "r")
   if not f then return false end
   local pid = tonumber(f:read("*l") or "")
   f:close()
-  return pid ~= nil and exists(DIR .. "/to-nestor") and exists(DIR .. "/from-nestor")
-    and ran("kill -0 " .. pid .. " 2>/dev/null")
+  return pid ~= nil and ran("kill -0 " .. pid .. " 2>/dev/null")
+end
+
+-- nestor serve waits on DIR: it is alive and its pipes exist (while it serves another
+-- emulator it removes them, so that this one waits instead of joining that session).
+local function serving()
+  return exists(DIR .. "/to-nestor") and exists(DIR .. "/from-nestor") and alive()
 end
 
 local started = false
@@ -90,7 +97,8 @@ end
 -- The connection.
 local out, hold, inp -- to nestor, a read end kept on it, from nestor
 local ranges = {}
-local status = "looking for nestor"
+local status = "nestor: looking for nestor serve"
+local desyncs = 0 -- nestor's desync notes this session
 
 local function close()
   for _, f in ipairs({ out, hold, inp }) do pcall(function() f:close() end) end
@@ -115,13 +123,21 @@ local function receive()
       return nil
     end
     local note = line and line:match("^note (.*)")
+    if note and note:match("^desync") then desyncs = desyncs + 1 end
     if note then say(note) elseif line then return line end
   end
   return nil
 end
 
+local busy_said = false
 local function connect()
   if not serving() then
+    if alive() then
+      if not busy_said then say("nestor serve is playing with another emulator; waiting for it") end
+      busy_said, started = true, true
+      status = "nestor busy with another emulator: waiting"
+      return false
+    end
     if not started then start_nestor(); started = true
     else
       waited = waited + 1
@@ -139,6 +155,7 @@ local function connect()
   hold = out and io.open(DIR .. "/to-nestor", "r")
   inp = hold and io.open(DIR .. "/from-nestor", "r")
   if not inp then close(); return false end
+  desyncs = 0
   send("hello " .. PROTOCOL .. " fceux " .. MODE)
   local hello = receive()
   if not hello or not hello:match("^hello ") then
@@ -151,7 +168,8 @@ local function connect()
     ranges[#ranges + 1] = { tonumber(a, 16), tonumber(b, 16) - tonumber(a, 16) + 1 }
   end
   say("connected (" .. MODE .. "): " .. hello)
-  status = "nestor " .. MODE
+  status = "nestor " .. MODE .. ": connected"
+  busy_said = false
   return true
 end
 
@@ -166,14 +184,12 @@ end
 
 local NAMES = { "right", "left", "down", "up", "start", "select", "B", "A" } -- RLDUTSBA
 local pad = {}
-local shown = "" -- the last answer's buttons, as the status line shows them
 local lock = nil
 
 local function parse_pad(line)
   local field, rest = line:match("^pad %d+ (%S+)(.*)$")
   if not field or #field ~= 8 then return false end
   for i = 1, 8 do pad[NAMES[i]] = field:sub(i, i) ~= "." end
-  shown = field
   lock = nil
   local cells = rest:match("^ lock (.*)$")
   if cells then
@@ -186,7 +202,7 @@ end
 local function lost(why)
   say(why .. "; waiting for nestor to come back")
   close()
-  status = "waiting for nestor"
+  status = "nestor: waiting for nestor serve"
   pad, lock = {}, nil
 end
 
@@ -202,10 +218,36 @@ emu.registerexit(function()
   if answer then say(answer) end
 end)
 
+-- The game as RAM shows it, for the status line (nes-tetris.md: levelNumber $64, lines $70-$71,
+-- currentPiece $62, statsByType $03F0).
+local function bcd(b) return math.floor(b / 16) * 10 + b % 16 end
+local LETTERS = { "T", "T", "T", "T", "J", "J", "J", "J", "Z", "Z", "O", "S", "S", "L", "L", "L", "L", "I", "I" }
+local function game_line()
+  if memory.readbyte(0xC0) ~= 4 then return "in the menus" end
+  local lines = memory.readbyte(0x71) * 100 + bcd(memory.readbyte(0x70))
+  local pieces = 0
+  for t = 0, 6 do
+    pieces = pieces + bcd(memory.readbyte(0x3F1 + 2 * t)) * 100 + bcd(memory.readbyte(0x3F0 + 2 * t))
+  end
+  return "level " .. memory.readbyte(0x64) .. "  lines " .. lines .. "  pieces " .. pieces
+end
+-- Where nestor's plan locks the piece: its letter, leftmost column and lowest row.
+local function plan_text()
+  if not lock or #lock == 0 then return "" end
+  local col, row = 99, -99
+  for _, cell in ipairs(lock) do col = math.min(col, cell[1]); row = math.max(row, cell[2]) end
+  local letter = LETTERS[memory.readbyte(0x62) + 1] or "?"
+  return "  plan " .. letter .. " x" .. col .. " y" .. row
+end
+local function status_lines()
+  if not inp then return { status } end
+  return { status .. "  desyncs " .. desyncs, game_line() .. plan_text() }
+end
+
 -- The playfield's top-left cell on screen (column 0, row 0) and the cell size, in pixels.
 local FIELD_X, FIELD_Y, CELL = 96, 48, 8
 local function draw()
-  gui.text(2, 10, inp and (status .. " " .. shown) or status)
+  for i, text in ipairs(status_lines()) do gui.text(2, 2 + 9 * i, text) end
   if not (SHOW_LOCK and lock) then return end
   for _, cell in ipairs(lock) do
     local c, r = cell[1], cell[2]
@@ -222,10 +264,11 @@ if MOVIE then
   if movie.record(MOVIE, 0, "nestor serve") then say("recording " .. MOVIE) else say("cannot record " .. MOVIE) end
 end
 local last_frame = nil
+local stopping = false -- said bye to stop: no reconnecting while FCEUX quits
 local sent = 0
 local retry = 0
 while true do
-  if not inp then
+  if not inp and not stopping then
     retry = retry - 1
     if retry <= 0 then
       retry = 60
@@ -254,7 +297,12 @@ while true do
   draw()
   if STOP_AFTER and sent >= STOP_AFTER then
     STOP_AFTER = nil -- emu.exit() returns: the loop runs on until FCEUX stops
+    stopping = true
     if MOVIE then movie.stop() end
+    if STATUS_FILE then
+      local f = io.open(STATUS_FILE, "w")
+      if f then f:write(table.concat(status_lines(), "\n"), "\n"); f:close() end
+    end
     local answer = bye() or "no answer"
     say(answer)
     if RESULT then

@@ -7,7 +7,9 @@
 mod serve_client;
 
 use std::io::Write;
-use std::time::Duration;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 use nestor::serve::ServerMsg;
 use serve_client::{model, play, send_frame, start, Conn};
@@ -191,4 +193,165 @@ fn sigterm_ends_the_server_and_removes_the_pipes() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(!dir.join("to-nestor").exists() && !dir.join("pid").exists());
+}
+
+/// Waits (up to 10 s) for `path` to exist.
+fn wait_exists(path: &Path) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !path.exists() {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// Opens `to-nestor` for writing as a second emulator would, without blocking; says hello
+/// when it could.
+fn second_emulator_tries(dir: &Path) -> bool {
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(dir.join("to-nestor"));
+    match opened {
+        Ok(mut f) => {
+            let _ = f.write_all(b"hello 1 second play\n");
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// A second emulator on the same pipes while one plays: it finds no pipes and waits; the
+/// first plays on undisturbed, and the second is served after it.
+#[test]
+fn a_second_emulator_on_the_pipes_waits_and_the_first_plays_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pipes");
+    let _server = start(&[], Some(&dir));
+    let mut first = Conn::fifo(&dir);
+    let ranges = first.hello("play");
+    let mut console = model(0x5EC0);
+    let (_, n) = play(&mut first, &ranges, &mut console, 0, 3, None);
+    assert!(
+        !second_emulator_tries(&dir),
+        "a second emulator could write into the live session's pipe"
+    );
+    let (seen, _) = play(&mut first, &ranges, &mut console, n, 3, None);
+    assert_eq!((seen.pieces, seen.lock_mismatches), (3, 0));
+    first.send("bye").unwrap();
+    assert!(matches!(first.msg(), Some(ServerMsg::Bye(_))));
+    drop(first);
+    assert!(
+        wait_exists(&dir.join("to-nestor")),
+        "the pipes never came back"
+    );
+    let mut second = Conn::fifo(&dir);
+    let ranges = second.hello("play");
+    let (seen, _) = play(&mut second, &ranges, &mut model(0x5EC1), 0, 2, None);
+    assert_eq!((seen.pieces, seen.lock_mismatches), (2, 0));
+}
+
+/// A TCP client that connects and says nothing holds nobody: the next one is served once
+/// the hello time limit has passed.
+#[test]
+fn a_silent_tcp_client_does_not_hold_the_next_one() {
+    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
+    let addr = server.addr.clone().unwrap();
+    let _silent = std::net::TcpStream::connect(&addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let s = std::net::TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut next = Conn {
+        reader: Box::new(std::io::BufReader::new(s.try_clone().unwrap())),
+        writer: Box::new(s),
+    };
+    next.send("hello 1 next play").unwrap();
+    let line = next.line();
+    assert!(
+        line.as_deref()
+            .is_some_and(|l| l.starts_with("hello 1 nestor")),
+        "the next client was not served: {line:?}"
+    );
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    let err = server.stderr_text();
+    assert!(err.contains("no hello within"), "{err}");
+}
+
+/// `hello` then `bye` with no frame: the protocol's `bye SUMMARY` answer all the same.
+#[test]
+fn hello_then_bye_gets_the_summary() {
+    let server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
+    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
+    conn.hello("play");
+    conn.send("bye").unwrap();
+    match conn.msg() {
+        Some(ServerMsg::Bye(s)) => assert!(s.contains("frames=0 pressed=0"), "{s}"),
+        other => panic!("expected bye, got {other:?}"),
+    }
+}
+
+/// `--once`, a clean session, then the script trying the pipes again as it quits (the
+/// FCEUX plugin may): the summary and nothing about missing pipes. (It was a race between
+/// the pipes' removal and the pipe thread waiting again: a dozen sessions show it.)
+#[test]
+fn once_ends_quietly_after_a_clean_session() {
+    for _ in 0..12 {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("pipes");
+        let mut server = start(&["--once"], Some(&dir));
+        let mut conn = Conn::fifo(&dir);
+        first_frame_played(&mut conn);
+        conn.send("bye").unwrap();
+        assert!(matches!(conn.msg(), Some(ServerMsg::Bye(_))));
+        drop(conn);
+        for _ in 0..20 {
+            if second_emulator_tries(&dir) {
+                let _ = std::fs::File::open(dir.join("from-nestor"));
+            }
+        }
+        let out = server.wait_stdout(Duration::from_secs(10));
+        assert!(out.contains("said bye"), "{out}");
+        let err = server.stderr_text();
+        assert!(!err.contains("No such file"), "{err}");
+    }
+}
+
+/// SIGTERM during a session: the session's summary is said before the server ends.
+#[test]
+fn sigterm_during_a_session_says_its_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pipes");
+    let mut server = start(&[], Some(&dir));
+    let mut conn = Conn::fifo(&dir);
+    let ranges = conn.hello("play");
+    play(&mut conn, &ranges, &mut model(0x5EC2), 0, 3, None);
+    // SAFETY: a plain kill(2) on our own child.
+    unsafe {
+        libc::kill(server.child.id() as i32, libc::SIGTERM);
+    }
+    let _ = server.wait_stdout(Duration::from_secs(10));
+    let err = server.stderr_text();
+    assert!(
+        err.contains("test (play) left: the server was stopped; frames=")
+            && err.contains("pieces=3"),
+        "{err}"
+    );
+}
+
+/// A bad line ends the connection with one message on the server's side, not two.
+#[test]
+fn each_serve_error_is_said_once() {
+    let mut server = start(&["--no-fifo", "--tcp", "127.0.0.1:0"], None);
+    let mut conn = Conn::tcp(server.addr.as_deref().unwrap());
+    first_frame_played(&mut conn);
+    conn.send("launch missiles").unwrap();
+    error_then_closed(&mut conn);
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    let err = server.stderr_text();
+    assert_eq!(err.matches("unknown message `launch`").count(), 1, "{err}");
 }

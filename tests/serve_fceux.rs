@@ -21,7 +21,7 @@ use nestor::game::PadState;
 use nestor::movie::Replay;
 use nestor::nes::testcart;
 use nestor::nes::{NesDeck, Video};
-use serve_client::{start, summary_value};
+use serve_client::{start, start_env, summary_value};
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("lua/nestor-fceux.lua")
@@ -75,6 +75,7 @@ fn run_fceux(rom: &Path, dir: &Path, tmp: &Path, env: &[(&str, &str)], limit: Du
         .env("NESTOR_FIFO", dir)
         .env("NESTOR_AUTOSTART", "0")
         .env("NESTOR_RESULT", &result)
+        .env("NESTOR_STATUS", tmp.join("status.txt"))
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -118,6 +119,12 @@ fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
     assert!(summary_value(&summary, "pressed") >= 10, "{summary}");
     assert_eq!(summary_value(&summary, "echo_mismatches"), 0, "{summary}");
     assert_eq!(summary_value(&summary, "jumps"), 0, "{summary}");
+    // The status line says what is going on, not just dots.
+    let status = status_line(tmp.path());
+    assert!(
+        status.starts_with("nestor play: connected  desyncs 0\n"),
+        "{status}"
+    );
     let out = server.wait_stdout(Duration::from_secs(30));
     assert!(
         out.contains("\"end\":\"the emulator's script said bye\""),
@@ -286,4 +293,106 @@ fn the_plugin_starts_nestor_by_itself() {
         libc::kill(pid, libc::SIGTERM);
     }
     assert_eq!(summary_value(&summary, "frames"), 200, "{summary}");
+}
+
+/// nestor killed mid-game, the game tops out with nobody pressing, a new nestor connects to
+/// the game-over screen: it presses through it and plays a new game (the real cartridge).
+#[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM")]
+fn a_new_nestor_presses_through_a_game_over_it_finds_in_fceux() {
+    fceux_tools().unwrap_or_else(|why| panic!("{why}"));
+    let rom = PathBuf::from(std::env::var_os("NESTOR_ROM").expect("NESTOR_ROM"));
+    let tmp = temp_dir("serve-fceux-game-over");
+    let dir = tmp.path().join("pipes");
+    let log = tmp.path().join("plugin.log");
+    let fceux = {
+        let (dir, rom, tmp, log) = (
+            dir.clone(),
+            rom.clone(),
+            tmp.path().to_path_buf(),
+            log.clone(),
+        );
+        std::thread::spawn(move || {
+            // Frames exchanged with either nestor: the first one's menus (a few hundred), then
+            // the second one's game over, menus and new game.
+            let env = [
+                ("NESTOR_FRAMES", "4000"),
+                ("NESTOR_SPEED", "maximum"),
+                ("NESTOR_LOG", log.to_str().unwrap()),
+            ];
+            run_fceux(&rom, &dir, &tmp, &env, Duration::from_secs(600))
+        })
+    };
+    let info = [("RUST_LOG", "info")];
+    let mut first = start_env(&["--level", "19"], Some(&dir), &info);
+    assert!(
+        first.wait_for("a game starts at level 19"),
+        "no game started"
+    );
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    // Nobody presses: level 19's pieces stack up in a few hundred frames, and the curtain
+    // comes down (at maximum speed, well within these seconds).
+    std::thread::sleep(Duration::from_secs(4));
+    // The second nestor plays to lose (every weight's sign flipped: holes and height are
+    // sought), so that its own top-outs are pressed through too.
+    let weights = tmp.path().join("lose.toml");
+    std::fs::write(&weights, losing_weights()).unwrap();
+    let debug = [("RUST_LOG", "nestor::serve=debug,info")];
+    let args = [
+        "--once",
+        "--json",
+        "--level",
+        "19",
+        "--weights",
+        weights.to_str().unwrap(),
+    ];
+    let mut second = start_env(&args, Some(&dir), &debug);
+    let summary = fceux.join().expect("FCEUX thread");
+    let out = second.wait_stdout(Duration::from_secs(30));
+    let err = second.stderr_text();
+    eprintln!("{err}");
+    assert!(
+        err.contains("a finished game's screen"),
+        "connected to no game over"
+    );
+    let json: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON summary");
+    assert!(json["games"].as_u64().unwrap() >= 1, "{json}");
+    assert!(err.matches("a game starts").count() >= 2, "{json}");
+    assert!(json["pieces"].as_u64().unwrap() >= 10, "{json}");
+    assert_eq!(json["recoveries"], 0, "{json}");
+    assert_eq!(json["desyncs"], 0, "{json}");
+    assert_eq!(json["echo_mismatches"], 0, "{json}");
+    assert!(summary.starts_with("bye "), "{summary}");
+    // The status line: the connection, nestor's desyncs, the game and the plan.
+    let status = status_line(tmp.path());
+    for part in [
+        "nestor play: connected  desyncs 0",
+        "level 19",
+        "lines ",
+        "pieces ",
+    ] {
+        assert!(status.contains(part), "no `{part}` in {status}");
+    }
+}
+
+/// The status line the plugin showed last (it writes it to NESTOR_STATUS as it stops).
+fn status_line(tmp: &Path) -> String {
+    let path = tmp.join("status.txt");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The default weights with every weight's sign flipped: the worst placement is chosen.
+fn losing_weights() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/weights/default.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| match l.split_once(" = ") {
+            Some((key, value)) if value.contains('.') && value.parse::<f64>().is_ok() => {
+                format!("{key} = {}", -value.parse::<f64>().unwrap())
+            }
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

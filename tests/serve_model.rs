@@ -9,7 +9,7 @@ mod serve_client;
 use std::time::Duration;
 
 use nestor::game::PadState;
-use nestor::nes::Console;
+use nestor::nes::{AddressMap, Console, ModelConsole, RamSnapshot};
 use nestor::serve::protocol::Ranges;
 use nestor::serve::ServerMsg;
 use serve_client::{model, play, send_frame, start, summary_value, Conn, Server};
@@ -194,4 +194,89 @@ fn assist_shows_a_lock_for_every_piece_and_presses_nothing() {
     assert!(shown >= pieces, "{shown} locks shown for {pieces} pieces");
     let summary = bye(&mut conn);
     assert!(summary_value(&summary, "pieces") >= pieces, "{summary}");
+}
+
+/// The emulator's side of a game over, as the cartridge shows it: the model's curtain (then
+/// its wait for Start), then a level menu with the cursor on 9 that starts a fresh model game
+/// at level 19 when Start is pressed with A held.
+enum AfterTopOut {
+    Curtain(ModelConsole),
+    LevelMenu(Vec<u8>),
+    Loading(Vec<u8>),
+    Playing(ModelConsole),
+}
+
+impl AfterTopOut {
+    fn ram(&self) -> &[u8] {
+        match self {
+            AfterTopOut::Curtain(c) | AfterTopOut::Playing(c) => c.ram(),
+            AfterTopOut::LevelMenu(ram) | AfterTopOut::Loading(ram) => ram,
+        }
+    }
+
+    fn press(self, pad: PadState) -> AfterTopOut {
+        let map = AddressMap::default();
+        match self {
+            AfterTopOut::Curtain(mut c) => {
+                c.frame(pad).unwrap();
+                if RamSnapshot::read(c.ram(), &map).play_state != 0 {
+                    return AfterTopOut::Curtain(c);
+                }
+                // Start after the curtain: playState 0, then the level menu.
+                let mut ram = c.ram().to_vec();
+                ram[usize::from(map.game_mode)] = 3;
+                ram[usize::from(map.start_level)] = 9;
+                AfterTopOut::LevelMenu(ram)
+            }
+            AfterTopOut::LevelMenu(mut ram) => {
+                ram[usize::from(map.held)] = pad.bits();
+                if pad.contains(PadState::START) && pad.contains(PadState::A) {
+                    // Level 19 accepted: the game screen loads during the next frame.
+                    return AfterTopOut::Loading(ram);
+                }
+                AfterTopOut::LevelMenu(ram)
+            }
+            AfterTopOut::Loading(_) => AfterTopOut::Playing(model(0x5E12_0011)),
+            AfterTopOut::Playing(mut c) => {
+                c.frame(pad).unwrap();
+                AfterTopOut::Playing(c)
+            }
+        }
+    }
+}
+
+/// nestor (re)connected while the game had topped out (it was not running): the curtain and
+/// the wait for Start are no freeze; it presses through them to a new game and plays it.
+#[test]
+fn a_game_over_found_on_connecting_is_pressed_through_to_a_new_game() {
+    let mut topped = model(0x5E12_0010);
+    while !topped.game().is_over() {
+        topped.frame(PadState::NONE).unwrap();
+    }
+    let (_server, mut conn, ranges) = tcp_session("play");
+    let mut screen = AfterTopOut::Curtain(topped);
+    let mut n = 5000;
+    let mut pressed = 0;
+    while n < 8000 && !matches!(screen, AfterTopOut::Playing(_)) {
+        let mut bytes = Vec::new();
+        ranges.gather(screen.ram(), &mut bytes);
+        let mut line = format!("frame {n} ");
+        nestor::serve::protocol::encode_hex(&bytes, &mut line);
+        conn.send(&line).unwrap();
+        n += 1;
+        let Some(ServerMsg::Pad { pad, .. }) = conn.msg() else {
+            panic!("expected a pad");
+        };
+        pressed += u32::from(pad != PadState::NONE);
+        screen = screen.press(pad);
+    }
+    let AfterTopOut::Playing(mut game) = screen else {
+        panic!("nestor never left the game over ({pressed} frames pressed)");
+    };
+    let (seen, _) = play(&mut conn, &ranges, &mut game, n, 10, None);
+    assert_eq!((seen.pieces, seen.lock_mismatches), (10, 0), "{seen:?}");
+    bye_with(
+        &mut conn,
+        &[("recoveries", 0), ("desyncs", 0), ("echo_mismatches", 0)],
+    );
 }

@@ -1,10 +1,12 @@
 //! `nestor serve`: waits for an emulator's script (lua/nestor-fceux.lua) on a pipe pair and/or a
 //! loopback TCP port and plays the game it shows, one connection after another, until stopped.
 
+use std::io::ErrorKind;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -13,6 +15,10 @@ use nestor::nes::{AddressMap, DriverConfig};
 use nestor::search::{Planner, Standard, Weights};
 use nestor::serve::transport::{self, FifoPair};
 use nestor::serve::{session, BridgeConsole, BridgeError, SessionReport};
+
+/// How long a TCP client may take to say hello (and send its first frame) before the next
+/// client is served: a silent one must not hold the others.
+pub const HELLO_LIMIT: Duration = Duration::from_secs(5);
 
 /// The TCP address `--tcp` uses when given no value.
 pub const DEFAULT_TCP: &str = "127.0.0.1:7157";
@@ -61,11 +67,14 @@ struct Brain {
 }
 
 impl Brain {
+    /// Serves one connection; `greeted` runs once the script's hello and first frame came.
     fn serve<R: std::io::BufRead, W: std::io::Write>(
         &self,
         reader: R,
         writer: W,
         from: &str,
+        greeted: impl FnOnce(),
+        live: &session::Live,
     ) -> Option<SessionReport> {
         let console = match BridgeConsole::accept(reader, writer, &self.map) {
             Ok(c) => c,
@@ -73,23 +82,37 @@ impl Brain {
                 log::info!("{from}: closed before saying hello");
                 return None;
             }
+            Err(BridgeError::Io(e))
+                if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) =>
+            {
+                eprintln!(
+                    "serve: {from}: no hello within {} s; serving the next client",
+                    HELLO_LIMIT.as_secs()
+                );
+                return None;
+            }
             Err(e) => {
                 eprintln!("serve: {from}: {e}");
                 return None;
             }
         };
+        greeted();
         let mut planner = Planner::new(Standard::new(self.weights.clone()));
         planner.profile = self.profile.clone();
         let config = DriverConfig { level: self.level };
-        let report = session::run(console, &self.map, planner, config);
-        eprintln!(
-            "serve: {} ({}) left: {}; {report}",
-            report.client,
-            report.mode.map_or("?", |m| m.word()),
-            report.end
-        );
+        let report = session::run(console, &self.map, planner, config, live);
+        eprintln!("serve: {}", left(&report, &report.end));
         Some(report)
     }
+}
+
+/// The line that says how a session ended.
+fn left(report: &SessionReport, end: &str) -> String {
+    format!(
+        "{} ({}) left: {end}; {report}",
+        report.client,
+        report.mode.map_or("?", |m| m.word()),
+    )
 }
 
 #[derive(serde::Serialize)]
@@ -146,7 +169,8 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
             .unwrap_or_else(transport::default_fifo_dir);
         Some(FifoPair::create(&dir).with_context(|| "cannot make the pipes for the emulator")?)
     };
-    install_stop(fifo.as_ref().map(|f| f.dir().to_path_buf()))?;
+    let live: [Arc<session::Live>; 2] = Default::default();
+    install_stop(fifo.as_ref().map(|f| f.dir().to_path_buf()), live.clone())?;
     if let Some(f) = &fifo {
         eprintln!(
             "serve: waiting on the pipes in {} (load lua/nestor-fceux.lua in FCEUX's Lua console)",
@@ -159,33 +183,12 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
     let (done, reports) = mpsc::channel::<SessionReport>();
     std::thread::scope(|s| -> Result<ExitCode> {
         if let Some(f) = &fifo {
-            let (brain, done) = (brain.clone(), done.clone());
-            s.spawn(move || loop {
-                match f.accept() {
-                    Ok((r, w)) => {
-                        if let Some(rep) = brain.serve(r, w, "pipe") {
-                            let _ = done.send(rep);
-                        }
-                    }
-                    Err(e) => {
-                        eprintln!("serve: {e}");
-                        return;
-                    }
-                }
-            });
+            let (brain, done, live) = (brain.clone(), done.clone(), &live[0]);
+            s.spawn(move || serve_pipes(f, &brain, &done, live, args.once));
         }
         if let Some(l) = &tcp {
-            let (brain, done) = (brain.clone(), done.clone());
-            s.spawn(move || loop {
-                match transport::accept_tcp(l) {
-                    Ok((r, w, peer)) => {
-                        if let Some(rep) = brain.serve(r, w, &peer.to_string()) {
-                            let _ = done.send(rep);
-                        }
-                    }
-                    Err(e) => log::warn!("a TCP client could not connect: {e}"),
-                }
-            });
+            let (brain, done, live) = (brain.clone(), done.clone(), &live[1]);
+            s.spawn(move || serve_tcp(l, &brain, &done, live, args.once));
         }
         drop(done);
         for report in reports {
@@ -199,6 +202,68 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         // Both transports ended on their own (the pipes could not be opened any more).
         bail!("no transport is left to serve on")
     })
+}
+
+/// Serves the pipes' clients one after another (only the first one's session with `once`).
+fn serve_pipes(
+    f: &FifoPair,
+    brain: &Brain,
+    done: &mpsc::Sender<SessionReport>,
+    live: &session::Live,
+    once: bool,
+) {
+    loop {
+        match f.accept() {
+            Ok((r, w)) => {
+                if let Some(rep) = brain.serve(r, w, "pipe", || {}, live) {
+                    let _ = done.send(rep);
+                    if once {
+                        // The main thread removes the pipes and exits: open nothing more.
+                        return;
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("serve: {e}");
+                return;
+            }
+        }
+    }
+}
+
+/// Serves TCP clients one after another, each given `HELLO_LIMIT` to say hello.
+fn serve_tcp(
+    l: &std::net::TcpListener,
+    brain: &Brain,
+    done: &mpsc::Sender<SessionReport>,
+    live: &session::Live,
+    once: bool,
+) {
+    loop {
+        match transport::accept_tcp(l) {
+            Ok((r, w, peer)) => {
+                let limited = w.set_read_timeout(Some(HELLO_LIMIT));
+                let control = match limited.and_then(|()| w.try_clone()) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        log::warn!("{peer}: {e}");
+                        continue;
+                    }
+                };
+                // A paused emulator sends nothing for as long as it likes once it is playing.
+                let greeted = || {
+                    let _ = control.set_read_timeout(None);
+                };
+                if let Some(rep) = brain.serve(r, w, &peer.to_string(), greeted, live) {
+                    let _ = done.send(rep);
+                    if once {
+                        return;
+                    }
+                }
+            }
+            Err(e) => log::warn!("a TCP client could not connect: {e}"),
+        }
+    }
 }
 
 fn remove(fifo: Option<&FifoPair>) {
@@ -232,11 +297,17 @@ fn print_report(r: &SessionReport, json: bool) -> Result<()> {
 }
 
 /// Ctrl-C and SIGTERM end the server at once (a session has nothing to save), after removing
-/// the pipes so that the script does not open pipes nobody serves.
-fn install_stop(dir: Option<PathBuf>) -> Result<()> {
+/// the pipes so that the script does not open pipes nobody serves, and saying how the
+/// sessions in progress stood.
+fn install_stop(dir: Option<PathBuf>, live: [Arc<session::Live>; 2]) -> Result<()> {
     ctrlc::set_handler(move || {
         if let Some(d) = &dir {
             remove_pipes(d);
+        }
+        for l in &live {
+            if let Some(r) = l.lock().ok().and_then(|mut r| r.take()) {
+                eprintln!("serve: {}", left(&r, "the server was stopped"));
+            }
         }
         eprintln!("serve: stopped");
         std::process::exit(i32::from(super::interrupt::EXIT_INTERRUPTED));

@@ -34,6 +34,21 @@ enum Mode {
     Crashed(String),
 }
 
+impl Mode {
+    /// Where a driver that first sees `now` is: playing a game in progress; on a finished
+    /// game's screens (curtain, high-score entry, ending), pressing through them to the level
+    /// menu and a new game, as after its own top-outs; else in the menus.
+    fn of(now: &RamSnapshot, config: DriverConfig) -> Result<Mode, DriverError> {
+        Ok(if now.game_over_shown() {
+            Mode::Menu(MenuNav::back_to_level_menu())
+        } else if now.in_play() {
+            Mode::Playing
+        } else {
+            Mode::Menu(MenuNav::start_game(config.level)?)
+        })
+    }
+}
+
 /// How the driver starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DriverConfig {
@@ -78,11 +93,14 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         config: DriverConfig,
     ) -> Result<Self, DriverError> {
         let now = RamSnapshot::read(console.ram(), &map);
-        let mode = if now.in_play() {
-            Mode::Playing
-        } else {
-            Mode::Menu(MenuNav::start_game(config.level)?)
-        };
+        let mode = Mode::of(&now, config)?;
+        if now.game_over_shown() {
+            log::info!(
+                "frame {}: a finished game's screen (curtain, high scores or ending): pressing \
+                 Start through it to a new game",
+                console.frame_number()
+            );
+        }
         let mut d = Driver {
             console,
             map,
@@ -187,11 +205,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         self.now = RamSnapshot::read(self.console.ram(), &self.map);
         self.follower.reset();
         self.stuck_frames = FreezeWatch::default();
-        self.mode = if self.now.in_play() {
-            Mode::Playing
-        } else {
-            Mode::Menu(MenuNav::start_game(self.config.level)?)
-        };
+        self.mode = Mode::of(&self.now, self.config)?;
         self.start_counts();
         self.ensure_plan()
     }

@@ -12,7 +12,10 @@ use crate::game::state::{Game, PlayState, Wait};
 use crate::game::PadState;
 
 /// `gameMode` during play.
-use super::modes::{FIRST_PIECE_DELAY_BIT, GMS_ENDING, GMS_PLAY, GMS_QUIRK};
+use super::modes::{
+    FIRST_PIECE_DELAY_BIT, GMS_ENDING, GMS_PLAY, GMS_QUIRK, RENDER_MODE_ENDING,
+    RENDER_MODE_HIGH_SCORE,
+};
 pub use super::modes::{GAME_MODE_PLAY, RENDER_MODE_PLAY};
 
 /// Every game quantity the host reads, straight from RAM, unchecked.
@@ -213,6 +216,18 @@ impl RamSnapshot {
     /// True once the game has topped out (the curtain, `playState` 10, during play).
     pub fn topped_out(&self) -> bool {
         self.in_play() && self.play_state == PlayState::Curtain as u8
+    }
+
+    /// True on a finished game's screens: the game-over curtain (and the wait for Start
+    /// after it), the high-score entry or the ending; all `gameMode` 4, none of them a game
+    /// to play (Start goes on to the level menu).
+    pub fn game_over_shown(&self) -> bool {
+        self.topped_out()
+            || (self.in_play()
+                && matches!(
+                    self.render_mode,
+                    RENDER_MODE_HIGH_SCORE | RENDER_MODE_ENDING
+                ))
     }
 
     /// True during play (`gameMode` 4).

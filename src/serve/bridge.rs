@@ -77,6 +77,8 @@ pub struct BridgeConsole<R: BufRead, W: Write> {
     lines: u64,
     /// The lock shown with the next answer.
     lock: Option<[(i8, i8); 4]>,
+    /// `bye` came instead of the first frame.
+    said_bye: bool,
     line: Vec<u8>,
     out: String,
     bytes: Vec<u8>,
@@ -99,6 +101,7 @@ impl<R: BufRead, W: Write> BridgeConsole<R, W> {
             pending: false,
             lines: 0,
             lock: None,
+            said_bye: false,
             line: Vec::with_capacity(protocol::MAX_LINE + 1),
             out: String::with_capacity(protocol::MAX_LINE),
         };
@@ -113,10 +116,18 @@ impl<R: BufRead, W: Write> BridgeConsole<R, W> {
             ranges: c.ranges.clone(),
         };
         c.send(&hello)?;
-        let first = c.read_frame();
-        let number = c.or_farewell(first)?;
-        c.number = number;
+        match c.read_frame() {
+            // A script may stop before its first frame; it still gets its `bye` answer.
+            Err(BridgeError::Bye) => c.said_bye = true,
+            first => c.number = c.or_farewell(first)?,
+        }
         Ok(c)
+    }
+
+    /// True when the script said `bye` right after its hello, with no frame: there is no
+    /// game to see, only the `bye` to answer.
+    pub fn said_bye(&self) -> bool {
+        self.said_bye
     }
 
     fn read_hello(&mut self) -> Result<(String, Mode), BridgeError> {
@@ -139,20 +150,12 @@ impl<R: BufRead, W: Write> BridgeConsole<R, W> {
     /// Says why before giving up, where the other side is still there to read it.
     fn or_farewell<T>(&mut self, r: Result<T, BridgeError>) -> Result<T, BridgeError> {
         if let Err(e) = &r {
+            // Logged once, by whoever reports how the connection ended.
             if let Some(text) = e.farewell() {
-                log::warn!("{} ({}): {text}", self.client_name(), self.mode.word());
                 let _ = self.send(&ServerMsg::Error(text));
             }
         }
         r
-    }
-
-    fn client_name(&self) -> &str {
-        if self.client.is_empty() {
-            "a client"
-        } else {
-            &self.client
-        }
     }
 
     /// Reads the next line into `self.line`, checked to be text of a bounded length.

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::io::{BufRead, Write};
+use std::sync::Mutex;
 
 use super::bridge::{BridgeConsole, BridgeError};
 use super::protocol::{Mode, ServerMsg};
@@ -68,18 +69,24 @@ pub fn lock_cells(p: &Placement) -> [(i8, i8); 4] {
         .map(|(dx, dy)| (p.x as i8 + dx, p.y as i8 + dy))
 }
 
-/// Serves one accepted connection to its end; never fails: how it ended is in the report.
+/// The report of the session in progress, kept up to date every frame for whoever must
+/// tell how it stood when the server is stopped (`None` between sessions).
+pub type Live = Mutex<Option<SessionReport>>;
+
+/// Serves one accepted connection to its end; never fails: how it ended is in the report,
+/// which `live` holds while the session runs.
 pub fn run<R: BufRead, W: Write, E: Evaluator>(
-    console: BridgeConsole<R, W>,
+    mut console: BridgeConsole<R, W>,
     map: &AddressMap,
     planner: Planner<E>,
     config: DriverConfig,
+    live: &Live,
 ) -> SessionReport {
     let mut report = SessionReport {
         client: console.client().to_string(),
         mode: Some(console.mode()),
         // The first frame came with the hello.
-        frames: 1,
+        frames: u64::from(!console.said_bye()),
         ..SessionReport::default()
     };
     log::info!(
@@ -88,19 +95,61 @@ pub fn run<R: BufRead, W: Write, E: Evaluator>(
         console.mode().word(),
         console.ranges()
     );
-    match console.mode() {
-        Mode::Play => play(console, map, planner, config, &mut report),
-        Mode::Assist => assist(console, map, planner, &mut report),
+    let mut report = Reporter {
+        report: &mut report,
+        live,
+    };
+    if console.said_bye() {
+        end(&mut console, &BridgeError::Bye, &mut report);
+    } else {
+        match console.mode() {
+            Mode::Play => play(console, map, planner, config, &mut report),
+            Mode::Assist => assist(console, map, planner, &mut report),
+        }
+    }
+    let report = std::mem::take(report.report);
+    if let Ok(mut l) = live.lock() {
+        *l = None;
     }
     log::info!("{} left: {} ({report})", report.client, report.end);
     report
+}
+
+/// The session's report, copied to `live` at each `publish`.
+struct Reporter<'a> {
+    report: &'a mut SessionReport,
+    live: &'a Live,
+}
+
+impl Reporter<'_> {
+    fn publish(&self) {
+        if let Ok(mut l) = self.live.lock() {
+            match l.as_mut() {
+                Some(r) => r.clone_from(self.report),
+                None => *l = Some(self.report.clone()),
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for Reporter<'_> {
+    type Target = SessionReport;
+    fn deref(&self) -> &SessionReport {
+        self.report
+    }
+}
+
+impl std::ops::DerefMut for Reporter<'_> {
+    fn deref_mut(&mut self) -> &mut SessionReport {
+        self.report
+    }
 }
 
 /// Ends the report on a bridge error, answering a `bye`.
 fn end<R: BufRead, W: Write>(
     console: &mut BridgeConsole<R, W>,
     e: &BridgeError,
-    report: &mut SessionReport,
+    report: &mut Reporter,
 ) {
     if matches!(e, BridgeError::Bye) {
         console.farewell(report.to_string());
@@ -113,7 +162,7 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
     map: &AddressMap,
     planner: Planner<E>,
     config: DriverConfig,
-    report: &mut SessionReport,
+    report: &mut Reporter,
 ) {
     let held = map.held;
     let mut driver = match Driver::new(console, map.clone(), planner, config) {
@@ -125,42 +174,15 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
         }
     };
     let mut last_note = String::new();
-    let mut echo_live = false;
+    let mut echo = Echo::default();
     loop {
+        report.publish();
         let result = driver.step();
         let g = driver.game();
         (report.score, report.lines) = (g.score, g.lines);
         let e = match result {
             Ok(step) => {
-                report.frames += 1;
-                let pad = driver.last_pad();
-                report.pressed += u64::from(pad != PadState::NONE);
-                let read = driver.console().ram().get(usize::from(held)).copied();
-                // Before the game first reads a pressed answer (power-on, before its NMI
-                // polls the pad) the byte is whatever the emulator filled RAM with.
-                echo_live |= pad != PadState::NONE && read == Some(pad.bits());
-                if echo_live && read != Some(pad.bits()) {
-                    report.echo_mismatches += 1;
-                    log::debug!(
-                        "frame {}: answered {pad:?}, the game read {read:02x?}",
-                        driver.console().frame_number()
-                    );
-                }
-                match step {
-                    Step::Locked { .. } => report.pieces += 1,
-                    Step::Desync { .. } => report.desyncs += 1,
-                    Step::GameOver { .. } => report.games += 1,
-                    _ => {}
-                }
-                if driver.is_playing() && !driver.snapshot().in_play() {
-                    // The game left play without a top-out: a reset (the frame numbers go on
-                    // through a soft reset). Start over from the menus it shows.
-                    report.jumps += 1;
-                    log::info!("{}: the game was reset; back to the menus", report.client);
-                    let _ = driver.new_game(|_| {});
-                }
-                let lock = driver.plan().map(|p| lock_cells(&p.lock));
-                driver.console_mut().show_lock(lock);
+                after_step(&mut driver, step, held, &mut echo, report);
                 continue;
             }
             Err(e) => e,
@@ -207,15 +229,78 @@ fn play<R: BufRead, W: Write, E: Evaluator>(
     }
 }
 
+/// The echo check: has the game been seen reading an answer, and the last frame's counter.
+#[derive(Default)]
+struct Echo {
+    live: bool,
+    last_counter: Option<u16>,
+}
+
+impl Echo {
+    /// True when the game polled the pad this frame and read other buttons than `pad`.
+    fn mismatch(&mut self, pad: PadState, read: Option<u8>, counter: u16) -> bool {
+        // Before the game first reads a pressed answer (power-on, before its NMI polls the
+        // pad) the byte is whatever the emulator filled RAM with.
+        self.live |= pad != PadState::NONE && read == Some(pad.bits());
+        // A frame whose NMI did not run (a screen loading, as the name entry after a game
+        // over does) polled nothing: its frame counter stood still.
+        let polled = self.last_counter.replace(counter) != Some(counter);
+        self.live && polled && read != Some(pad.bits())
+    }
+}
+
+/// Counts a frame the driver played, sends a note on a desync, goes back to the menus after
+/// a reset and shows the planned lock with the next answer.
+fn after_step<R: BufRead, W: Write, E: Evaluator>(
+    driver: &mut Driver<BridgeConsole<R, W>, E>,
+    step: Step,
+    held: u16,
+    echo: &mut Echo,
+    report: &mut Reporter,
+) {
+    report.frames += 1;
+    let pad = driver.last_pad();
+    report.pressed += u64::from(pad != PadState::NONE);
+    let read = driver.console().ram().get(usize::from(held)).copied();
+    if echo.mismatch(pad, read, driver.snapshot().frame_counter) {
+        report.echo_mismatches += 1;
+        log::debug!(
+            "frame {}: answered {pad:?}, the game read {read:02x?}",
+            driver.console().frame_number()
+        );
+    }
+    match step {
+        Step::Locked { .. } => report.pieces += 1,
+        Step::Desync { frame, .. } => {
+            report.desyncs += 1;
+            // The plugin counts these for its status line.
+            let text = format!("desync at frame {frame}: the piece left the plan; re-planning");
+            let _ = driver.console_mut().send(&ServerMsg::Note(text));
+        }
+        Step::GameOver { .. } => report.games += 1,
+        _ => {}
+    }
+    if driver.is_playing() && !driver.snapshot().in_play() {
+        // The game left play without a top-out: a reset (the frame numbers go on through a
+        // soft reset). Start over from the menus it shows.
+        report.jumps += 1;
+        log::info!("{}: the game was reset; back to the menus", report.client);
+        let _ = driver.new_game(|_| {});
+    }
+    let lock = driver.plan().map(|p| lock_cells(&p.lock));
+    driver.console_mut().show_lock(lock);
+}
+
 fn assist<R: BufRead, W: Write, E: Evaluator>(
     mut console: BridgeConsole<R, W>,
     map: &AddressMap,
     mut planner: Planner<E>,
-    report: &mut SessionReport,
+    report: &mut Reporter,
 ) {
     // The piece under control has been planned (or could not be).
     let mut planned = false;
     loop {
+        report.publish();
         let now = RamSnapshot::read(console.ram(), map);
         if now.in_play() && now.play_state == PlayState::Control as u8 {
             if !planned {

@@ -199,14 +199,24 @@ impl FifoPair {
     }
 
     /// Waits for a script to open the pipes (the one it writes first, as the script does),
-    /// and returns nestor's reading and writing ends.
+    /// and returns nestor's reading and writing ends. The pipes' names are then removed until
+    /// the next `accept` makes them again: a second emulator finds no pipes and waits (as
+    /// the plugin does) instead of writing into this session's pipe.
     pub fn accept(&self) -> Result<(BufReader<File>, File), TransportError> {
         let (to, from) = (self.to_nestor(), self.from_nestor());
+        for p in [&to, &from] {
+            if fs::symlink_metadata(p).is_err() {
+                make_fifo(p)?;
+            }
+        }
         let reader = File::open(&to).map_err(io_err(&to))?;
         let writer = OpenOptions::new()
             .write(true)
             .open(&from)
             .map_err(io_err(&from))?;
+        for p in [&to, &from] {
+            let _ = fs::remove_file(p);
+        }
         Ok((BufReader::new(reader), writer))
     }
 

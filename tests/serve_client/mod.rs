@@ -36,8 +36,13 @@ impl Drop for Server {
 
 /// Starts `nestor serve ARGS`; returns once the pipes exist or the TCP port is known.
 pub fn start(args: &[&str], dir: Option<&Path>) -> Server {
+    start_env(args, dir, &[])
+}
+
+/// [`start`] with environment variables (e.g. `RUST_LOG`) set for the server.
+pub fn start_env(args: &[&str], dir: Option<&Path>, env: &[(&str, &str)]) -> Server {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_nestor"));
-    cmd.arg("serve").args(args);
+    cmd.arg("serve").args(args).envs(env.iter().copied());
     if let Some(d) = dir {
         cmd.arg("--fifo").arg(d);
     }
@@ -94,6 +99,27 @@ impl Server {
             s.read_to_string(&mut out).expect("read stdout");
         }
         out
+    }
+
+    /// Reads the server's stderr until a line containing `text` (echoed to the test's);
+    /// false when the server ended first.
+    pub fn wait_for(&mut self, text: &str) -> bool {
+        let Some(err) = self.stderr.as_mut() else {
+            return false;
+        };
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match err.read_line(&mut line) {
+                Ok(0) | Err(_) => return false,
+                Ok(_) => {
+                    eprint!("server: {line}");
+                    if line.contains(text) {
+                        return true;
+                    }
+                }
+            }
+        }
     }
 
     /// Drains the server's stderr into the test's (call after it ended).
