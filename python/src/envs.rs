@@ -236,7 +236,8 @@ impl Core {
             .find(|(_, a)| !(0..limit).contains(*a))
         {
             return Err(value_error(format!(
-                "action {a} of game {i} is out of range: actions are 0..{limit}"
+                "action {a} of game {i} is out of range: actions must be in 0..={}",
+                limit - 1
             )));
         }
         let mut invalid = vec![false; n];
@@ -293,10 +294,10 @@ impl Core {
         Ok(())
     }
 
-    /// Writes the observation of every game: board (n, 20, 10) 0/1, piece and next (n,) 0-7
-    /// (7 none), level and lines (n, 1), active (n, 4) [x, y, orientation, play state] and the
-    /// placement mask (n, 880) when given.
-    #[pyo3(signature = (board, piece, next, level, lines, active = None, mask = None))]
+    /// Writes the observation of every game: board (n, 20, 10) 0/1 (0/1/2 with the falling
+    /// piece when `with_piece`), piece and next (n,) 0-7 (7 none), level and lines (n, 1),
+    /// active (n, 4) [x, y, orientation, play state] and the placement mask (n, 880) when given.
+    #[pyo3(signature = (board, piece, next, level, lines, active = None, mask = None, with_piece = false))]
     #[allow(clippy::too_many_arguments)]
     fn observe(
         &self,
@@ -307,6 +308,7 @@ impl Core {
         lines: &Bound<'_, PyArray2<i32>>,
         active: Option<&Bound<'_, PyArray2<u8>>>,
         mask: Option<&Bound<'_, PyArray2<i8>>>,
+        with_piece: bool,
     ) -> PyResult<()> {
         let n = self.games.len();
         let mut b = board.readwrite();
@@ -324,7 +326,12 @@ impl Core {
         }
         for (i, t) in self.games.iter().enumerate() {
             let g = &t.game;
-            bridge::write_board(g, &mut b[i * 200..(i + 1) * 200]);
+            let cells = &mut b[i * 200..(i + 1) * 200];
+            if with_piece {
+                bridge::write_board_with_piece(g, cells);
+            } else {
+                bridge::write_board(g, cells);
+            }
             p[i] = i64::from(bridge::piece_index(bridge::current_piece(g)));
             nx[i] = i64::from(bridge::piece_index(g.next_piece()));
             lv[i] = i32::from(g.level);
@@ -379,6 +386,45 @@ impl Core {
         Ok(lock_tuples(py, locks))
     }
 
+    /// Writes score, lines and level of every game.
+    fn write_stats(
+        &self,
+        score: &Bound<'_, PyArray1<i64>>,
+        lines: &Bound<'_, PyArray1<i64>>,
+        level: &Bound<'_, PyArray1<i64>>,
+    ) -> PyResult<()> {
+        let (mut s, mut l, mut v) = (score.readwrite(), lines.readwrite(), level.readwrite());
+        let (s, l, v) = (s.as_slice_mut()?, l.as_slice_mut()?, v.as_slice_mut()?);
+        let n = self.games.len();
+        if s.len() != n || l.len() != n || v.len() != n {
+            return Err(value_error("stats arrays of the wrong size"));
+        }
+        for (i, t) in self.games.iter().enumerate() {
+            (s[i], l[i], v[i]) = (
+                i64::from(t.game.score()),
+                i64::from(t.game.lines()),
+                i64::from(t.game.level),
+            );
+        }
+        Ok(())
+    }
+
+    /// Game i drawn by nestor (board, falling piece, next piece, numbers) as an RGB array
+    /// (height, width, 3) at `cell` pixels per cell.
+    fn render<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        cell: usize,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let t = self
+            .games
+            .get(i)
+            .ok_or_else(|| value_error(format!("no game {i}")))?;
+        let (h, w, rgb) = bridge::render_rgb(t, cell);
+        PyArray1::from_vec(py, rgb).reshape([h, w, 3])
+    }
+
     /// Score, lines and level of game i.
     fn stats(&self, i: usize) -> PyResult<(u32, u32, u8)> {
         let t = self
@@ -408,10 +454,4 @@ type Part<'a> = (
 /// How many chunks of `chunk` games make `n`.
 fn searchers_len(n: usize, chunk: usize) -> usize {
     n.div_ceil(chunk.max(1))
-}
-
-/// The action of a lock in the placement environments.
-#[pyfunction]
-pub fn placement_action(x: u8, y: i8, orientation: u8) -> usize {
-    bridge::action_of(x, y as u8, orientation)
 }
