@@ -296,8 +296,9 @@ impl Core {
 
     /// Writes the observation of every game: board (n, 20, 10) 0/1 (0/1/2 with the falling
     /// piece when `with_piece`), piece and next (n,) 0-7 (7 none), level and lines (n, 1),
-    /// active (n, 4) [x, y, orientation, play state] and the placement mask (n, 880) when given.
-    #[pyo3(signature = (board, piece, next, level, lines, active = None, mask = None, with_piece = false))]
+    /// active (n, 4) [x, y, orientation, play state], the placement mask (n, 880) and stats
+    /// (n, 3) [score, lines, level] when given.
+    #[pyo3(signature = (board, piece, next, level, lines, active = None, mask = None, with_piece = false, stats = None))]
     #[allow(clippy::too_many_arguments)]
     fn observe(
         &self,
@@ -309,6 +310,7 @@ impl Core {
         active: Option<&Bound<'_, PyArray2<u8>>>,
         mask: Option<&Bound<'_, PyArray2<i8>>>,
         with_piece: bool,
+        stats: Option<&Bound<'_, PyArray2<i64>>>,
     ) -> PyResult<()> {
         let n = self.games.len();
         let mut b = board.readwrite();
@@ -338,33 +340,13 @@ impl Core {
             ln[i] = g.lines().min(65535) as i32;
         }
         if let Some(active) = active {
-            let mut a = active.readwrite();
-            let a = a.as_slice_mut()?;
-            if a.len() != n * 4 {
-                return Err(value_error("active array of the wrong size"));
-            }
-            for (i, t) in self.games.iter().enumerate() {
-                let g = &t.game;
-                a[i * 4..i * 4 + 4].copy_from_slice(&[
-                    g.active.x,
-                    g.active.y,
-                    g.active.id,
-                    g.play_state as u8,
-                ]);
-            }
+            self.write_active(active.readwrite().as_slice_mut()?)?;
         }
         if let Some(mask) = mask {
-            let mut m = mask.readwrite();
-            let m = m.as_slice_mut()?;
-            if m.len() != n * ACTIONS {
-                return Err(value_error("mask array of the wrong size"));
-            }
-            m.fill(0);
-            for (i, locks) in self.locks.iter().enumerate() {
-                for l in locks {
-                    m[i * ACTIONS + bridge::action_of(l.x, l.y, l.id)] = 1;
-                }
-            }
+            self.write_mask(mask.readwrite().as_slice_mut()?)?;
+        }
+        if let Some(stats) = stats {
+            self.write_stats(stats.readwrite().as_slice_mut()?)?;
         }
         Ok(())
     }
@@ -384,29 +366,6 @@ impl Core {
             .get(i)
             .ok_or_else(|| value_error(format!("no game {i}")))?;
         Ok(lock_tuples(py, locks))
-    }
-
-    /// Writes score, lines and level of every game.
-    fn write_stats(
-        &self,
-        score: &Bound<'_, PyArray1<i64>>,
-        lines: &Bound<'_, PyArray1<i64>>,
-        level: &Bound<'_, PyArray1<i64>>,
-    ) -> PyResult<()> {
-        let (mut s, mut l, mut v) = (score.readwrite(), lines.readwrite(), level.readwrite());
-        let (s, l, v) = (s.as_slice_mut()?, l.as_slice_mut()?, v.as_slice_mut()?);
-        let n = self.games.len();
-        if s.len() != n || l.len() != n || v.len() != n {
-            return Err(value_error("stats arrays of the wrong size"));
-        }
-        for (i, t) in self.games.iter().enumerate() {
-            (s[i], l[i], v[i]) = (
-                i64::from(t.game.score()),
-                i64::from(t.game.lines()),
-                i64::from(t.game.level),
-            );
-        }
-        Ok(())
     }
 
     /// Game i drawn by nestor (board, falling piece, next piece, numbers) as an RGB array
@@ -432,6 +391,51 @@ impl Core {
             .get(i)
             .ok_or_else(|| value_error(format!("no game {i}")))?;
         Ok((t.game.score(), t.game.lines(), t.game.level))
+    }
+}
+
+/// The optional parts of `observe`, each into its flat array.
+impl Core {
+    /// [x, y, orientation, play state] of every game.
+    fn write_active(&self, a: &mut [u8]) -> PyResult<()> {
+        if a.len() != self.games.len() * 4 {
+            return Err(value_error("active array of the wrong size"));
+        }
+        for (out, t) in a.chunks_exact_mut(4).zip(&self.games) {
+            let g = &t.game;
+            out.copy_from_slice(&[g.active.x, g.active.y, g.active.id, g.play_state as u8]);
+        }
+        Ok(())
+    }
+
+    /// 1 at the placement action of every reachable lock.
+    fn write_mask(&self, m: &mut [i8]) -> PyResult<()> {
+        if m.len() != self.games.len() * ACTIONS {
+            return Err(value_error("mask array of the wrong size"));
+        }
+        m.fill(0);
+        for (out, locks) in m.chunks_exact_mut(ACTIONS).zip(&self.locks) {
+            for l in locks {
+                out[bridge::action_of(l.x, l.y, l.id)] = 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// [score, lines, level] of every game.
+    fn write_stats(&self, s: &mut [i64]) -> PyResult<()> {
+        if s.len() != self.games.len() * 3 {
+            return Err(value_error("stats array of the wrong size"));
+        }
+        for (out, t) in s.chunks_exact_mut(3).zip(&self.games) {
+            let g = &t.game;
+            out.copy_from_slice(&[
+                i64::from(g.score()),
+                i64::from(g.lines()),
+                i64::from(g.level),
+            ]);
+        }
+        Ok(())
     }
 }
 

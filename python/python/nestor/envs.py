@@ -126,15 +126,14 @@ class _Buffers:
         self.mask = np.zeros((n, PLACEMENT_ACTIONS), dtype=np.int8) if mode != "frame" else None
         self.reward = np.zeros(n, dtype=np.float64)
         self.terminated = np.zeros(n, dtype=bool)
-        self.score_now = np.zeros(n, dtype=np.int64)
-        self.lines_now = np.zeros(n, dtype=np.int64)
-        self.level_now = np.zeros(n, dtype=np.int64)
+        # score, lines, level per game: what `info` reports.
+        self.stats = np.zeros((n, 3), dtype=np.int64)
 
     def fill(self, core: _Core) -> None:
         core.observe(
-            self.board, self.piece, self.next, self.level, self.lines, self.active, self.mask, self.with_piece
+            self.board, self.piece, self.next, self.level, self.lines, self.active, self.mask, self.with_piece,
+            self.stats,
         )
-        core.write_stats(self.score_now, self.lines_now, self.level_now)
 
     def obs(self, i: int) -> Dict[str, Any]:
         o: Dict[str, Any] = {
@@ -167,6 +166,8 @@ class _Buffers:
 
 
 def _scalar_action(action: Any, n: int) -> int:
+    if type(action) is int and 0 <= action < n:  # the common case, without numpy's cost
+        return action
     if isinstance(action, (bool, np.bool_)):
         raise TypeError("the action must be an integer, got a bool")
     a = np.asarray(action)
@@ -225,6 +226,7 @@ class _NestorEnv(gym.Env):
         self._core: _Core = _Core(1, self._mode, level, 0, self.profile, bool(soft_drop), reward)
         self._buf: _Buffers = _Buffers(1, self._mode, bool(with_piece))
         self.observation_space = observation_space(self._mode, bool(with_piece))
+        self._actions: np.ndarray = np.zeros(1, dtype=np.int64)
 
     @property
     def game(self) -> Game:
@@ -232,8 +234,8 @@ class _NestorEnv(gym.Env):
         return self._core.game(0)
 
     def _info(self) -> Dict[str, Any]:
-        b = self._buf
-        return {"score": int(b.score_now[0]), "lines": int(b.lines_now[0]), "level": int(b.level_now[0])}
+        score, lines, level = self._buf.stats[0].tolist()
+        return {"score": score, "lines": lines, "level": level}
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
@@ -253,8 +255,8 @@ class _NestorEnv(gym.Env):
 
     def step(self, action: Any) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
         """One frame (Frame) or one piece (Placement) with `action`."""
-        actions = np.array([_scalar_action(action, self._n_actions)], dtype=np.int64)
-        invalid = self._core.step(actions, self._buf.reward, self._buf.terminated)
+        self._actions[0] = _scalar_action(action, self._n_actions)
+        invalid = self._core.step(self._actions, self._buf.reward, self._buf.terminated)
         self._buf.fill(self._core)
         info = self._info()
         reward = float(self._buf.reward[0])

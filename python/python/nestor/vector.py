@@ -123,7 +123,7 @@ class _NestorVectorEnv(VectorEnv):
         b = self._buf
         f = (lambda x: x.copy()) if self.copy else (lambda x: x)
         info: Dict[str, Any] = {}
-        for k, v in zip(_STATS, (b.score_now, b.lines_now, b.level_now)):
+        for k, v in zip(_STATS, b.stats.T):
             info[k], info["_" + k] = v.copy(), self._all.copy()
         if b.mask is not None:
             info["action_mask"], info["_action_mask"] = f(b.mask), self._all.copy()
@@ -135,7 +135,7 @@ class _NestorVectorEnv(VectorEnv):
         """How the games that ended stood, before they start again."""
         final_obs = np.full(self.num_envs, None, dtype=object)
         final_info: Dict[str, Any] = {}
-        for k, v in zip(_STATS, (self._buf.score_now, self._buf.lines_now, self._buf.level_now)):
+        for k, v in zip(_STATS, self._buf.stats.T):
             final_info[k] = np.where(done, v, 0)
             final_info["_" + k] = done.copy()
         for i in ended:
