@@ -43,7 +43,7 @@ ENV_IDS = ["nestor/Frame-v0", "nestor/Placement-v0"]
         (lambda: FrameEnv(level=300), r"level must be in 0\.\.=255, got 300"),
         (lambda: PlacementEnv(profile="warp"), r'unknown profile "warp"'),
         (lambda: FrameEnv(reward="fun"), r"reward is 'lines' or 'score'"),
-        (lambda: FrameEnv(render_mode="human"), r"render_mode must be one of"),
+        (lambda: FrameEnv(render_mode="window"), r"render_mode must be one of"),
         (lambda: FrameEnv(render_cell=100), r"render_cell must be in 4\.\.=64, got 100"),
         (lambda: FrameVectorEnv(num_envs=0), r"num_envs must be at least 1, got 0"),
         (lambda: FrameVectorEnv(threads=0), r"threads must be at least 1, got 0"),

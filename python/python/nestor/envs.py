@@ -13,7 +13,8 @@ nothing (the piece falls where gravity takes it), sets `info["invalid_action"]` 
 
 Both take `level` (start level 0-255), `profile` (preset name, .toml file or None for "30hz"),
 `reward` ("lines" or "score"), `with_piece` (the board shows the falling piece as 2) and
-`render_mode` ("ansi" text or "rgb_array" pixels drawn by nestor, no ROM needed);
+`render_mode` ("ansi" text, "rgb_array" pixels drawn by nestor in the level's colours with no
+ROM, or "human": the same pixels in a window, with pygame or matplotlib, see `nestor.human`);
 `reset(seed=...)` picks the game's pieces. `gym.make` stops an episode (truncation) after
 `MAX_EPISODE_STEPS[id]` steps unless given `max_episode_steps`.
 
@@ -41,6 +42,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import Lock, ProfileArg, _profile_name
+from . import human
 from ._nestor import PLACEMENT_ACTIONS, Game, _Core
 
 __all__ = ["FrameEnv", "PlacementEnv", "MAX_EPISODE_STEPS", "MAX_LINES", "RENDER_CELL", "observation_space"]
@@ -198,7 +200,7 @@ def check_render_cell(render_cell: Any) -> int:
 
 
 class _NestorEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 60}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 60}
     _mode = "frame"
     _n_actions = 256
 
@@ -227,6 +229,9 @@ class _NestorEnv(gym.Env):
         self._buf: _Buffers = _Buffers(1, self._mode, bool(with_piece))
         self.observation_space = observation_space(self._mode, bool(with_piece))
         self._actions: np.ndarray = np.zeros(1, dtype=np.int64)
+        self._viewer: Optional[human.Viewer] = None
+        if render_mode == "human":
+            self._viewer = human.open_viewer(int(self.metadata["render_fps"]), type(self).__name__)
 
     @property
     def game(self) -> Game:
@@ -251,6 +256,8 @@ class _NestorEnv(gym.Env):
             seed = int(self.np_random.integers(0, 2**63))
         self._core.reset([seed])
         self._buf.fill(self._core)
+        if self._viewer is not None:
+            self.render()
         return self._buf.obs(0), self._info()
 
     def step(self, action: Any) -> Tuple[Dict[str, Any], float, bool, bool, Dict[str, Any]]:
@@ -264,17 +271,29 @@ class _NestorEnv(gym.Env):
             info["invalid_action"] = bool(invalid)
         if invalid:
             reward -= self.invalid_penalty
+        if self._viewer is not None:
+            self.render()
         return self._buf.obs(0), reward, bool(self._buf.terminated[0]), False, info
 
     def render(self) -> Any:
         """"ansi": the board as text with the falling piece; "rgb_array": nestor's picture of
-        the game (board, falling piece, next piece, numbers; no ROM) as a uint8 array
-        (height, width, 3); None without a render mode."""
+        the game (board, falling piece, next piece, numbers, blocks in the level's colours; no
+        ROM) as a uint8 array (height, width, 3); "human": that picture shown in the window
+        (also after every reset and step), returning None; None without a render mode."""
         if self.render_mode == "ansi":
             return render_ansi(self._core.game(0))
         if self.render_mode == "rgb_array":
             return self._core.render(0, self.render_cell)
+        if self._viewer is not None:
+            self._viewer.show(self._core.render(0, self.render_cell))
         return None
+
+    def close(self) -> None:
+        """Closes the "human" window, if any."""
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+        super().close()
 
 
 class FrameEnv(_NestorEnv):
