@@ -12,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.wrappers import AddRenderObservation
 
 import nestor
+import nestor.human
 from nestor.envs import MAX_EPISODE_STEPS, FrameEnv, PlacementEnv
 from nestor.vector import FrameVectorEnv, PlacementVectorEnv
 
@@ -25,9 +26,20 @@ def _game_mid_piece(frames=40):
     return g
 
 
+class _NoWindow(nestor.human.Viewer):
+    def show(self, frame):
+        assert frame.dtype == np.uint8 and frame.ndim == 3
+
+    def close(self):
+        pass
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
-@pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array"])
-def test_check_env_on_every_id_and_render_mode(env_id, render_mode):
+@pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array", "human"])
+def test_check_env_on_every_id_and_render_mode(env_id, render_mode, monkeypatch):
+    # check_env makes every declared mode; "human" gets a window that shows nothing, as CI
+    # has no display (the window itself is tested in test_render.py).
+    monkeypatch.setattr(nestor.human, "open_viewer", lambda fps, title: _NoWindow())
     env = gym.make(env_id, render_mode=render_mode)
     check_env(env.unwrapped, skip_render_check=render_mode is None)
 
