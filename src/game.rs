@@ -5,6 +5,7 @@ pub mod active;
 pub mod board;
 pub mod crash;
 pub mod pad;
+pub mod palette;
 pub mod piece;
 pub mod playfield;
 pub mod pos;

@@ -12,6 +12,7 @@ pub mod menu;
 pub mod model_console;
 pub mod modes;
 pub mod observe;
+pub mod palette;
 pub mod rom;
 pub mod settings;
 #[cfg(test)]

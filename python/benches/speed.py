@@ -1,7 +1,7 @@
 """Speed from Python, side by side: nestor's environments and model against nes-py stepping
 the user's ROM. Prints a Markdown table (benches/README.md holds the figures).
 
-    python python/benches/speed.py [--seconds 3]
+    python python/benches/speed.py [--seconds 3] [--envs 8 64]
 
 nes-py (pip install nes-py) runs the ROM named by NESTOR_ROM; without it, nes-py runs nestor's
 synthetic NROM test cartridge instead (the emulator's cost per frame, CPU and PPU, does not
@@ -161,22 +161,25 @@ def bench_nes_py(seconds):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="time per row")
-    ap.add_argument("--envs", type=int, default=64, help="games in the vector rows")
+    ap.add_argument("--envs", type=int, nargs="+", default=[8, 64], help="games in the vector rows (one row each)")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads of the threaded rows")
     args = ap.parse_args()
-    s, n = args.seconds, args.envs
+    s = args.seconds
     rows = []
     nes, nes_what = bench_nes_py(s)
     rows.append(("nes-py NESEnv.step, " + nes_what, "frames/s", nes))
     rows.append(("nestor/Frame-v0 env.step (one game)", "frames/s", bench_frame_env(s)))
-    rows.append((f"FrameVectorEnv, {n} games per step", "frames/s", bench_frame_vector(s, n)))
+    for n in args.envs:
+        rows.append((f"FrameVectorEnv, {n} games per step", "frames/s", bench_frame_vector(s, n)))
     rows.append(("nestor.Game.step (no env)", "frames/s", bench_game_step(s)))
     rows.append(("nestor.Game.run(bytes) (one call, 100k frames)", "frames/s", bench_game_run(s)))
     for profile in ("30hz", "unlimited"):
         rows.append((f"nestor/Placement-v0 env.step, {profile}", "placements/s", bench_placement_env(s, profile)))
-        rows.append(
-            (f"PlacementVectorEnv, {n} games, {profile}", "placements/s", bench_placement_vector(s, profile, n))
-        )
+        for n in args.envs:
+            rows.append(
+                (f"PlacementVectorEnv, {n} games, {profile}", "placements/s", bench_placement_vector(s, profile, n))
+            )
+        n = max(args.envs)
         if args.threads > 1:
             rows.append(
                 (

@@ -1,31 +1,48 @@
-//! Python arguments checked into the model's numbers: ranges, seeds and buttons, each wrong
-//! one a ValueError that says what was expected.
+//! Python arguments checked into the model's numbers: ranges, seeds and buttons. One rule: a
+//! wrong type is a TypeError, a value out of range a ValueError naming the argument and range.
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBool, PyInt, PyString};
 
 pub fn value_error(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
+pub fn type_error(msg: impl Into<String>) -> PyErr {
+    PyTypeError::new_err(msg.into())
+}
+
+/// A Python int (or numpy integer, anything with `__index__`), never a bool, as an i128 so
+/// that every out-of-range value is reported as a ValueError with the value itself.
+fn integer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i128> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(type_error(format!("{what} must be an integer, got a bool")));
+    }
+    let index = if obj.is_instance_of::<PyInt>() {
+        obj.clone()
+    } else {
+        obj.call_method0("__index__")
+            .map_err(|_| type_error(format!("{what} must be an integer, got {}", type_name(obj))))?
+    };
+    index.extract::<i128>().map_err(|_| {
+        value_error(format!(
+            "{what} is out of range, got {}",
+            index.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })
+}
+
 /// An integer argument checked against its range (a level of 300 is a ValueError, not an
 /// OverflowError deep in the conversion).
 pub fn int_in(obj: &Bound<'_, PyAny>, what: &str, lo: i64, hi: i64) -> PyResult<i64> {
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(value_error(format!(
-            "{what} must be an integer, got a bool"
-        )));
-    }
-    let v: i64 = obj
-        .extract()
-        .map_err(|_| value_error(format!("{what} must be an integer, got {}", type_name(obj))))?;
-    if v < lo || v > hi {
+    let v = integer(obj, what)?;
+    if v < i128::from(lo) || v > i128::from(hi) {
         return Err(value_error(format!(
             "{what} must be in {lo}..={hi}, got {v}"
         )));
     }
-    Ok(v)
+    Ok(v as i64)
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -35,11 +52,13 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
+/// A seed: an integer in 0..=2**64-1.
 pub fn seed_of(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    obj.extract::<u64>().map_err(|_| {
+    let v = integer(obj, "seed")?;
+    u64::try_from(v).map_err(|_| {
         value_error(format!(
-            "seed must be an integer in 0..2**64, got {}",
-            obj.repr().map(|r| r.to_string()).unwrap_or_default()
+            "seed must be in 0..=2**64-1 ({}), got {v}",
+            u64::MAX
         ))
     })
 }

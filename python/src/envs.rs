@@ -236,7 +236,8 @@ impl Core {
             .find(|(_, a)| !(0..limit).contains(*a))
         {
             return Err(value_error(format!(
-                "action {a} of game {i} is out of range: actions are 0..{limit}"
+                "action {a} of game {i} is out of range: actions must be in 0..={}",
+                limit - 1
             )));
         }
         let mut invalid = vec![false; n];
@@ -293,10 +294,11 @@ impl Core {
         Ok(())
     }
 
-    /// Writes the observation of every game: board (n, 20, 10) 0/1, piece and next (n,) 0-7
-    /// (7 none), level and lines (n, 1), active (n, 4) [x, y, orientation, play state] and the
-    /// placement mask (n, 880) when given.
-    #[pyo3(signature = (board, piece, next, level, lines, active = None, mask = None))]
+    /// Writes the observation of every game: board (n, 20, 10) 0/1 (0/1/2 with the falling
+    /// piece when `with_piece`), piece and next (n,) 0-7 (7 none), level and lines (n, 1),
+    /// active (n, 4) [x, y, orientation, play state], the placement mask (n, 880) and stats
+    /// (n, 3) [score, lines, level] when given.
+    #[pyo3(signature = (board, piece, next, level, lines, active = None, mask = None, with_piece = false, stats = None))]
     #[allow(clippy::too_many_arguments)]
     fn observe(
         &self,
@@ -307,6 +309,8 @@ impl Core {
         lines: &Bound<'_, PyArray2<i32>>,
         active: Option<&Bound<'_, PyArray2<u8>>>,
         mask: Option<&Bound<'_, PyArray2<i8>>>,
+        with_piece: bool,
+        stats: Option<&Bound<'_, PyArray2<i64>>>,
     ) -> PyResult<()> {
         let n = self.games.len();
         let mut b = board.readwrite();
@@ -324,40 +328,25 @@ impl Core {
         }
         for (i, t) in self.games.iter().enumerate() {
             let g = &t.game;
-            bridge::write_board(g, &mut b[i * 200..(i + 1) * 200]);
+            let cells = &mut b[i * 200..(i + 1) * 200];
+            if with_piece {
+                bridge::write_board_with_piece(g, cells);
+            } else {
+                bridge::write_board(g, cells);
+            }
             p[i] = i64::from(bridge::piece_index(bridge::current_piece(g)));
             nx[i] = i64::from(bridge::piece_index(g.next_piece()));
             lv[i] = i32::from(g.level);
             ln[i] = g.lines().min(65535) as i32;
         }
         if let Some(active) = active {
-            let mut a = active.readwrite();
-            let a = a.as_slice_mut()?;
-            if a.len() != n * 4 {
-                return Err(value_error("active array of the wrong size"));
-            }
-            for (i, t) in self.games.iter().enumerate() {
-                let g = &t.game;
-                a[i * 4..i * 4 + 4].copy_from_slice(&[
-                    g.active.x,
-                    g.active.y,
-                    g.active.id,
-                    g.play_state as u8,
-                ]);
-            }
+            self.write_active(active.readwrite().as_slice_mut()?)?;
         }
         if let Some(mask) = mask {
-            let mut m = mask.readwrite();
-            let m = m.as_slice_mut()?;
-            if m.len() != n * ACTIONS {
-                return Err(value_error("mask array of the wrong size"));
-            }
-            m.fill(0);
-            for (i, locks) in self.locks.iter().enumerate() {
-                for l in locks {
-                    m[i * ACTIONS + bridge::action_of(l.x, l.y, l.id)] = 1;
-                }
-            }
+            self.write_mask(mask.readwrite().as_slice_mut()?)?;
+        }
+        if let Some(stats) = stats {
+            self.write_stats(stats.readwrite().as_slice_mut()?)?;
         }
         Ok(())
     }
@@ -379,6 +368,22 @@ impl Core {
         Ok(lock_tuples(py, locks))
     }
 
+    /// Game i drawn by nestor (board, falling piece, next piece, numbers) as an RGB array
+    /// (height, width, 3) at `cell` pixels per cell.
+    fn render<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        cell: usize,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let t = self
+            .games
+            .get(i)
+            .ok_or_else(|| value_error(format!("no game {i}")))?;
+        let (h, w, rgb) = bridge::render_rgb(t, cell);
+        PyArray1::from_vec(py, rgb).reshape([h, w, 3])
+    }
+
     /// Score, lines and level of game i.
     fn stats(&self, i: usize) -> PyResult<(u32, u32, u8)> {
         let t = self
@@ -386,6 +391,51 @@ impl Core {
             .get(i)
             .ok_or_else(|| value_error(format!("no game {i}")))?;
         Ok((t.game.score(), t.game.lines(), t.game.level))
+    }
+}
+
+/// The optional parts of `observe`, each into its flat array.
+impl Core {
+    /// [x, y, orientation, play state] of every game.
+    fn write_active(&self, a: &mut [u8]) -> PyResult<()> {
+        if a.len() != self.games.len() * 4 {
+            return Err(value_error("active array of the wrong size"));
+        }
+        for (out, t) in a.chunks_exact_mut(4).zip(&self.games) {
+            let g = &t.game;
+            out.copy_from_slice(&[g.active.x, g.active.y, g.active.id, g.play_state as u8]);
+        }
+        Ok(())
+    }
+
+    /// 1 at the placement action of every reachable lock.
+    fn write_mask(&self, m: &mut [i8]) -> PyResult<()> {
+        if m.len() != self.games.len() * ACTIONS {
+            return Err(value_error("mask array of the wrong size"));
+        }
+        m.fill(0);
+        for (out, locks) in m.chunks_exact_mut(ACTIONS).zip(&self.locks) {
+            for l in locks {
+                out[bridge::action_of(l.x, l.y, l.id)] = 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// [score, lines, level] of every game.
+    fn write_stats(&self, s: &mut [i64]) -> PyResult<()> {
+        if s.len() != self.games.len() * 3 {
+            return Err(value_error("stats array of the wrong size"));
+        }
+        for (out, t) in s.chunks_exact_mut(3).zip(&self.games) {
+            let g = &t.game;
+            out.copy_from_slice(&[
+                i64::from(g.score()),
+                i64::from(g.lines()),
+                i64::from(g.level),
+            ]);
+        }
+        Ok(())
     }
 }
 
@@ -408,10 +458,4 @@ type Part<'a> = (
 /// How many chunks of `chunk` games make `n`.
 fn searchers_len(n: usize, chunk: usize) -> usize {
     n.div_ceil(chunk.max(1))
-}
-
-/// The action of a lock in the placement environments.
-#[pyfunction]
-pub fn placement_action(x: u8, y: i8, orientation: u8) -> usize {
-    bridge::action_of(x, y as u8, orientation)
 }

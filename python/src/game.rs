@@ -1,7 +1,7 @@
 //! `nestor.Game` and `nestor.Events`: the rules model, one frame per `step`, with its state
 //! as numpy arrays, bytes and trace lines.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -21,6 +21,7 @@ pub struct PyEvents {
     /// Lines cleared this frame (0-4).
     #[pyo3(get)]
     cleared: u8,
+    /// The level went up this frame.
     #[pyo3(get)]
     level_up: bool,
     /// The lock test failed: the curtain starts (game over).
@@ -79,6 +80,10 @@ impl PyEvents {
 }
 
 /// The NES Tetris (NTSC) A-type game, frame for frame as the cartridge runs it.
+///
+/// level: the start level, 0..=255 (19 when None).
+/// seed: picks the game's pieces, an integer in 0..=2**64-1 (0 when None); the same seed gives
+/// the same pieces.
 #[pyclass(name = "Game", module = "nestor")]
 #[derive(Clone)]
 pub struct PyGame {
@@ -88,7 +93,7 @@ pub struct PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (level = None, seed = None))]
+    #[pyo3(signature = (level = None, seed = None), text_signature = "(level=19, seed=0)")]
     fn new(level: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let level = match level {
             Some(l) => int_in(l, "level", 0, 255)? as u8,
@@ -109,7 +114,7 @@ impl PyGame {
         Ok(self.t.step(b).into())
     }
 
-    /// Runs one frame per byte of `inputs`; returns the lines cleared in them.
+    /// Runs one frame per byte of `inputs` (controller bytes); returns the lines cleared in them.
     fn run(&mut self, inputs: &[u8]) -> u32 {
         let mut lines = 0;
         for &b in inputs {
@@ -124,6 +129,39 @@ impl PyGame {
         let mut cells = vec![0u8; 200];
         bridge::write_board(&self.t.game, &mut cells);
         PyArray1::from_vec(py, cells).reshape([20, 10])
+    }
+
+    /// The 20 visible rows as a (20, 10) uint8 array with the falling piece: 0 empty, 1 a
+    /// locked block, 2 a cell of the piece under control.
+    #[getter]
+    fn board_with_piece<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let mut cells = vec![0u8; 200];
+        bridge::write_board_with_piece(&self.t.game, &mut cells);
+        PyArray1::from_vec(py, cells).reshape([20, 10])
+    }
+
+    /// The falling piece's cells (x, y) (y < 0: the hidden rows); empty when none is shown.
+    #[getter]
+    fn cells(&self) -> Vec<(i16, i16)> {
+        let a = &self.t.game.active;
+        bridge::cells_of(a.x, a.y as i8, a.id).map_or_else(Vec::new, |c| c.to_vec())
+    }
+
+    /// nestor's picture of the game (the board, the falling piece, the next piece and the
+    /// numbers; no cartridge graphics) as an RGB uint8 array (height, width, 3), `cell`
+    /// (4..=64) pixels per cell.
+    #[pyo3(signature = (cell = None), text_signature = "(self, cell=8)")]
+    fn render<'py>(
+        &self,
+        py: Python<'py>,
+        cell: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let cell = match cell {
+            Some(c) => int_in(c, "cell", 4, 64)? as usize,
+            None => 8,
+        };
+        let (h, w, rgb) = bridge::render_rgb(&self.t, cell);
+        PyArray1::from_vec(py, rgb).reshape([h, w, 3])
     }
 
     /// The cartridge's playfield bytes of rows 0..19 as a (20, 10) uint8 array that shares the
@@ -159,6 +197,7 @@ impl PyGame {
         bridge::piece_letter(bridge::current_piece(&self.t.game))
     }
 
+    /// The next piece's letter (T J Z O S L I), None when none is known.
     #[getter]
     fn next_piece(&self) -> Option<char> {
         bridge::piece_letter(self.t.game.next_piece())
@@ -170,6 +209,7 @@ impl PyGame {
         self.t.game.active.id
     }
 
+    /// The falling piece's pivot column (0..=9 while it is shown).
     #[getter]
     fn x(&self) -> u8 {
         self.t.game.active.x
@@ -187,21 +227,25 @@ impl PyGame {
         (self.t.game.active.x, self.t.game.active.y as i8)
     }
 
+    /// The score, as the cartridge counts it (BCD, up to 999,999 unless it rolls over).
     #[getter]
     fn score(&self) -> u32 {
         self.t.game.score()
     }
 
+    /// Lines cleared in this game.
     #[getter]
     fn lines(&self) -> u32 {
         self.t.game.lines()
     }
 
+    /// The current level (0..=255).
     #[getter]
     fn level(&self) -> u8 {
         self.t.game.level
     }
 
+    /// The level the game started at.
     #[getter]
     fn start_level(&self) -> u8 {
         self.t.game.start_level
@@ -213,6 +257,7 @@ impl PyGame {
         self.t.game.play_state as u8
     }
 
+    /// The cartridge's frame counter ($B1), wrapping at 65536.
     #[getter]
     fn frame_counter(&self) -> u16 {
         self.t.game.frame_counter
@@ -242,10 +287,12 @@ impl PyGame {
         Clone::clone(self)
     }
 
+    /// An independent copy (`copy.copy`).
     fn __copy__(&self) -> PyGame {
         self.clone()
     }
 
+    /// An independent copy (`copy.deepcopy`).
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
         self.clone()
     }
@@ -261,6 +308,7 @@ impl PyGame {
         PyBytes::new(py, &bridge::to_bytes(&self.t))
     }
 
+    /// The game `to_bytes` gave (`STATE_BYTES` bytes); a ValueError for anything else.
     #[staticmethod]
     fn from_bytes(data: &[u8]) -> PyResult<PyGame> {
         Ok(PyGame {

@@ -5,12 +5,14 @@ mod args;
 mod bridge;
 mod envs;
 mod game;
+mod observe;
 mod search;
 
 use pyo3::prelude::*;
 
-use envs::{placement_action, Core};
+use envs::Core;
 use game::{PyEvents, PyGame};
+use observe::{piece_cells, placement_action, placement_of};
 use search::{_locks, _rust_selfplay, _spawn_locks, _test_cartridge, profiles, PyPlanner};
 
 #[pymodule]
@@ -25,6 +27,9 @@ fn _nestor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_rust_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(_test_cartridge, m)?)?;
     m.add_function(wrap_pyfunction!(placement_action, m)?)?;
+    m.add_function(wrap_pyfunction!(placement_of, m)?)?;
+    m.add_function(wrap_pyfunction!(piece_cells, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("PLACEMENT_ACTIONS", bridge::ACTIONS)?;
     m.add("PIECES", bridge::piece_letters())?;
     m.add("STATE_BYTES", bridge::STATE_BYTES)?;

@@ -76,24 +76,6 @@ def test_placement_env_with_the_planner_clears_lines():
     assert lines >= 10
 
 
-@pytest.mark.parametrize("make", [lambda: FrameEnv(), lambda: PlacementEnv()])
-def test_wrong_shaped_action_is_a_value_error(make):
-    env = make()
-    env.reset(seed=0)
-    for bad in (np.array([1, 2]), 1.5, -1, 10**6):
-        with pytest.raises(ValueError):
-            env.step(bad)
-
-
-def test_bad_env_arguments():
-    with pytest.raises(ValueError):
-        FrameEnv(level=300)
-    with pytest.raises(ValueError):
-        PlacementEnv(profile="warp")
-    with pytest.raises(ValueError):
-        FrameEnv(reward="fun")
-
-
 def test_vector_frame_env_matches_single_games():
     n = 4
     venv = FrameVectorEnv(num_envs=n, level=19)

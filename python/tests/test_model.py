@@ -123,36 +123,6 @@ def test_top_out_event():
     assert topped and game.game_over
 
 
-@pytest.mark.parametrize(
-    "call",
-    [
-        lambda: nestor.Game(level=300),
-        lambda: nestor.Game(level=-1),
-        lambda: nestor.Game(level="19"),
-        lambda: nestor.Game(seed=-5),
-        lambda: nestor.Game().step(256),
-        lambda: nestor.Game().step("jump"),
-        lambda: nestor.Game().step([1, 2]),
-        lambda: nestor.Game.from_bytes(b"junk"),
-        lambda: nestor.Game.from_trace_line({"t": 0}),
-        lambda: nestor.locks(nestor.Game(), profile="60hz"),
-        lambda: nestor.locks("not a game"),
-        lambda: nestor.Planner(profile="nope"),
-        lambda: nestor.Planner(weights="/nonexistent/weights.toml"),
-    ],
-)
-def test_bad_arguments_raise_value_error(call):
-    with pytest.raises(ValueError):
-        call()
-
-
-def test_value_error_messages_say_what_is_wrong():
-    with pytest.raises(ValueError, match=r"level must be in 0\.\.=255, got 300"):
-        nestor.Game(level=300)
-    with pytest.raises(ValueError, match=r'unknown profile "60hz".*30hz'):
-        nestor.locks(nestor.Game(), profile="60hz")
-
-
 def test_events_count_lines_and_levels():
     inputs, _ = _rust_selfplay(18, 4, 40000, "30hz")
     game = nestor.Game(level=18, seed=4)

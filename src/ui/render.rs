@@ -4,8 +4,10 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::game::palette::{level_colours, WHITE};
 use crate::game::playfield::{CURTAIN, EMPTY};
 use crate::game::{Game, Orientation, PlayState};
+use crate::nes::palette::master_rgb;
 use crate::search::Placement;
 
 use super::font::{draw_text, text_width, GLYPH_H};
@@ -24,12 +26,6 @@ pub const BORDER: Rgb = [150, 150, 170];
 pub const TEXT: Rgb = [230, 230, 230];
 /// Outline of the planned lock position.
 pub const PLAN: Rgb = [255, 220, 0];
-/// Tile $7B (T, O, I).
-pub const TILE_7B: Rgb = [80, 160, 255];
-/// Tile $7C (Z, L).
-pub const TILE_7C: Rgb = [255, 96, 64];
-/// Tile $7D (J, S).
-pub const TILE_7D: Rgb = [110, 215, 90];
 /// The game-over curtain ($4F).
 pub const CURTAIN_GREY: Rgb = [128, 128, 128];
 /// Any other non-empty byte (never written by the game; shown so it stands out).
@@ -123,16 +119,36 @@ impl Layout {
     }
 }
 
-/// The colour of a playfield byte, or `None` for an empty cell (any byte ≥ $EF).
-pub fn tile_colour(tile: u8) -> Option<Rgb> {
+/// How a block looks: its colour and, for tile $7B, the white inside its border.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockLook {
+    pub fill: Rgb,
+    pub centre: Option<Rgb>,
+}
+
+/// The look of playfield byte `tile` at `level`, or `None` for an empty cell (any byte ≥ $EF).
+/// The three block tiles take the level's two colours as the cartridge does
+/// ([`level_colours`]): $7B (T, O, I) white inside the first, $7C (Z, L) the second, $7D (J, S)
+/// the first.
+pub fn block_look(tile: u8, level: u8) -> Option<BlockLook> {
+    let [first, second] = level_colours(level).map(master_rgb);
+    let solid = |fill| BlockLook { fill, centre: None };
     match tile {
         EMPTY.. => None,
-        0x7B => Some(TILE_7B),
-        0x7C => Some(TILE_7C),
-        0x7D => Some(TILE_7D),
-        CURTAIN => Some(CURTAIN_GREY),
-        _ => Some(OTHER_TILE),
+        0x7B => Some(BlockLook {
+            fill: first,
+            centre: Some(master_rgb(WHITE)),
+        }),
+        0x7C => Some(solid(second)),
+        0x7D => Some(solid(first)),
+        CURTAIN => Some(solid(CURTAIN_GREY)),
+        _ => Some(solid(OTHER_TILE)),
     }
+}
+
+/// The colour at the centre of `tile`'s cell at `level`, or `None` for an empty cell.
+pub fn tile_colour(tile: u8, level: u8) -> Option<Rgb> {
+    block_look(tile, level).map(|b| b.centre.unwrap_or(b.fill))
 }
 
 /// Visible playfield cells (row 0..19, col 0..9) of `orientation` with its pivot at (x, y);
@@ -164,13 +180,25 @@ pub fn draw_game_into(game: &Game, opts: &DrawOptions, frame: &mut Frame) {
     draw_panel(game, opts, &l, frame);
 }
 
-fn draw_block(frame: &mut Frame, l: &Layout, (x, y): (usize, usize), colour: Rgb) {
-    frame.fill_rect(x + 1, y + 1, l.cell - 1, l.cell - 1, colour);
-    if l.cell >= 8 {
+fn draw_block(frame: &mut Frame, l: &Layout, (x, y): (usize, usize), look: BlockLook) {
+    frame.fill_rect(x + 1, y + 1, l.cell - 1, l.cell - 1, look.fill);
+    if let Some(centre) = look.centre {
+        // The cartridge's 8-pixel tile has a 1-pixel border.
+        let b = (l.cell / 8).max(1);
+        let side = (l.cell - 1).saturating_sub(2 * b);
+        frame.fill_rect(x + 1 + b, y + 1 + b, side, side, centre);
+    } else if l.cell >= 8 {
         // A small shine, as the cartridge's blocks have.
         let s = l.cell / 6;
         frame.fill_rect(x + 1 + s, y + 1 + s, s, s, [255, 255, 255]);
     }
+}
+
+fn piece_look(o: Orientation, level: u8) -> BlockLook {
+    block_look(o.tile(), level).unwrap_or(BlockLook {
+        fill: OTHER_TILE,
+        centre: None,
+    })
 }
 
 fn draw_field(game: &Game, opts: &DrawOptions, l: &Layout, frame: &mut Frame) {
@@ -188,20 +216,16 @@ fn draw_field(game: &Game, opts: &DrawOptions, l: &Layout, frame: &mut Frame) {
     frame.outline_rect(fx, fy, 10 * c + 1, 20 * c + 1, 1, BORDER);
     for row in 0..20 {
         for col in 0..10 {
-            if let Some(colour) = tile_colour(game.field.get(row as i16, col as i16)) {
-                draw_block(frame, l, l.cell_origin(row, col), colour);
+            if let Some(look) = block_look(game.field.get(row as i16, col as i16), game.level) {
+                draw_block(frame, l, l.cell_origin(row, col), look);
             }
         }
     }
     if !game.is_over() {
         if let Some(o) = game.orientation() {
+            let look = piece_look(o, game.level);
             for (row, col) in visible_cells(game.active.x, game.active.y, o) {
-                draw_block(
-                    frame,
-                    l,
-                    l.cell_origin(row, col),
-                    tile_colour(o.tile()).unwrap_or(OTHER_TILE),
-                );
+                draw_block(frame, l, l.cell_origin(row, col), look);
             }
         }
     }
@@ -228,11 +252,11 @@ fn draw_panel(game: &Game, opts: &DrawOptions, l: &Layout, frame: &mut Frame) {
         let (x0, x1, y0, y1) = o.extent();
         let (pw, ph) = ((x1 - x0 + 1) as usize * c, (y1 - y0 + 1) as usize * c);
         let (ox, oy) = (x + (box_w - pw) / 2, y + (box_h - ph) / 2);
-        let colour = tile_colour(o.tile()).unwrap_or(OTHER_TILE);
+        let look = piece_look(o, game.level);
         for (dx, dy) in o.cells() {
             let px = ox + (dx - x0) as usize * c;
             let py = oy + (dy - y0) as usize * c;
-            draw_block(frame, l, (px, py), colour);
+            draw_block(frame, l, (px, py), look);
         }
     }
     y += box_h + c;

@@ -2,6 +2,8 @@
 //! NES overlay, and a PNG round trip through the `png` decoder.
 
 use super::*;
+use crate::game::palette::{level_colours, WHITE};
+use crate::nes::palette::master_rgb;
 use crate::ui::font::draw_text;
 
 fn game() -> Game {
@@ -32,10 +34,11 @@ fn an_empty_cell_is_field_background() {
 #[test]
 fn filled_cells_take_their_tile_colour() {
     let mut g = game();
+    let [first, second] = level_colours(g.level).map(master_rgb);
     let tiles = [
-        (0x7B, TILE_7B),
-        (0x7C, TILE_7C),
-        (0x7D, TILE_7D),
+        (0x7B, master_rgb(WHITE)),
+        (0x7C, second),
+        (0x7D, first),
         (CURTAIN, CURTAIN_GREY),
     ];
     for (col, (tile, _)) in tiles.iter().enumerate() {
@@ -48,13 +51,35 @@ fn filled_cells_take_their_tile_colour() {
     }
     let distinct: std::collections::HashSet<Rgb> = tiles.iter().map(|t| t.1).collect();
     assert_eq!(distinct.len(), 4);
+    let (x, y) = layout().cell_origin(19, 0);
+    assert_eq!(f.rgb(x + 1, y + 1), Some(first), "$7B's border");
+}
+
+#[test]
+fn blocks_take_the_levels_colours_from_the_cartridge_table() {
+    // Level 0: $21 (light blue) and $12 (blue); level 1: $29 (green) and $1A (dark green).
+    let expected = [
+        (0, [[0x4C, 0x9A, 0xEC], [0x30, 0x32, 0xEC]]),
+        (1, [[0x74, 0xC4, 0x00], [0x08, 0x7C, 0x00]]),
+        (10, [[0x4C, 0x9A, 0xEC], [0x30, 0x32, 0xEC]]),
+    ];
+    for (level, [first, second]) in expected {
+        let mut g = Game::seeded(level, 7);
+        g.field.set(19, 0, 0x7D);
+        g.field.set(19, 1, 0x7C);
+        let f = draw_game(&g, &DrawOptions::default());
+        let (x, y) = layout().cell_centre(19, 0);
+        assert_eq!(f.rgb(x, y), Some(first), "level {level}, $7D");
+        let (x, y) = layout().cell_centre(19, 1);
+        assert_eq!(f.rgb(x, y), Some(second), "level {level}, $7C");
+    }
 }
 
 #[test]
 fn the_active_piece_is_drawn_in_its_tile_colour() {
     let g = game();
     let o = g.orientation().expect("a piece at spawn");
-    let colour = tile_colour(o.tile());
+    let colour = tile_colour(o.tile(), g.level);
     let f = draw_game(&g, &DrawOptions::default());
     let cells: Vec<_> = visible_cells(g.active.x, g.active.y, o).collect();
     assert!(!cells.is_empty());
@@ -68,7 +93,7 @@ fn the_active_piece_is_drawn_in_its_tile_colour() {
 fn the_next_piece_is_drawn_in_the_panel() {
     let g = game();
     let next = g.next_piece().expect("next piece");
-    let colour = tile_colour(next.spawn().tile()).expect("block colour");
+    let colour = tile_colour(next.spawn().tile(), g.level).expect("block colour");
     let f = draw_game(&g, &DrawOptions::default());
     let l = layout();
     let found = (l.panel_x..l.width)

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use nestor::game::crash::CrashKind;
 use nestor::game::pad::PadState;
-use nestor::game::piece::{Orientation, Piece};
+use nestor::game::piece::Orientation;
+pub use nestor::game::piece::Piece;
 use nestor::game::playfield::EMPTY;
 use nestor::game::state::{Events, Game, PlayState};
 use nestor::search::plan::Situation;
@@ -20,9 +21,11 @@ use nestor::search::weights::Weights;
 
 mod search;
 mod state;
+mod view;
 
 pub use search::*;
 pub use state::*;
+pub use view::*;
 
 /// Rotation slots × pivot rows (−2..19) × columns: the placement action space.
 pub const ACTIONS: usize = 4 * 22 * 10;
@@ -149,6 +152,11 @@ pub fn write_board(g: &Game, out: &mut [u8]) {
 pub fn piece_index(p: Option<Piece>) -> u8 {
     p.and_then(|p| Piece::ALL.iter().position(|&q| q == p))
         .map_or(7, |i| i as u8)
+}
+
+/// Piece `i` (0..=6) in `Piece::ALL` order.
+pub fn piece_at(i: usize) -> Piece {
+    Piece::ALL[i.min(6)]
 }
 
 pub fn current_piece(g: &Game) -> Option<Piece> {

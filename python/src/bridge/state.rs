@@ -200,10 +200,27 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
 
 // ---- traces ----
 
+/// The model's bytes a trace line leaves out (the row check's work rows, the next-piece
+/// display flag the traces keep only in `ram`, the piece's progress): written beside the
+/// trace's own fields so that `from_trace_line(trace_record(g)) == g`.
+const EXTRA: &str = "nestor";
+
 /// The trace line (tests/fixtures/traces format) of the game as it stands after a frame.
 pub fn trace_record(t: &Tracked, input: u8) -> String {
     let rec = FrameRecord::from_game(&t.game, 0, 0, PadState(input));
-    serde_json::Value::Object(rec.to_json(None)).to_string()
+    let mut map = rec.to_json(None);
+    let g = &t.game;
+    map.insert(
+        EXTRA.into(),
+        serde_json::json!({
+            "completed_rows": g.completed_rows,
+            "line_index": g.line_index,
+            "display_next_piece": g.display_next_piece,
+            "piece_frames": t.piece_frames,
+            "piece_pressed": t.piece_pressed,
+        }),
+    );
+    serde_json::Value::Object(map).to_string()
 }
 
 /// A game started from a trace line.
@@ -214,5 +231,37 @@ pub fn from_trace_line(json: &str) -> Result<Tracked, String> {
         .as_object()
         .ok_or_else(|| "a trace line is a JSON object".to_string())?;
     let game = game_from_line(map).map_err(|e| format!("trace line: {}: {}", e.field, e.reason))?;
-    Ok(Tracked::from_game(game))
+    let mut t = Tracked::from_game(game);
+    if let Some(extra) = map.get(EXTRA) {
+        apply_extra(&mut t, extra).map_err(|e| format!("trace line: {EXTRA}: {e}"))?;
+    }
+    Ok(t)
+}
+
+fn apply_extra(t: &mut Tracked, extra: &serde_json::Value) -> Result<(), String> {
+    let num = |key: &str, max: u64| -> Result<u64, String> {
+        let v = extra
+            .get(key)
+            .and_then(serde_json::Value::as_u64)
+            .ok_or_else(|| format!("{key} missing or not a number"))?;
+        (v <= max)
+            .then_some(v)
+            .ok_or_else(|| format!("{key} must be at most {max}, got {v}"))
+    };
+    let rows = extra
+        .get("completed_rows")
+        .and_then(serde_json::Value::as_array)
+        .filter(|a| a.len() == 4)
+        .ok_or("completed_rows must be 4 numbers")?;
+    for (slot, v) in t.game.completed_rows.iter_mut().zip(rows) {
+        *slot = v
+            .as_u64()
+            .and_then(|v| u8::try_from(v).ok())
+            .ok_or("completed_rows must be bytes")?;
+    }
+    t.game.line_index = num("line_index", 255)? as u8;
+    t.game.display_next_piece = num("display_next_piece", 255)? as u8;
+    t.piece_frames = num("piece_frames", u64::from(u16::MAX))? as u16;
+    t.piece_pressed = num("piece_pressed", 255)? as u8;
+    Ok(())
 }
