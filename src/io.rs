@@ -7,7 +7,7 @@ pub mod read;
 pub mod write;
 
 pub use json::{read_json, write_json, DataError, FileError};
-pub use output::{check_folder, Input, Output, OutputError, OutputKind};
+pub use output::{Input, Output, OutputError, OutputKind, OutputSet};
 pub use read::{open_regular, read_at_most, read_toml_text, MAX_DATA_BYTES, MAX_TOML_BYTES};
 pub use write::{write_atomically, AtomicFile, Existing};
 

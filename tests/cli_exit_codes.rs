@@ -64,10 +64,35 @@ fn every_command_follows_the_exit_code_table() {
         (vec!["sim", "compare", "--objective", "speed"], 2),
         (vec!["play"], 2),
         (vec!["trace", "diff", &a, &missing], 2),
+        // 2 also when nestor's own check finds the bad argument, not clap.
+        (vec!["play", "--model-console", "1", "--level", "30"], 2),
+        (vec!["play", "--level", "20", "rom.nes"], 2),
+        (vec!["play", "--level", "255", "rom.nes"], 2),
+        (vec!["play", "--until", "level:999", "rom.nes"], 2),
+        (vec!["sim", "--until", "level:999"], 2),
+        (vec!["analyze", "rom.nes"], 2),
+        (vec!["sim", "--games", "1", "--until", "lines:0"], 2),
+        (vec!["sim", "--games", "1", "--until", "level:5"], 2),
     ];
     for (args, expected) in table {
         let (got, err) = code(&args);
         assert_eq!(got, Some(expected), "nestor {}: {err}", args.join(" "));
+    }
+}
+
+/// The range `play --level` refuses is the one its help gives, in the same words either way.
+#[test]
+fn play_level_help_and_refusals_agree() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(["play", "--help"])
+        .output()
+        .expect("run nestor");
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Start level (0-19)"));
+    for level in ["20", "255"] {
+        let (got, err) = code(&["play", "--level", level, "rom.nes"]);
+        assert_eq!(got, Some(2), "{err}");
+        assert!(err.contains("level 0-19"), "{err}");
+        assert!(!err.contains("0..="), "{err}");
     }
 }
 

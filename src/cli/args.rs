@@ -8,6 +8,17 @@ use clap::Args;
 use nestor::search::profile::Profile;
 use nestor::search::Weights;
 
+/// A command line nestor's own checks refused (a value clap let through, a missing file
+/// argument): it exits 2, as clap's own refusals do.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadArgument(pub String);
+
+/// A [`BadArgument`] as the commands return their errors.
+pub fn bad_argument(message: impl Into<String>) -> anyhow::Error {
+    BadArgument(message.into()).into()
+}
+
 /// What `nestor --help` says of the rules every command follows.
 pub const RULES_HELP: &str = "\
 Outputs: an existing file is refused unless --overwrite is given; a symbolic link is written \

@@ -147,7 +147,7 @@ pub fn describe(
         format!("no significant difference between {a} and {b} at p < {ALPHA}")
     };
     format!(
-        "{games} games from level {level} to {until} (seeds {s}..{e}), objective {objective}, \
+        "{games} games from level {level} to {until} ({seeds}), objective {objective}, \
          difference A − B (A = {a}, B = {b})\n\
          A mean {ma:.3}, B mean {mb:.3}\n\
          mean difference {md:+.3}, 95% CI [{cl:+.3}, {ch:+.3}] (paired t-test {tp})\n\
@@ -156,8 +156,7 @@ pub fn describe(
         games = p.n,
         level = config.level,
         until = config.until,
-        s = config.seed,
-        e = config.seed + u64::from(config.games) - 1,
+        seeds = super::sim::seeds(config.seed, u64::from(config.games)),
         ma = p.mean_a,
         mb = p.mean_b,
         md = p.mean_diff,

@@ -22,7 +22,7 @@ use nestor::search::{Planner, Standard};
 use nestor::ui::ViewEvent;
 
 use clap::Args;
-use nestor::io::Output;
+use nestor::io::{Output, OutputSet};
 
 use super::args::{BotArgs, OverwriteArg, RomArg, RomOptions, ROM_HELP_TEMPLATE};
 use super::explain::Explain;
@@ -95,12 +95,16 @@ impl PlayArgs {
         // The menus offer 0-19; the model console (tests) starts any level up to 29.
         let top = if self.model_console.is_some() { 29 } else { 19 };
         if level > top {
-            let from = if args.level.is_some() {
-                "--level"
-            } else {
-                file_name
-            };
-            bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
+            if args.level.is_some() {
+                return Err(super::args::bad_argument(format!(
+                    "--level {level}: {}",
+                    nestor::nes::settings::LEVELS
+                )));
+            }
+            bail!(
+                "{file_name}: `level` = {level}: {}",
+                nestor::nes::settings::LEVELS
+            );
         }
         let profile =
             self.bot
@@ -131,7 +135,9 @@ impl PlayArgs {
         };
         let flag = |given: Option<bool>, file: Option<bool>| given.or(file).unwrap_or(false);
         let until = match (&args.until, &file.until) {
-            (Some(t), _) => t.parse().context("--until")?,
+            (Some(t), _) => t
+                .parse()
+                .map_err(|e| super::args::bad_argument(format!("--until: {e}")))?,
             (None, Some(t)) => t.parse().with_context(|| format!("{file_name}: `until`"))?,
             (None, None) => Until::TopOut,
         };
@@ -192,7 +198,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 inputs.push((role, p.as_path()));
             }
         }
-        record = Some(Output::check("--record", out, &inputs, settings.overwrite)?);
+        record = Some(OutputSet::new(inputs, settings.overwrite).file("--record", out)?);
     }
     if args.model_console.is_some() {
         #[cfg(not(feature = "window"))]

@@ -13,7 +13,7 @@ use nestor::ui::save_png;
 /// The files `--plots DIR` writes, in the order [`write`] takes their checked outputs.
 pub const NAMES: [&str; 4] = ["scores.png", "locks.png", "rows.png", "survival.png"];
 
-/// Draws the plots into `outputs` (checked by `io::check_folder` for [`NAMES`]).
+/// Draws the plots into `outputs` (checked by `io::OutputSet::folder` for [`NAMES`]).
 pub fn write(outputs: &[Output], results: &[GameResult]) -> Result<()> {
     let scores: Vec<u32> = results.iter().map(|r| r.stats.score).collect();
     let locks: Vec<(u8, u8)> = results

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use nestor::lab::batch::{run_batch_profiled, BatchConfig, GameResult, Summary};
 use nestor::lab::selfplay::Limits;
@@ -17,7 +17,7 @@ use nestor::search::profile::Profile;
 use nestor::search::{Standard, Weights};
 
 use clap::Args;
-use nestor::io::{check_folder, Input, Output};
+use nestor::io::{Input, Output, OutputSet};
 use nestor::lab::batch::DEFAULT_MAX_LINES;
 use nestor::lab::shard::ShardSpec;
 
@@ -161,19 +161,29 @@ pub struct Outputs {
 
 impl Outputs {
     /// Checks `--out` and `--plots` under the overwrite rule; `inputs` are never outputs.
+    /// The folder first: a CSV inside it is then refused for the plot it would be.
     pub fn check(report: &ReportArgs, inputs: &[Input<'_>], overwrite: bool) -> Result<Outputs> {
+        let mut set = OutputSet::new(inputs.to_vec(), overwrite);
+        let plots = report
+            .plots
+            .as_deref()
+            .map(|d| set.folder("--plots", d, &super::plots::NAMES))
+            .transpose()?;
         Ok(Outputs {
-            csv: report
-                .out
-                .as_deref()
-                .map(|p| Output::check("--out", p, inputs, overwrite))
-                .transpose()?,
-            plots: report
-                .plots
-                .as_deref()
-                .map(|d| check_folder("--plots", d, &super::plots::NAMES, inputs, overwrite))
-                .transpose()?,
+            csv: set.maybe("--out", report.out.as_deref())?,
+            plots,
         })
+    }
+}
+
+/// "seeds A..B" for `n` (at least 1) seeds from `first`, as they wrap past the largest seed
+/// to 0: "seeds A..18446744073709551615 and 0..B".
+pub fn seeds(first: u64, n: u64) -> String {
+    let last = first.wrapping_add(n.saturating_sub(1));
+    if last >= first {
+        format!("seeds {first}..{last}")
+    } else {
+        format!("seeds {first}..{} and 0..{last}", u64::MAX)
     }
 }
 
@@ -207,10 +217,10 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let (weights, profile) = (&bot.weights, &bot.profile);
     if let Until::Level(n) = args.until {
         if n <= args.level {
-            bail!(
+            return Err(super::args::bad_argument(format!(
                 "--until level:{n} is reached before the first piece of a game from level {}",
                 args.level
-            );
+            )));
         }
     }
     if let Until::Lines(n) = args.until {
@@ -335,7 +345,7 @@ fn print_summary(
     };
     let seeds = match results.len() as u64 {
         0 => String::from("no games finished"),
-        n => format!("seeds {}..{}", args.seed, args.seed.wrapping_add(n - 1)),
+        n => seeds(args.seed, n),
     };
     println!(
         "{} from level {} to {} ({seeds}), {speed}",
