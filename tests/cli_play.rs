@@ -190,3 +190,57 @@ fn bad_weights_and_addresses_files_are_named() {
         &[s(&addresses)],
     );
 }
+
+/// Values out of every sane range and overlapping RAM fields are refused naming the file and
+/// the key; a file that is no TOML at all (a profile's `weights` pointing elsewhere) is named,
+/// never quoted.
+#[test]
+fn out_of_range_weights_overlapping_maps_and_foreign_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = ["--model-console", "1", "--headless", "--pieces", "1"];
+    let shipped = |name: &str| {
+        std::fs::read_to_string(format!("{}/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    };
+    let weights = shipped("config/weights/default.toml");
+    let line = weights
+        .lines()
+        .find(|l| l.starts_with("lock_height = "))
+        .unwrap();
+    let huge = write(
+        &tmp,
+        "huge.toml",
+        weights.replacen(line, "lock_height = 1e308", 1).as_bytes(),
+    );
+    let mut args = model.to_vec();
+    args.extend(["--weights", s(&huge)]);
+    fails_with(
+        &play(&args),
+        &[s(&huge), "lock_height", "1e308", "out of range"],
+    );
+
+    let map = shipped("addresses.toml").replacen("level = 0x64", "level = 0x62", 1);
+    let overlap = write(&tmp, "overlap.toml", map.as_bytes());
+    let mut args = model.to_vec();
+    args.extend(["--addresses", s(&overlap)]);
+    fails_with(
+        &play(&args),
+        &[s(&overlap), "ram.orientation", "ram.level", "$0062"],
+    );
+
+    let secret = write(&tmp, "secret", b"root:x:0:0:do-not-print\n");
+    let profile = write(
+        &tmp,
+        "p.toml",
+        format!(
+            "timeline = \"30hz\"\nshift = \"tap\"\nreaction = 18\nstart_delay = 18\n\
+             weights = \"{}\"\n",
+            s(&secret)
+        )
+        .as_bytes(),
+    );
+    let mut args = model.to_vec();
+    args.extend(["--profile", s(&profile)]);
+    let out = play(&args);
+    fails_with(&out, &[s(&secret), "line 1, column 5"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("do-not-print"));
+}

@@ -106,7 +106,7 @@ pub enum SettingsError {
     #[error("bad settings file {path}: {source}")]
     Parse {
         path: PathBuf,
-        source: toml::de::Error,
+        source: crate::io::TomlError,
     },
 }
 
@@ -115,9 +115,9 @@ crate::toml_file!(PlaySettings, SettingsError);
 impl PlaySettings {
     /// Parses settings text; `path` labels errors and anchors relative paths.
     pub fn from_toml(text: &str, path: &Path) -> Result<PlaySettings, SettingsError> {
-        let mut s: PlaySettings = toml::from_str(text).map_err(|source| SettingsError::Parse {
+        let mut s: PlaySettings = toml::from_str(text).map_err(|e| SettingsError::Parse {
             path: path.to_path_buf(),
-            source,
+            source: crate::io::TomlError::new(&e, text),
         })?;
         // Paths in the file are relative to the file, not to the working directory.
         let dir = path.parent().unwrap_or(Path::new(""));
