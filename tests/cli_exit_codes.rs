@@ -112,3 +112,35 @@ fn play_exits_0_after_injected_faults_whose_desyncs_it_recovered() {
     ]);
     assert_eq!(got, Some(0), "{err}");
 }
+
+/// `serve --tcp` takes a host name as well as an address: `localhost:PORT` listens on the
+/// loopback (nestor refused it as no socket address).
+#[cfg(unix)]
+#[test]
+fn serve_tcp_takes_localhost_port() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(["serve", "--no-fifo", "--tcp", &format!("localhost:{port}")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start nestor serve");
+    let started = std::time::Instant::now();
+    let listening = loop {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break true;
+        }
+        if child.try_wait().expect("poll").is_some()
+            || started.elapsed() > std::time::Duration::from_secs(20)
+        {
+            break false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let _ = child.kill();
+    let out = child.wait_with_output().expect("wait for nestor serve");
+    assert!(listening, "{}", String::from_utf8_lossy(&out.stderr));
+}

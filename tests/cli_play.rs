@@ -163,6 +163,28 @@ fn the_shipped_settings_file_parses() {
 }
 
 #[test]
+fn the_shipped_settings_file_names_every_preset_and_where_the_plan_shows() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config/play.toml"))
+        .expect("config/play.toml");
+    let start = text.find("a preset (").expect("the presets") + "a preset (".len();
+    let listed = text[start..]
+        .split(')')
+        .next()
+        .unwrap()
+        .replace("\n# ", " ");
+    let listed: Vec<&str> = listed.split(", ").map(str::trim).collect();
+    let presets: Vec<&str> = nestor::search::profile::PRESETS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    assert_eq!(listed, presets);
+    assert!(
+        !text.contains("window only"),
+        "the terminal outlines the plan too"
+    );
+}
+
+#[test]
 fn bad_weights_and_addresses_files_are_named() {
     let tmp = tempfile::tempdir().unwrap();
     // Checked after the ROM, so these need a ROM that loads: the allowed MMC1 test cart.
@@ -243,4 +265,33 @@ fn out_of_range_weights_overlapping_maps_and_foreign_files() {
     let out = play(&args);
     fails_with(&out, &[s(&secret), "line 1, column 5"]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("do-not-print"));
+}
+
+/// A `record` from the settings file is named as the file's key, and an unwritable place is
+/// said in words, not by the temporary file nestor would have made there.
+#[test]
+fn a_settings_file_record_is_named_by_its_key_without_temporary_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = write(&tmp, "c.toml", b"record = \"no/such/folder/x.fm2\"\n");
+    let out = play(&[
+        "--model-console",
+        "1",
+        "--headless",
+        "--pieces",
+        "1",
+        "--config",
+        s(&cfg),
+    ]);
+    fails_with(
+        &out,
+        &[
+            &format!("{}: `record` =", s(&cfg)),
+            "its folder does not exist",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains(".nestor-") && !err.contains("--record"),
+        "{err}"
+    );
 }

@@ -25,6 +25,7 @@ use super::args::{BotArgs, CoachSettingsArg, ModelConsoleArgs, OverwriteArg, Rep
 use super::interrupt::Interrupt;
 
 #[derive(Args, Debug)]
+#[command(override_usage = "nestor analyze [OPTIONS] <ROM> <MOVIE.fm2>")]
 pub struct AnalyzeArgs {
     /// The cartridge, then the FM2 movie (a person's game from FCEUX, or one nestor recorded).
     #[arg(value_name = "ROM MOVIE.fm2", num_args = 1..=2, required = true)]
@@ -151,6 +152,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         println!("{}: profile {}", movie.display(), profile.describe());
         println!("weights: {}", bot.weights_source);
         print!("{}", summary.text(&ratings));
+        if summary.worst.is_empty() && outputs.report.is_none() {
+            // Nothing to list: the charts are what is left to see.
+            println!("(--report DIR draws the game's charts: loss per piece, accuracy by level)");
+        }
         for (r, top, played) in &explained {
             println!(
                 "\nframe {}: the top {} placements and the one played",

@@ -119,6 +119,25 @@ fn profile_number(
     check(n)
 }
 
+/// `serve --tcp ADDR`: an address (`127.0.0.1:7157`) or a host name and port
+/// (`localhost:7157`), resolved once, an IPv4 address preferred.
+pub fn parse_tcp(text: &str) -> Result<std::net::SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let addrs: Vec<_> = text
+        .to_socket_addrs()
+        .map_err(|e| format!("`{text}`: {e} (give HOST:PORT, e.g. 127.0.0.1:7157)"))?
+        .collect();
+    addrs
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(addrs.first())
+        .copied()
+        .ok_or_else(|| format!("`{text}`: the name has no address"))
+}
+
 /// `--reaction FRAMES`.
 fn parse_reaction(s: &str) -> Result<u16, String> {
     profile_number(
@@ -180,13 +199,15 @@ impl ProfileArg {
     }
 }
 
+/// The help of `--weights`, on every command that plans (`serve` included).
+pub const WEIGHTS_HELP: &str = "Evaluation weights (TOML, as config/weights/default.toml), \
+replacing the set the profile is paired with (its `weights` key) [default: the profile's set; \
+the built-in default set for a profile without one]";
+
 /// Options shared by everything that plans: the weights and the player profile.
 #[derive(Args, Clone, Debug, Default)]
 pub struct BotArgs {
-    /// Evaluation weights (TOML, as config/weights/default.toml), replacing the set the
-    /// profile is paired with (its `weights` key) [default: the profile's set; the built-in
-    /// default set for a profile without one].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help = WEIGHTS_HELP)]
     pub weights: Option<PathBuf>,
     #[command(flatten)]
     pub profile: ProfileArg,

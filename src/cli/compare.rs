@@ -44,7 +44,7 @@ pub struct JudgeArgs {
     /// Stop each game after this many lines.
     #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_lines: u32,
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
 }
@@ -64,10 +64,10 @@ pub struct CompareArgs {
     /// Weights B (TOML).
     #[arg(conflicts_with = "against")]
     pub b: Option<PathBuf>,
-    /// Weights A, as an option (default: the built-in set).
+    /// Weights A, as an option [default: the built-in set].
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
-    /// Weights B, as an option (default: the built-in set).
+    /// Weights B, as an option [default: the built-in set].
     #[arg(long, value_name = "FILE")]
     pub against: Option<PathBuf>,
     /// Games each set plays (the same seeds for both).

@@ -198,7 +198,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 inputs.push((role, p.as_path()));
             }
         }
-        record = Some(OutputSet::new(inputs, settings.overwrite).file("--record", out)?);
+        // Named where it was given: the option, or the settings file's key.
+        let flag = match (&args.options.record, &args.config) {
+            (None, Some(config)) => format!("{}: `record` =", config.display()),
+            _ => "--record".to_string(),
+        };
+        record = Some(OutputSet::new(inputs, settings.overwrite).file(&flag, out)?);
     }
     if args.model_console.is_some() {
         #[cfg(not(feature = "window"))]
@@ -317,6 +322,9 @@ fn play_rom(
     let mut movie = s.movie(&rom.name(), rom.prg_chr_md5, &rom_comment);
     let mut driver = s.driver(deck, FAULT_SEED, map, planner)?;
     let show_plan = settings.show_plan;
+    if let (Some(v), true) = (&mut view, show_plan) {
+        v.shows_plans();
+    }
     let quiet = view.as_ref().is_some_and(super::view::View::owns_stderr);
     let mut run = drive(
         &mut driver,
@@ -333,8 +341,9 @@ fn play_rom(
                 None
             };
             let ram = d.snapshot().clone();
+            let pieces = d.game().pieces;
             let deck = d.console_mut().inner_mut();
-            Ok(v.show(deck, &ram, plan.as_ref(), top)? == ViewEvent::Quit)
+            Ok(v.show(deck, &ram, plan.as_ref(), Some(pieces), top)? == ViewEvent::Quit)
         },
         |_| Ok(()),
     );

@@ -24,7 +24,11 @@ pub fn write(outputs: &[Output], results: &[GameResult]) -> Result<()> {
         score_histogram(&scores)?,
         lock_heat_map(&locks)?,
         row_histogram(&locks)?,
-        survival_plot(&survival(results, 200), results.len())?,
+        survival_plot(
+            &survival(results, 200),
+            results.len(),
+            results.iter().filter(|r| !r.stats.end.is_death()).count(),
+        )?,
     ];
     for (out, frame) in outputs.iter().zip(frames) {
         save_png(&frame, out.path())?;

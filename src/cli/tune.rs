@@ -40,7 +40,7 @@ pub struct TuneArgs {
     /// Games of the final comparison against the starting weights, on seeds tuning never saw.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
     pub compare_games: u32,
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
     /// Play every game of every candidate: no early stop of the candidates that cannot reach
@@ -112,7 +112,7 @@ pub enum TuneCommand {
         /// The scores file (JSON).
         #[arg(long, value_name = "FILE.json")]
         out: PathBuf,
-        /// Worker threads (default: all cores).
+        /// Worker threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         threads: Option<u64>,
         #[command(flatten)]
@@ -138,7 +138,7 @@ pub enum TuneCommand {
         /// Games of the final comparison.
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
         compare_games: u32,
-        /// Worker threads (default: all cores).
+        /// Worker threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         threads: Option<u64>,
         #[command(flatten)]

@@ -65,6 +65,18 @@ fn same_file(a: &Path, b: &Path) -> bool {
     same_file::is_same_file(a, b).unwrap_or(false)
 }
 
+/// Why no file can be created in an output's folder, in the words of the OS's error.
+fn in_folder(e: &std::io::Error) -> std::io::Error {
+    use std::io::ErrorKind;
+    let why = match e.kind() {
+        ErrorKind::NotFound => "its folder does not exist",
+        ErrorKind::PermissionDenied => "no file can be created in its folder (permission denied)",
+        ErrorKind::ReadOnlyFilesystem => "its folder is on a read-only file system",
+        _ => return std::io::Error::new(e.kind(), format!("its folder: {}", e.kind())),
+    };
+    std::io::Error::new(e.kind(), why)
+}
+
 /// How an output will be written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputKind {
@@ -150,7 +162,8 @@ impl Output {
                     }
                 };
                 // The writer creates its temporary file here: try it now, not after a long run.
-                temp_in(parent(&real)).map_err(|e| unwritable(flag.clone(), e))?;
+                // The error says why, not the temporary file's name (never seen by the user).
+                temp_in(parent(&real)).map_err(|e| unwritable(flag.clone(), in_folder(&e)))?;
                 (kind, None)
             }
         };
