@@ -44,6 +44,15 @@ fn eta_text(pos: u64, eta: Duration, one: &str) -> String {
     }
 }
 
+/// A spinner with elapsed time and a message, for runs of unknown length.
+pub fn spinner() -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
+        bar.set_style(style);
+    }
+    hidden_unless_terminal(bar)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,13 +62,4 @@ mod tests {
         assert_eq!(eta_text(0, Duration::ZERO, "game"), "after the first game");
         assert_eq!(eta_text(3, Duration::from_secs(900), "game"), "15 minutes");
     }
-}
-
-/// A spinner with elapsed time and a message, for runs of unknown length.
-pub fn spinner() -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-    if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
-        bar.set_style(style);
-    }
-    hidden_unless_terminal(bar)
 }

@@ -266,8 +266,18 @@ mod tests {
     use super::*;
     use nestor::game::Game;
 
+    /// As `play` draws a frame with `--show-plan`: the plan, the game's pieces, the legend.
+    fn play_options(plan: Option<Placement>) -> TermOptions {
+        TermOptions {
+            plan,
+            pieces: Some(12),
+            legend: Legend::Plan,
+            ..TermOptions::default()
+        }
+    }
+
     #[test]
-    fn the_picture_is_the_board_in_ram_with_the_plan_and_the_note() {
+    fn the_picture_is_the_board_in_ram_with_the_plan_pieces_legend_and_note() {
         let game = Game::seeded(18, 7);
         let ram = RamSnapshot::from_game(&game);
         let plan = Placement {
@@ -275,8 +285,10 @@ mod tests {
             y: 18,
             orientation: game.orientation().expect("a piece in play"),
         };
-        let text = picture(&ram, Some(&plan), &[], false, "NOTE");
+        let text = picture(&ram, &play_options(Some(plan)), &[], "NOTE");
         assert!(text.contains("LEVEL       18"), "{text}");
+        assert!(text.contains("PIECES      12"), "as in demo: {text}");
+        assert!(text.contains("PLAN piece xCOL yROW"), "{text}");
         assert!(text.contains("PLAN"), "{text}");
         assert!(text.contains("<><><>"), "the plan is marked: {text}");
         assert!(text.trim_end().ends_with("NOTE"), "{text}");
@@ -291,7 +303,7 @@ mod tests {
     fn menus_have_no_board_but_say_so() {
         let mut ram = RamSnapshot::from_game(&Game::seeded(18, 7));
         ram.play_state = 0xEE;
-        let text = picture(&ram, None, &[], false, "NOTE");
+        let text = picture(&ram, &play_options(None), &[], "NOTE");
         assert_eq!(text, "the cartridge is in its menus\nNOTE");
     }
 }
