@@ -74,6 +74,8 @@ fn every_command_follows_the_exit_code_table() {
         (vec!["sim", "--games", "1", "--until", "lines:0"], 2),
         (vec!["sim", "--games", "1", "--until", "level:5"], 2),
     ];
+    #[cfg(unix)]
+    let table = [table, vec![(vec!["serve", "--level", "20"], 2)]].concat();
     for (args, expected) in table {
         let (got, err) = code(&args);
         assert_eq!(got, Some(expected), "nestor {}: {err}", args.join(" "));

@@ -24,10 +24,12 @@ pub const RULES_HELP: &str = "\
 Outputs: an existing file is refused unless --overwrite is given; a symbolic link is written \
 through (the file it names is replaced, or created if the link dangles), never replaced; \
 /dev/stdout, /dev/null and FIFOs are written as streams; every output is checked before the \
-run. New files follow the umask; a replaced file keeps its mode.
+run, and no two outputs of a run may be one file. New files follow the umask; a replaced file \
+keeps its mode.
 Inputs: regular files only (a FIFO or a device is refused at once), with a size bound.
 Exit codes: 0 done; 1 error, or a result that failed (desyncs, a trace mismatch, traces \
-that differ); 2 bad command line; 130 interrupted (Ctrl-C or SIGTERM) after saving what was done.";
+that differ); 2 bad command line (whether clap or nestor's own check finds it); 130 interrupted \
+(Ctrl-C or SIGTERM) after saving what was done.";
 
 /// The help of a command with a [`RomArg`]: its line written out, as required.
 pub const ROM_HELP_TEMPLATE: &str = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}";

@@ -25,6 +25,21 @@ impl TomlError {
     }
 }
 
+impl TomlError {
+    /// `error` from reading a TOML value already parsed (no text, so nothing to quote): its
+    /// whole message, the key it names included, on one line.
+    pub fn of_value(error: &toml::de::Error) -> TomlError {
+        let text = error.to_string();
+        TomlError(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    }
+}
+
 /// The largest char boundary of `text` at or before `i`.
 fn floor_char_boundary(text: &str, i: usize) -> usize {
     let mut i = i.min(text.len());

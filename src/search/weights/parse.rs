@@ -78,7 +78,7 @@ fn phase(path: &Path, name: &str, value: toml::Value) -> Result<Phase, WeightsEr
             .map_err(|source| WeightsError::PhaseKeys {
                 path: path.to_path_buf(),
                 phase: name.to_string(),
-                source: crate::io::TomlError::new(&source, ""),
+                source: crate::io::TomlError::of_value(&source),
             })?;
     check(&weights, path, name)?;
     Ok(Phase {
