@@ -22,6 +22,7 @@ pub mod serve;
 pub mod shard;
 pub mod sim;
 pub mod sim_command;
+mod sim_levels;
 pub mod trace;
 pub mod tune;
 pub mod view;

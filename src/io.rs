@@ -4,11 +4,13 @@
 pub mod json;
 pub mod output;
 pub mod read;
+pub mod toml_error;
 pub mod write;
 
 pub use json::{read_json, write_json, DataError, FileError};
-pub use output::{check_folder, Input, Output, OutputError, OutputKind};
+pub use output::{Input, Output, OutputError, OutputKind, OutputSet};
 pub use read::{open_regular, read_at_most, read_toml_text, MAX_DATA_BYTES, MAX_TOML_BYTES};
+pub use toml_error::TomlError;
 pub use write::{write_atomically, AtomicFile, Existing};
 
 /// Tests: a fresh folder holding one file, `name`, of `bytes` (the folder goes with the guard).

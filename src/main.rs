@@ -91,7 +91,13 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", error_text(&e));
-            ExitCode::FAILURE
+            // One rule for a bad command line, whether clap or nestor's own check found it.
+            if e.chain().any(|c| c.is::<cli::args::BadArgument>()) {
+                eprintln!("\nFor more information, try '--help'.");
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

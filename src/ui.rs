@@ -24,6 +24,6 @@ pub mod window;
 pub use nes_view::NesView;
 pub use pacing::{Action, Controls, Pacer, ViewEvent, NES_FPS};
 pub use render::{draw_game, overlay_plan_on_nes, save_png, DrawOptions, Frame, RenderError};
-pub use terminal::{render_terminal, too_small, TermOptions, TerminalView};
+pub use terminal::{render_terminal, too_small, Legend, TermOptions, TerminalView};
 #[cfg(feature = "window")]
 pub use window::{screenshot_path, Input, PixelAspect, Window, WindowError};

@@ -130,6 +130,39 @@ fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
     );
 }
 
+/// A flawless game says so in full, draws its charts with a title that says so too, and
+/// without `--report` says where its charts are.
+#[test]
+fn a_flawless_game_is_summed_up_and_charted() {
+    let tmp = temp_dir("analyze-flawless");
+    let dir = tmp.path();
+    let console = ModelConsole::new(Game::seeded(19, 31), AddressMap::default());
+    let movie_path = dir.join("bot.fm2");
+    record(console, "nestor-model", [0; 16], 20)
+        .save(&movie_path)
+        .unwrap();
+    let plain = nestor(&args(&[&"analyze", &movie_path, &"--model-console", &"31"]));
+    let s = String::from_utf8_lossy(&plain.stdout);
+    assert!(plain.status.success(), "{s}");
+    assert!(
+        s.contains("no placement worse than the best: all 20 were the best"),
+        "{s}"
+    );
+    assert!(s.contains("--report DIR draws the game's charts"), "{s}");
+    let report = dir.join("report");
+    let out = nestor(&args(&[
+        &"analyze",
+        &movie_path,
+        &"--model-console",
+        &"31",
+        &"--report",
+        &report,
+    ]));
+    assert!(out.status.success());
+    assert!(is_png(&report.join("loss.png")));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("--report DIR"));
+}
+
 #[test]
 fn a_game_played_under_a_profile_is_rated_under_it() {
     let tmp = temp_dir("analyze-profile");

@@ -117,7 +117,7 @@ fn value_options_show_their_default_or_say_there_is_none() {
         "--elite",
     ];
     let mut missing = Vec::new();
-    for path in COMMANDS {
+    for path in COMMANDS.iter().chain([&["serve"][..]].iter()) {
         let text = help(path);
         for (entry, description) in entries(&text) {
             let Some(name) = entry
@@ -131,9 +131,9 @@ fn value_options_show_their_default_or_say_there_is_none() {
             if !takes_value || no_default.contains(&name.as_str()) {
                 continue;
             }
-            let stated = description.contains("[default")
-                || description.contains("default:")
-                || description.contains("[possible values");
+            // In clap's own form, as every default is said.
+            let stated =
+                description.contains("[default") || description.contains("[possible values");
             if !stated {
                 missing.push(format!("{path:?}: `{entry}`: {description}"));
             }
@@ -170,6 +170,7 @@ fn required_arguments_are_shown_as_required() {
         );
     }
     assert!(help(&["play"]).contains("Usage: nestor play [OPTIONS] <ROM>"));
+    assert!(help(&["analyze"]).contains("Usage: nestor analyze [OPTIONS] <ROM> <MOVIE.fm2>"));
 }
 
 #[test]
@@ -199,6 +200,14 @@ fn presets_and_objectives_come_from_their_lists() {
     let compare = help(&["sim", "compare"]);
     for o in nestor::lab::objective::Objective::ALL {
         assert!(compare.contains(o.name()), "{}:\n{compare}", o.name());
+    }
+    // `--weights` says the pairing with the profile's set wherever it is, serve's included.
+    for path in [&["sim"][..], &["play"], &["serve"], &["tune"], &["analyze"]] {
+        let text = help(path);
+        assert!(
+            text.contains("replacing the set the profile is paired with"),
+            "{path:?}:\n{text}"
+        );
     }
     // `play --config` takes every option, `explain` included.
     assert!(help(&["play"]).contains("`explain`"));

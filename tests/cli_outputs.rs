@@ -479,3 +479,70 @@ impl NonBlock for fs::OpenOptions {
         self.custom_flags(libc::O_NONBLOCK)
     }
 }
+
+/// Two options of one run that name the same file, however spelt: refused before any work,
+/// nothing written.
+#[test]
+fn two_outputs_that_are_one_file_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = |name: &str| d.join(name);
+    let cases: Vec<(Vec<OsString>, PathBuf)> = vec![
+        (
+            os(&[
+                &"sim",
+                &"--games",
+                &"1",
+                &"--pieces",
+                &"3",
+                &"--out",
+                &p("d/scores.png"),
+                &"--plots",
+                &p("d"),
+            ]),
+            p("d/scores.png"),
+        ),
+        (
+            os(&[
+                &"analyze",
+                &"--model-console",
+                &"1",
+                &p("missing.fm2"),
+                &"--csv",
+                &p("r/./loss.png"),
+                &"--report",
+                &p("r"),
+            ]),
+            p("r/loss.png"),
+        ),
+        (
+            os(&[
+                &"tune",
+                &"--state",
+                &p("s.json"),
+                &"--out",
+                &p("sub/../s.json"),
+                &"--generations",
+                &"1",
+                &"--population",
+                &"2",
+                &"--games",
+                &"1",
+                &"--pieces",
+                &"3",
+            ]),
+            p("s.json"),
+        ),
+    ];
+    fs::create_dir(p("sub")).unwrap();
+    for (args, written) in cases {
+        let out = nestor(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} ran: {err}");
+        assert!(
+            err.contains("two outputs of one run cannot be the same file"),
+            "{args:?}: {err}"
+        );
+        assert!(!written.exists(), "{args:?}: {} written", written.display());
+    }
+}

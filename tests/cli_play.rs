@@ -163,6 +163,28 @@ fn the_shipped_settings_file_parses() {
 }
 
 #[test]
+fn the_shipped_settings_file_names_every_preset_and_where_the_plan_shows() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config/play.toml"))
+        .expect("config/play.toml");
+    let start = text.find("a preset (").expect("the presets") + "a preset (".len();
+    let listed = text[start..]
+        .split(')')
+        .next()
+        .unwrap()
+        .replace("\n# ", " ");
+    let listed: Vec<&str> = listed.split(", ").map(str::trim).collect();
+    let presets: Vec<&str> = nestor::search::profile::PRESETS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    assert_eq!(listed, presets);
+    assert!(
+        !text.contains("window only"),
+        "the terminal outlines the plan too"
+    );
+}
+
+#[test]
 fn bad_weights_and_addresses_files_are_named() {
     let tmp = tempfile::tempdir().unwrap();
     // Checked after the ROM, so these need a ROM that loads: the allowed MMC1 test cart.
@@ -188,5 +210,88 @@ fn bad_weights_and_addresses_files_are_named() {
             s(&addresses),
         ]),
         &[s(&addresses)],
+    );
+}
+
+/// Values out of every sane range and overlapping RAM fields are refused naming the file and
+/// the key; a file that is no TOML at all (a profile's `weights` pointing elsewhere) is named,
+/// never quoted.
+#[test]
+fn out_of_range_weights_overlapping_maps_and_foreign_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = ["--model-console", "1", "--headless", "--pieces", "1"];
+    let shipped = |name: &str| {
+        std::fs::read_to_string(format!("{}/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    };
+    let weights = shipped("config/weights/default.toml");
+    let line = weights
+        .lines()
+        .find(|l| l.starts_with("lock_height = "))
+        .unwrap();
+    let huge = write(
+        &tmp,
+        "huge.toml",
+        weights.replacen(line, "lock_height = 1e308", 1).as_bytes(),
+    );
+    let mut args = model.to_vec();
+    args.extend(["--weights", s(&huge)]);
+    fails_with(
+        &play(&args),
+        &[s(&huge), "lock_height", "1e308", "out of range"],
+    );
+
+    let map = shipped("addresses.toml").replacen("level = 0x64", "level = 0x62", 1);
+    let overlap = write(&tmp, "overlap.toml", map.as_bytes());
+    let mut args = model.to_vec();
+    args.extend(["--addresses", s(&overlap)]);
+    fails_with(
+        &play(&args),
+        &[s(&overlap), "ram.orientation", "ram.level", "$0062"],
+    );
+
+    let secret = write(&tmp, "secret", b"root:x:0:0:do-not-print\n");
+    let profile = write(
+        &tmp,
+        "p.toml",
+        format!(
+            "timeline = \"30hz\"\nshift = \"tap\"\nreaction = 18\nstart_delay = 18\n\
+             weights = \"{}\"\n",
+            s(&secret)
+        )
+        .as_bytes(),
+    );
+    let mut args = model.to_vec();
+    args.extend(["--profile", s(&profile)]);
+    let out = play(&args);
+    fails_with(&out, &[s(&secret), "line 1, column 5"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("do-not-print"));
+}
+
+/// A `record` from the settings file is named as the file's key, and an unwritable place is
+/// said in words, not by the temporary file nestor would have made there.
+#[test]
+fn a_settings_file_record_is_named_by_its_key_without_temporary_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = write(&tmp, "c.toml", b"record = \"no/such/folder/x.fm2\"\n");
+    let out = play(&[
+        "--model-console",
+        "1",
+        "--headless",
+        "--pieces",
+        "1",
+        "--config",
+        s(&cfg),
+    ]);
+    fails_with(
+        &out,
+        &[
+            &format!("{}: `record` =", s(&cfg)),
+            "its folder does not exist",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains(".nestor-") && !err.contains("--record"),
+        "{err}"
     );
 }

@@ -87,6 +87,45 @@ fn a_weights_file_missing_a_key_names_the_file_and_the_key() {
     }
 }
 
+/// A goal that stops every game says only what the games could measure, and what a stopped
+/// game counts as.
+#[test]
+fn a_goal_level_prints_only_what_was_measured() {
+    let out = nestor(&[
+        "sim", "--games", "2", "--level", "18", "--until", "level:19",
+    ]);
+    let (said, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(!said.contains("past 155"), "{said}");
+    assert!(!said.contains("reached level"), "{said}");
+    assert!(
+        !said.contains("level 29") && !said.contains("level-29"),
+        "{said}"
+    );
+    assert!(
+        said.contains("stopped before dying: 2 by the goal level:19")
+            && said.contains("counts as alive"),
+        "{said}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let plots = dir.path().join("plots");
+    let out = nestor(&[
+        "sim",
+        "--games",
+        "1",
+        "--pieces",
+        "5",
+        "--plots",
+        plots.to_str().unwrap(),
+    ]);
+    let (said, err) = text(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(said.contains("1 by --pieces"), "{said}");
+    // A game of 5 pieces reaches the crash level in no run: there is nothing past it to say.
+    assert!(!said.contains("past 155: reached"), "{said}");
+    assert!(plots.join("survival.png").exists());
+}
+
 #[test]
 fn until_a_level_already_reached_is_refused() {
     let out = nestor(&[

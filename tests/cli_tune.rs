@@ -238,3 +238,53 @@ fn bad_state_files_and_existing_outputs_are_clear_errors() {
     let err = fail(&["tune", "--state", "x.json", "--phase", "nope"]);
     assert!(err.contains("no phase `nope`"), "{err}");
 }
+
+/// Ctrl-C during the final comparison keeps the tuned weights (the comparison is what is
+/// missing, and the file says so) and ends with 130.
+#[test]
+fn ctrl_c_in_the_final_comparison_keeps_the_weights_and_exits_130() {
+    let tmp = common::temp_dir("tune-finish-int");
+    let dir = tmp.path().to_path_buf();
+    ok(&nestor(
+        &[
+            "tune",
+            "--state",
+            "s.json",
+            "--out",
+            "first.toml",
+            "--compare-games",
+            "2",
+        ]
+        .iter()
+        .chain(RUN)
+        .copied()
+        .collect::<Vec<_>>(),
+        &dir,
+    ));
+    // Far more comparison games than the time before the signal allows.
+    let child = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(["tune", "finish", "--state", "s.json", "--out", "f.toml"])
+        .args(["--compare-games", "100000", "--threads", "1"])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start nestor tune finish");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill(2) on the child we started and have not yet reaped.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().expect("wait for nestor tune");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert_eq!(
+        weights_lines(&dir.join("f.toml")),
+        weights_lines(&dir.join("first.toml"))
+    );
+    let text = std::fs::read_to_string(dir.join("f.toml")).expect("kept");
+    assert!(
+        text.contains("not checked against the starting weights"),
+        "{text}"
+    );
+}

@@ -19,12 +19,13 @@ use nestor::ui::coach_plots::{accuracy_by_level, loss_per_piece, placement_pictu
 use nestor::ui::{save_png, Frame};
 
 use clap::Args;
-use nestor::io::{check_folder, Input, Output};
+use nestor::io::{Input, Output, OutputSet};
 
 use super::args::{BotArgs, CoachSettingsArg, ModelConsoleArgs, OverwriteArg, ReplayRomOptions};
 use super::interrupt::Interrupt;
 
 #[derive(Args, Debug)]
+#[command(override_usage = "nestor analyze [OPTIONS] <ROM> <MOVIE.fm2>")]
 pub struct AnalyzeArgs {
     /// The cartridge, then the FM2 movie (a person's game from FCEUX, or one nestor recorded).
     #[arg(value_name = "ROM MOVIE.fm2", num_args = 1..=2, required = true)]
@@ -68,10 +69,16 @@ fn worst_png(i: usize) -> String {
 pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
     let (rom, movie) = match (args.model.model_console, args.files.as_slice()) {
         (Some(_), [movie]) => (None, movie),
-        (Some(_), _) => bail!("with --model-console give only the movie"),
+        (Some(_), _) => {
+            return Err(super::args::bad_argument(
+                "with --model-console give only the movie",
+            ))
+        }
         (None, [rom, movie]) => (Some(rom), movie),
         (None, _) => {
-            bail!("`nestor analyze` needs the ROM and the movie: nestor analyze ROM MOVIE.fm2")
+            return Err(super::args::bad_argument(
+                "`nestor analyze` needs the ROM and the movie: nestor analyze ROM MOVIE.fm2",
+            ))
         }
     };
     let settings = args.settings.load()?;
@@ -145,6 +152,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         println!("{}: profile {}", movie.display(), profile.describe());
         println!("weights: {}", bot.weights_source);
         print!("{}", summary.text(&ratings));
+        if summary.worst.is_empty() && outputs.report.is_none() {
+            // Nothing to list: the charts are what is left to see.
+            println!("(--report DIR draws the game's charts: loss per piece, accuracy by level)");
+        }
         for (r, top, played) in &explained {
             println!(
                 "\nframe {}: the top {} placements and the one played",
@@ -247,11 +258,8 @@ fn check_outputs(args: &AnalyzeArgs, worst: usize) -> Result<Outputs> {
         }
     }
     let overwrite = args.output.overwrite;
-    let csv = args
-        .csv
-        .as_deref()
-        .map(|p| Output::check("--csv", p, &inputs, overwrite))
-        .transpose()?;
+    let mut set = OutputSet::new(inputs, overwrite);
+    // The folder first: a CSV inside it is then refused for the picture it would be.
     let report = match &args.report {
         None => None,
         Some(dir) => {
@@ -260,9 +268,10 @@ fn check_outputs(args: &AnalyzeArgs, worst: usize) -> Result<Outputs> {
                 .chain((0..worst).map(worst_png))
                 .collect();
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            Some(check_folder("--report", dir, &names, &inputs, overwrite)?)
+            Some(set.folder("--report", dir, &names)?)
         }
     };
+    let csv = set.maybe("--csv", args.csv.as_deref())?;
     Ok(Outputs { csv, report })
 }
 

@@ -8,15 +8,28 @@ use clap::Args;
 use nestor::search::profile::Profile;
 use nestor::search::Weights;
 
+/// A command line nestor's own checks refused (a value clap let through, a missing file
+/// argument): it exits 2, as clap's own refusals do.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadArgument(pub String);
+
+/// A [`BadArgument`] as the commands return their errors.
+pub fn bad_argument(message: impl Into<String>) -> anyhow::Error {
+    BadArgument(message.into()).into()
+}
+
 /// What `nestor --help` says of the rules every command follows.
 pub const RULES_HELP: &str = "\
 Outputs: an existing file is refused unless --overwrite is given; a symbolic link is written \
 through (the file it names is replaced, or created if the link dangles), never replaced; \
 /dev/stdout, /dev/null and FIFOs are written as streams; every output is checked before the \
-run. New files follow the umask; a replaced file keeps its mode.
+run, and no two outputs of a run may be one file. New files follow the umask; a replaced file \
+keeps its mode.
 Inputs: regular files only (a FIFO or a device is refused at once), with a size bound.
 Exit codes: 0 done; 1 error, or a result that failed (desyncs, a trace mismatch, traces \
-that differ); 2 bad command line; 130 interrupted (Ctrl-C or SIGTERM) after saving what was done.";
+that differ); 2 bad command line (whether clap or nestor's own check finds it); 130 interrupted \
+(Ctrl-C or SIGTERM) after saving what was done.";
 
 /// The help of a command with a [`RomArg`]: its line written out, as required.
 pub const ROM_HELP_TEMPLATE: &str = "{about-with-newline}\n{usage-heading} {usage}\n\nArguments:\n  <ROM>  The cartridge: your own \"Tetris (U) [!].nes\"\n\n{all-args}{after-help}";
@@ -108,6 +121,25 @@ fn profile_number(
     check(n)
 }
 
+/// `serve --tcp ADDR`: an address (`127.0.0.1:7157`) or a host name and port
+/// (`localhost:7157`), resolved once, an IPv4 address preferred.
+pub fn parse_tcp(text: &str) -> Result<std::net::SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let addrs: Vec<_> = text
+        .to_socket_addrs()
+        .map_err(|e| format!("`{text}`: {e} (give HOST:PORT, e.g. 127.0.0.1:7157)"))?
+        .collect();
+    addrs
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(addrs.first())
+        .copied()
+        .ok_or_else(|| format!("`{text}`: the name has no address"))
+}
+
 /// `--reaction FRAMES`.
 fn parse_reaction(s: &str) -> Result<u16, String> {
     profile_number(
@@ -169,13 +201,15 @@ impl ProfileArg {
     }
 }
 
+/// The help of `--weights`, on every command that plans (`serve` included).
+pub const WEIGHTS_HELP: &str = "Evaluation weights (TOML, as config/weights/default.toml), \
+replacing the set the profile is paired with (its `weights` key) [default: the profile's set; \
+the built-in default set for a profile without one]";
+
 /// Options shared by everything that plans: the weights and the player profile.
 #[derive(Args, Clone, Debug, Default)]
 pub struct BotArgs {
-    /// Evaluation weights (TOML, as config/weights/default.toml), replacing the set the
-    /// profile is paired with (its `weights` key) [default: the profile's set; the built-in
-    /// default set for a profile without one].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help = WEIGHTS_HELP)]
     pub weights: Option<PathBuf>,
     #[command(flatten)]
     pub profile: ProfileArg,

@@ -11,7 +11,7 @@ use nestor::coach::summary::line;
 use nestor::coach::{Analyzer, CoachSettings, Observed, Summary};
 use nestor::game::Game;
 use nestor::game::PadState;
-use nestor::io::Output;
+use nestor::io::OutputSet;
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, Console, ModelConsole, NesDeck, Video};
 use nestor::search::eval::Placement;
@@ -53,7 +53,7 @@ pub(super) fn in_window(
     let _record = args
         .record
         .as_deref()
-        .map(|p| Output::check("--record", p, &inputs, args.output.overwrite))
+        .map(|p| OutputSet::new(inputs, args.output.overwrite).file("--record", p))
         .transpose()?;
     let map = AddressMap::default();
     let mut analyzer = Analyzer::new(Standard::new(bot.weights), map.clone(), settings.classes);

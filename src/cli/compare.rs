@@ -44,7 +44,7 @@ pub struct JudgeArgs {
     /// Stop each game after this many lines.
     #[arg(long, default_value_t = DEFAULT_MAX_LINES, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_lines: u32,
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
 }
@@ -64,10 +64,10 @@ pub struct CompareArgs {
     /// Weights B (TOML).
     #[arg(conflicts_with = "against")]
     pub b: Option<PathBuf>,
-    /// Weights A, as an option (default: the built-in set).
+    /// Weights A, as an option [default: the built-in set].
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
-    /// Weights B, as an option (default: the built-in set).
+    /// Weights B, as an option [default: the built-in set].
     #[arg(long, value_name = "FILE")]
     pub against: Option<PathBuf>,
     /// Games each set plays (the same seeds for both).
@@ -147,7 +147,7 @@ pub fn describe(
         format!("no significant difference between {a} and {b} at p < {ALPHA}")
     };
     format!(
-        "{games} games from level {level} to {until} (seeds {s}..{e}), objective {objective}, \
+        "{games} games from level {level} to {until} ({seeds}), objective {objective}, \
          difference A − B (A = {a}, B = {b})\n\
          A mean {ma:.3}, B mean {mb:.3}\n\
          mean difference {md:+.3}, 95% CI [{cl:+.3}, {ch:+.3}] (paired t-test {tp})\n\
@@ -156,8 +156,7 @@ pub fn describe(
         games = p.n,
         level = config.level,
         until = config.until,
-        s = config.seed,
-        e = config.seed + u64::from(config.games) - 1,
+        seeds = super::sim::seeds(config.seed, u64::from(config.games)),
         ma = p.mean_a,
         mb = p.mean_b,
         md = p.mean_diff,

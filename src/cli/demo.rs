@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use nestor::game::Game;
 use nestor::nes::{AddressMap, Driver, DriverConfig, GameCounts, ModelConsole, Step};
 use nestor::search::{Planner, Standard};
-use nestor::ui::{render_terminal, too_small, Pacer, TermOptions, TerminalView};
+use nestor::ui::{render_terminal, too_small, Legend, Pacer, TermOptions, TerminalView};
 
 use super::explain::Explain;
 use super::interrupt::Interrupt;
@@ -169,6 +169,7 @@ fn term_options(demo: &Demo, colour: bool) -> TermOptions {
         pieces: Some(demo.stats().pieces),
         status: String::new(),
         colour,
+        legend: Legend::Plan,
     }
 }
 

@@ -22,7 +22,7 @@ use nestor::search::{Planner, Standard};
 use nestor::ui::ViewEvent;
 
 use clap::Args;
-use nestor::io::Output;
+use nestor::io::{Output, OutputSet};
 
 use super::args::{BotArgs, OverwriteArg, RomArg, RomOptions, ROM_HELP_TEMPLATE};
 use super::explain::Explain;
@@ -95,12 +95,16 @@ impl PlayArgs {
         // The menus offer 0-19; the model console (tests) starts any level up to 29.
         let top = if self.model_console.is_some() { 29 } else { 19 };
         if level > top {
-            let from = if args.level.is_some() {
-                "--level"
-            } else {
-                file_name
-            };
-            bail!("{from}: `level` = {level}: an A-type game starts at level 0-19");
+            if args.level.is_some() {
+                return Err(super::args::bad_argument(format!(
+                    "--level {level}: {}",
+                    nestor::nes::settings::LEVELS
+                )));
+            }
+            bail!(
+                "{file_name}: `level` = {level}: {}",
+                nestor::nes::settings::LEVELS
+            );
         }
         let profile =
             self.bot
@@ -131,7 +135,9 @@ impl PlayArgs {
         };
         let flag = |given: Option<bool>, file: Option<bool>| given.or(file).unwrap_or(false);
         let until = match (&args.until, &file.until) {
-            (Some(t), _) => t.parse().context("--until")?,
+            (Some(t), _) => t
+                .parse()
+                .map_err(|e| super::args::bad_argument(format!("--until: {e}")))?,
             (None, Some(t)) => t.parse().with_context(|| format!("{file_name}: `until`"))?,
             (None, None) => Until::TopOut,
         };
@@ -192,7 +198,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 inputs.push((role, p.as_path()));
             }
         }
-        record = Some(Output::check("--record", out, &inputs, settings.overwrite)?);
+        // Named where it was given: the option, or the settings file's key.
+        let flag = match (&args.options.record, &args.config) {
+            (None, Some(config)) => format!("{}: `record` =", config.display()),
+            _ => "--record".to_string(),
+        };
+        record = Some(OutputSet::new(inputs, settings.overwrite).file(&flag, out)?);
     }
     if args.model_console.is_some() {
         #[cfg(not(feature = "window"))]
@@ -311,6 +322,9 @@ fn play_rom(
     let mut movie = s.movie(&rom.name(), rom.prg_chr_md5, &rom_comment);
     let mut driver = s.driver(deck, FAULT_SEED, map, planner)?;
     let show_plan = settings.show_plan;
+    if let (Some(v), true) = (&mut view, show_plan) {
+        v.shows_plans();
+    }
     let quiet = view.as_ref().is_some_and(super::view::View::owns_stderr);
     let mut run = drive(
         &mut driver,
@@ -327,8 +341,9 @@ fn play_rom(
                 None
             };
             let ram = d.snapshot().clone();
+            let pieces = d.game().pieces;
             let deck = d.console_mut().inner_mut();
-            Ok(v.show(deck, &ram, plan.as_ref(), top)? == ViewEvent::Quit)
+            Ok(v.show(deck, &ram, plan.as_ref(), Some(pieces), top)? == ViewEvent::Quit)
         },
         |_| Ok(()),
     );

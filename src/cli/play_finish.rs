@@ -96,11 +96,11 @@ pub(super) fn finish(
         }
     } else if matches!(run.end, End::Interrupted) {
         let when = if in_menus {
-            "in the menus, before any game: nothing played"
+            "in the menus, before any game, nothing played"
         } else {
             "the summary below holds the games so far"
         };
-        eprintln!("interrupted {when}; nothing recorded (no --record)");
+        eprintln!("interrupted: {when}; nothing recorded (no --record)");
     }
     let total_lines: u32 = run.games.iter().map(|g| g.lines).sum();
     let tetrises: u32 = run.games.iter().map(|g| g.tetrises).sum();

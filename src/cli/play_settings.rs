@@ -49,11 +49,13 @@ impl Settings {
             ),
             rom.to_string(),
         ];
-        // Without a weights file, the profile's set (a file by its name, as above).
+        // As `sim` says it: `FILE (--weights)` or `SET (profile NAME)`, a file by its name.
         let weights = match (&self.weights, &self.profile.weights) {
-            (Some(p), _) => name(p),
-            (None, WeightsChoice::File(p)) => format!("{} (profile)", name(p)),
-            (None, set) => format!("{set} (profile)"),
+            (Some(p), _) => format!("{} (--weights)", name(p)),
+            (None, WeightsChoice::File(p)) => {
+                format!("{} (profile {})", name(p), self.profile.name)
+            }
+            (None, set) => format!("{set} (profile {})", self.profile.name),
         };
         c.push(format!("weights {weights}"));
         c.push(Header::profile_comment(&self.profile));

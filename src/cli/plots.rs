@@ -13,7 +13,7 @@ use nestor::ui::save_png;
 /// The files `--plots DIR` writes, in the order [`write`] takes their checked outputs.
 pub const NAMES: [&str; 4] = ["scores.png", "locks.png", "rows.png", "survival.png"];
 
-/// Draws the plots into `outputs` (checked by `io::check_folder` for [`NAMES`]).
+/// Draws the plots into `outputs` (checked by `io::OutputSet::folder` for [`NAMES`]).
 pub fn write(outputs: &[Output], results: &[GameResult]) -> Result<()> {
     let scores: Vec<u32> = results.iter().map(|r| r.stats.score).collect();
     let locks: Vec<(u8, u8)> = results
@@ -24,7 +24,11 @@ pub fn write(outputs: &[Output], results: &[GameResult]) -> Result<()> {
         score_histogram(&scores)?,
         lock_heat_map(&locks)?,
         row_histogram(&locks)?,
-        survival_plot(&survival(results, 200), results.len())?,
+        survival_plot(
+            &survival(results, 200),
+            results.len(),
+            results.iter().filter(|r| !r.stats.end.is_death()).count(),
+        )?,
     ];
     for (out, frame) in outputs.iter().zip(frames) {
         save_png(&frame, out.path())?;

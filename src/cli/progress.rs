@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 fn hidden_unless_terminal(bar: ProgressBar) -> ProgressBar {
     if std::io::stderr().is_terminal() {
@@ -23,9 +23,25 @@ pub fn bar(len: u64, unit: &str) -> ProgressBar {
         "{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {unit}, ETA {{eta}} {{msg}}"
     );
     if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style);
+        let one = unit.strip_suffix('s').unwrap_or(unit).to_string();
+        bar.set_style(style.with_key(
+            "eta",
+            move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&eta_text(state.pos(), state.eta(), &one));
+            },
+        ));
     }
     hidden_unless_terminal(bar)
+}
+
+/// The estimate once a step is done: before, indicatif's would say "0s" (a game of `sim
+/// compare` can take many seconds on each thread before the first one ends).
+fn eta_text(pos: u64, eta: Duration, one: &str) -> String {
+    if pos == 0 {
+        format!("after the first {one}")
+    } else {
+        HumanDuration(eta).to_string()
+    }
 }
 
 /// A spinner with elapsed time and a message, for runs of unknown length.
@@ -35,4 +51,15 @@ pub fn spinner() -> ProgressBar {
         bar.set_style(style);
     }
     hidden_unless_terminal(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_estimate_waits_for_the_first_step_then_is_a_duration() {
+        assert_eq!(eta_text(0, Duration::ZERO, "game"), "after the first game");
+        assert_eq!(eta_text(3, Duration::from_secs(900), "game"), "15 minutes");
+    }
 }

@@ -138,7 +138,7 @@ pub fn run(args: &ReplayArgs) -> Result<ExitCode> {
                 n += 1;
                 let ram = RamSnapshot::read(deck.ram(), &loaded.map);
                 topouts.see(&ram);
-                if view.show(&mut deck, &ram, None, &[])? == ViewEvent::Quit {
+                if view.show(&mut deck, &ram, None, None, &[])? == ViewEvent::Quit {
                     break;
                 }
             }

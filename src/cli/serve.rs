@@ -25,28 +25,27 @@ pub const DEFAULT_TCP: &str = "127.0.0.1:7157";
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
-    /// Folder of the named pipes the emulator's script opens (default: $XDG_RUNTIME_DIR/nestor,
-    /// else /tmp/nestor-$USER, where lua/nestor-fceux.lua looks).
+    /// Folder of the named pipes the emulator's script opens, where lua/nestor-fceux.lua
+    /// looks [default: $XDG_RUNTIME_DIR/nestor, else /tmp/nestor-$USER].
     #[arg(long, value_name = "DIR")]
     pub fifo: Option<PathBuf>,
     /// No pipes: serve TCP only.
     #[arg(long, conflicts_with = "fifo", requires = "tcp")]
     pub no_fifo: bool,
-    /// Also listen on TCP (for scripts with sockets: LuaSocket, BizHawk, Mesen).
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = DEFAULT_TCP)]
+    /// Also listen on TCP (for scripts with sockets: LuaSocket, BizHawk, Mesen), at an address
+    /// or HOST:PORT (localhost:7157) [default ADDR: 127.0.0.1:7157].
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = DEFAULT_TCP, value_parser = super::args::parse_tcp)]
     pub tcp: Option<SocketAddr>,
     /// Allow a --tcp address other than loopback (anyone who reaches it can drive nestor).
     #[arg(long)]
     pub listen_any: bool,
     /// A-type start level the bot picks in the menus (0-19).
-    #[arg(long, default_value_t = 19)]
+    #[arg(long, default_value_t = 19, value_parser = nestor::nes::settings::parse_level)]
     pub level: u8,
-    /// Evaluation weights (TOML, as config/weights/default.toml).
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<PathBuf>,
     #[command(flatten)]
-    pub profile: super::args::ProfileArg,
-    /// RAM map (TOML, as addresses.toml): decides which RAM the emulator is asked for.
+    pub bot: super::args::BotArgs,
+    /// RAM map (TOML, as addresses.toml): decides which RAM the emulator is asked for
+    /// [default: the built-in map].
     #[arg(long, value_name = "FILE")]
     pub addresses: Option<PathBuf>,
     /// Serve one connection, print its summary (JSON with --json) and exit.
@@ -140,19 +139,18 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode> {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
     if args.level > 19 {
-        bail!(
-            "--level {}: an A-type game starts at level 0-19",
-            args.level
-        );
+        return Err(super::args::bad_argument(format!(
+            "--level {}: {}",
+            args.level,
+            nestor::nes::settings::LEVELS
+        )));
     }
-    let weights = match &args.weights {
-        Some(p) => Weights::load(p)?,
-        None => Weights::default_set(),
-    };
+    // `--weights`, else the set the profile is paired with, as on every command that plans.
+    let bot = args.bot.resolve()?;
     let map = AddressMap::load_or_default(args.addresses.as_deref())?;
     let brain = Brain {
-        weights,
-        profile: args.profile.resolve()?,
+        weights: bot.weights,
+        profile: bot.profile,
         map,
         level: args.level,
     };

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use nestor::io::{Input, Output};
+use nestor::io::{Input, OutputSet};
 
 use nestor::lab::batch::{run_batch_profiled, BatchConfig};
 use nestor::lab::shard::{self, PartFile, RunIdentity};
@@ -81,7 +81,7 @@ pub fn run_part(args: &SimArgs) -> Result<ExitCode> {
     if let Some(w) = &args.bot.weights {
         inputs.push(("weights file", w.as_path()));
     }
-    let part = Output::check("--part", &path, &inputs, args.output.overwrite)?;
+    let part = OutputSet::new(inputs, args.output.overwrite).file("--part", &path)?;
     let bot = args.bot.resolve()?;
     let (weights, profile) = (&bot.weights, &bot.profile);
     let whole = batch_config(args, 1);

@@ -7,17 +7,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use nestor::lab::batch::{run_batch_profiled, BatchConfig, GameResult, Summary};
 use nestor::lab::selfplay::Limits;
 use nestor::lab::Until;
-use nestor::search::crash_guard::PREFERRED_MARGIN;
 use nestor::search::profile::Profile;
 use nestor::search::{Standard, Weights};
 
 use clap::Args;
-use nestor::io::{check_folder, Input, Output};
+use nestor::io::{Input, Output, OutputSet};
 use nestor::lab::batch::DEFAULT_MAX_LINES;
 use nestor::lab::shard::ShardSpec;
 
@@ -43,7 +42,7 @@ pub struct SimArgs {
     /// First seed; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
     /// Play each game to: `top-out`, `level:N` (`level:29` gives the level-19 figures),
@@ -161,19 +160,29 @@ pub struct Outputs {
 
 impl Outputs {
     /// Checks `--out` and `--plots` under the overwrite rule; `inputs` are never outputs.
+    /// The folder first: a CSV inside it is then refused for the plot it would be.
     pub fn check(report: &ReportArgs, inputs: &[Input<'_>], overwrite: bool) -> Result<Outputs> {
+        let mut set = OutputSet::new(inputs.to_vec(), overwrite);
+        let plots = report
+            .plots
+            .as_deref()
+            .map(|d| set.folder("--plots", d, &super::plots::NAMES))
+            .transpose()?;
         Ok(Outputs {
-            csv: report
-                .out
-                .as_deref()
-                .map(|p| Output::check("--out", p, inputs, overwrite))
-                .transpose()?,
-            plots: report
-                .plots
-                .as_deref()
-                .map(|d| check_folder("--plots", d, &super::plots::NAMES, inputs, overwrite))
-                .transpose()?,
+            csv: set.maybe("--out", report.out.as_deref())?,
+            plots,
         })
+    }
+}
+
+/// "seeds A..B" for `n` (at least 1) seeds from `first`, as they wrap past the largest seed
+/// to 0: "seeds A..18446744073709551615 and 0..B".
+pub fn seeds(first: u64, n: u64) -> String {
+    let last = first.wrapping_add(n.saturating_sub(1));
+    if last >= first {
+        format!("seeds {first}..{last}")
+    } else {
+        format!("seeds {first}..{} and 0..{last}", u64::MAX)
     }
 }
 
@@ -207,10 +216,10 @@ pub fn run(args: &SimArgs) -> Result<ExitCode> {
     let (weights, profile) = (&bot.weights, &bot.profile);
     if let Until::Level(n) = args.until {
         if n <= args.level {
-            bail!(
+            return Err(super::args::bad_argument(format!(
                 "--until level:{n} is reached before the first piece of a game from level {}",
                 args.level
-            );
+            )));
         }
     }
     if let Until::Lines(n) = args.until {
@@ -335,7 +344,7 @@ fn print_summary(
     };
     let seeds = match results.len() as u64 {
         0 => String::from("no games finished"),
-        n => format!("seeds {}..{}", args.seed, args.seed.wrapping_add(n - 1)),
+        n => seeds(args.seed, n),
     };
     println!(
         "{} from level {} to {} ({seeds}), {speed}",
@@ -351,40 +360,28 @@ fn print_summary(
         "score: mean {:.0}, median {:.0}, best third {:.0}, max {}",
         s.mean_score, s.median_score, s.best_third_mean, s.max_score
     );
+    // Level 29's figures only when the goal lets a game get there.
+    let to_29 = super::sim_levels::reaches(args.until, 29);
+    if to_29 {
+        println!(
+            "max-out rate (999,999 before level 29): {:.1}%; median score at level 29 (games that reached it): {:.0}",
+            100.0 * s.max_out_rate,
+            s.median_score_at_29,
+        );
+    }
+    let after_29 = if to_29 {
+        format!(
+            "; after the level-29 transition: mean {:.1}, median {:.1}",
+            s.mean_lines_after_29, s.median_lines_after_29
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "max-out rate (999,999 before level 29): {:.1}%; median score at level 29 (games that reached it): {:.0}",
-        100.0 * s.max_out_rate,
-        s.median_score_at_29,
+        "lines: mean {:.1}, median {:.1}, p10 {:.0}, p90 {:.0}{after_29}",
+        s.mean_lines, s.median_lines, s.p10_lines, s.p90_lines
     );
-    println!(
-        "lines: mean {:.1}, median {:.1}, p10 {:.0}, p90 {:.0}; after the level-29 transition: mean {:.1}, median {:.1}",
-        s.mean_lines, s.median_lines, s.p10_lines, s.p90_lines, s.mean_lines_after_29, s.median_lines_after_29
-    );
-    println!(
-        "reached level 29: {:.1}%, 39: {:.1}%, 49: {:.1}%, 99: {:.1}%, the crash level 155: {:.1}%; topped out: {:.1}%",
-        100.0 * s.reached_29_rate,
-        100.0 * s.reached_39_rate,
-        100.0 * s.reached_49_rate,
-        100.0 * s.reached_99_rate,
-        100.0 * s.crash_level_rate,
-        100.0 * s.top_out_rate,
-    );
-    println!(
-        "past 155: reached 200: {:.1}%, 255: {:.1}%, the rebirth (255 -> 0): {:.1}% (mean lines \
-         there {:.0}); crashed or hung: {:.1}%, {:.2} per 1,000 line clears past 155 ({} clears); \
-         \"may crash\" frames {:.2}, safe frames within {} cycles of a window {:.2} per 1,000 \
-         clears past 155",
-        100.0 * s.reached_200_rate,
-        100.0 * s.reached_255_rate,
-        100.0 * s.rebirth_rate,
-        s.mean_lines_at_rebirth,
-        100.0 * s.crash_rate,
-        s.crashes_per_1000_clears_past_155,
-        s.clears_past_155,
-        s.may_crash_per_1000_clears_past_155,
-        PREFERRED_MARGIN,
-        s.thin_margin_per_1000_clears_past_155,
-    );
+    super::sim_levels::print(args.until, s, results);
     println!(
         "pieces: mean {:.1}; Tetris rate {:.1}%; desyncs {}",
         s.mean_pieces,
@@ -393,10 +390,19 @@ fn print_summary(
     );
     let d = DecisionFigures::of(results.iter().map(|r| &r.stats.decisions));
     if timing.is_some() && d.decisions > 0 {
+        // Past 155 only when a game got there.
+        let past = if s.crash_level_rate > 0.0 {
+            format!(
+                "; at level 155 or above: p50 {:.2} ms, p99 {:.2} ms",
+                d.p50_ms_past_155, d.p99_ms_past_155
+            )
+        } else {
+            String::new()
+        };
         println!(
             "decision time (planning thread CPU per decision, {} decisions): p50 {:.2} ms, p99 \
-             {:.2} ms; at level 155 or above: p50 {:.2} ms, p99 {:.2} ms",
-            d.decisions, d.p50_ms, d.p99_ms, d.p50_ms_past_155, d.p99_ms_past_155,
+             {:.2} ms{past}",
+            d.decisions, d.p50_ms, d.p99_ms,
         );
     }
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use nestor::io::Output;
+use nestor::io::OutputSet;
 
 use nestor::nes::rom::hex;
 use nestor::nes::{NesDeck, Video};
@@ -200,7 +200,7 @@ pub fn capture(args: &TraceCaptureArgs) -> Result<ExitCode> {
         inputs.push(("addresses file", a.as_path()));
     }
     // Kept to the end: a FIFO output stays open for its reader.
-    let _out = Output::check("--out", out, &inputs, args.output.overwrite)?;
+    let _out = OutputSet::new(inputs, args.output.overwrite).file("--out", out)?;
     let loaded = super::replay::load(rom, movie, &args.rom_options)?;
     let capture = TraceCapture::new(
         loaded.map.clone(),

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 
 use clap::{Args, Subcommand};
-use nestor::io::{Output, OutputError};
+use nestor::io::{Output, OutputError, OutputSet};
 use nestor::lab::shard::ShardSpec;
 use nestor::lab::tune::race::{play_race, RaceRule};
 use nestor::lab::tune::{
@@ -40,7 +40,7 @@ pub struct TuneArgs {
     /// Games of the final comparison against the starting weights, on seeds tuning never saw.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
     pub compare_games: u32,
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
     /// Play every game of every candidate: no early stop of the candidates that cannot reach
@@ -112,7 +112,7 @@ pub enum TuneCommand {
         /// The scores file (JSON).
         #[arg(long, value_name = "FILE.json")]
         out: PathBuf,
-        /// Worker threads (default: all cores).
+        /// Worker threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         threads: Option<u64>,
         #[command(flatten)]
@@ -138,7 +138,7 @@ pub enum TuneCommand {
         /// Games of the final comparison.
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(2..))]
         compare_games: u32,
-        /// Worker threads (default: all cores).
+        /// Worker threads [default: all cores].
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         threads: Option<u64>,
         #[command(flatten)]
@@ -150,7 +150,8 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
     match &args.command {
         None => run_here(args),
         Some(TuneCommand::Init(setup)) => {
-            let (mut state, _out) = new_state(setup)?;
+            let mut outputs = OutputSet::new(setup.bot.inputs(), setup.output.overwrite);
+            let (mut state, _out) = new_state(setup, &mut outputs)?;
             state.sample();
             state.save(&setup.state)?;
             println!(
@@ -168,7 +169,8 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
             threads: t,
             output,
         }) => {
-            let out_file = Output::check("--out", out, &[("state file", state)], output.overwrite)?;
+            let out_file =
+                OutputSet::new(vec![("state file", state)], output.overwrite).file("--out", out)?;
             let mut st = TuneState::load(state)?;
             let n = threads(*t, st.config.games);
             let share = shard.range(st.config.population);
@@ -222,7 +224,8 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
             output,
         }) => {
             let st = TuneState::load(state)?;
-            let out = Output::check("--out", out, &[("state file", state)], output.overwrite)?;
+            let out =
+                OutputSet::new(vec![("state file", state)], output.overwrite).file("--out", out)?;
             finish(&st, state, &out, *compare_games, *t)
         }
     }
@@ -230,13 +233,9 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
 
 /// A run set up from the command line, with generation 0 not yet drawn.
 /// The state and its checked output, kept by the caller while it saves (a FIFO's reader).
-fn new_state(setup: &TuneSetup) -> Result<(TuneState, Output)> {
-    let out = match Output::check(
-        "--state",
-        &setup.state,
-        &setup.bot.inputs(),
-        setup.output.overwrite,
-    ) {
+/// `--state` is checked in `outputs`, the set of the run's outputs.
+fn new_state(setup: &TuneSetup, outputs: &mut OutputSet<'_>) -> Result<(TuneState, Output)> {
+    let out = match outputs.file("--state", &setup.state) {
         Err(OutputError::Exists { .. }) => bail!(
             "--state {} exists; continue that run with --resume {0}, choose another --state, \
              or add --overwrite to start over",
@@ -286,16 +285,20 @@ fn log_generation(config: &TuneConfig, r: &GenerationRecord) {
 /// result and the check on fresh seeds. Ctrl-C drops the candidate in play (its games are
 /// replayed on resume, with the same seeds) and leaves the state as of the last one scored.
 fn run_here(args: &TuneArgs) -> Result<ExitCode> {
+    let mut inputs = args.setup.bot.inputs();
+    if let Some(p) = &args.resume {
+        inputs.push(("state file", p.as_path()));
+    }
+    // The state and the tuned weights are checked together: one file cannot be both.
+    let mut outputs = OutputSet::new(inputs, args.setup.output.overwrite);
     let (mut state, path, _state_out) = match &args.resume {
         Some(p) => (TuneState::load(p)?, p.clone(), None),
         None => {
-            let (state, out) = new_state(&args.setup)?;
+            let (state, out) = new_state(&args.setup, &mut outputs)?;
             (state, args.setup.state.clone(), Some(out))
         }
     };
-    let mut inputs = args.setup.bot.inputs();
-    inputs.push(("state file", path.as_path()));
-    let out = Output::check("--out", &args.out, &inputs, args.setup.output.overwrite)?;
+    let out = outputs.file("--out", &args.out)?;
     state.save(&path)?;
     let interrupt = Interrupt::install();
     let n = threads(args.threads, state.config.games);
@@ -394,20 +397,29 @@ fn finish(
         compare_games,
         super::sim::threads(threads, compare_games),
     );
-    let check = play_and_compare_profiled(&check_batch, &c.profile, c.objective, &tuned, &c.start)
-        .with_context(|| {
-            format!(
-                "the tuning is done; `nestor tune finish --state {}` writes the result",
+    let interrupt = Interrupt::install();
+    // Ctrl-C during the check keeps the tuned weights: only the check is missing.
+    let verdict =
+        match play_and_compare_profiled(&check_batch, &c.profile, c.objective, &tuned, &c.start) {
+            Ok(check) => describe(
+                &check_batch,
+                c.objective,
+                &out.path().display().to_string(),
+                "the starting weights",
+                &check,
+            ),
+            Err(_) if interrupt.requested() => format!(
+                "interrupted: not checked against the starting weights (`nestor tune finish \
+                 --state {}` checks them)",
                 state_path.display()
-            )
-        })?;
-    let verdict = describe(
-        &check_batch,
-        c.objective,
-        &out.path().display().to_string(),
-        "the starting weights",
-        &check,
-    );
+            ),
+            Err(e) => {
+                return Err(e.context(format!(
+                    "the tuning is done; `nestor tune finish --state {}` writes the result",
+                    state_path.display()
+                )))
+            }
+        };
     let last = state.history.last();
     let mut text = format!(
         "# Evaluation weights tuned by nestor {version} (noisy cross-entropy), {date}.\n\
@@ -415,7 +427,7 @@ fn finish(
          # objective {objective}, start level {level}, piece cap {pieces}, line cap {lines}, \
          phase {phase}\n\
          # {gens} generations x {pop} candidates (elite {elite}), {games} games each, \
-         seeds {s0}..{s1}\n\
+         {seeds}\n\
          # last generation: best {best:.3}, elite mean {elite_mean:.3} (mean {objective} per game)\n\
          # tuned: {keys}\n\
          # check against the starting weights on fresh seeds:\n",
@@ -431,8 +443,10 @@ fn finish(
         pop = c.population,
         elite = c.elite,
         games = c.games,
-        s0 = c.game_seed(0, 0),
-        s1 = c.fresh_seed() - 1,
+        seeds = super::sim::seeds(
+            c.game_seed(0, 0),
+            u64::from(c.generations) * u64::from(c.games)
+        ),
         best = last.map_or(f64::NAN, |r| r.best),
         elite_mean = last.map_or(f64::NAN, |r| r.elite_mean),
         keys = c.keys.join(", "),
@@ -448,5 +462,9 @@ fn finish(
         .with_context(|| format!("cannot write {}", out.path().display()))?;
     println!("{verdict}");
     println!("tuned weights written to {}", out.path().display());
-    Ok(ExitCode::SUCCESS)
+    Ok(if interrupt.requested() {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -9,7 +9,7 @@ use nestor::nes::observe::RamSnapshot;
 use nestor::nes::{NesDeck, Video};
 use nestor::search::explain::Explanation;
 use nestor::search::Placement;
-use nestor::ui::{render_terminal, too_small, Pacer, TermOptions, TerminalView, ViewEvent};
+use nestor::ui::{render_terminal, too_small, Legend, Pacer, TermOptions, TerminalView, ViewEvent};
 
 /// How to get the window, for every command that would open one in a build without it.
 #[cfg(not(feature = "window"))]
@@ -79,14 +79,26 @@ impl View {
         matches!(self, View::Terminal(_)) && io::stderr().is_terminal()
     }
 
+    /// The terminal's legend also says what the outline and the PLAN line mean: plans are
+    /// shown (`--show-plan`).
+    pub fn shows_plans(&mut self) {
+        match self {
+            View::Terminal(t) => t.legend = Legend::Plan,
+            #[cfg(feature = "window")]
+            View::Window(_) => {}
+        }
+    }
+
     /// Shows the frame just run: the window the cartridge's picture (`deck`'s, with the plan
-    /// outlined), the terminal the board in `ram`; `top` in the panel or under the board.
+    /// outlined), the terminal the board in `ram` with `pieces`, the game's count so far;
+    /// `top` in the panel or under the board.
     #[cfg_attr(not(feature = "window"), allow(unused_variables))]
     pub fn show(
         &mut self,
         deck: &mut NesDeck,
         ram: &RamSnapshot,
         plan: Option<&Placement>,
+        pieces: Option<u32>,
         top: &[Explanation],
     ) -> Result<ViewEvent> {
         match self {
@@ -96,7 +108,7 @@ impl View {
                 v.queue_audio(deck.audio_samples());
                 Ok(v.show_explained(deck.frame_buffer(), plan, top)?)
             }
-            View::Terminal(t) => t.show(ram, plan, top),
+            View::Terminal(t) => t.show(ram, plan, pieces, top),
         }
     }
 }
@@ -111,6 +123,7 @@ pub struct TermView {
     colour: bool,
     /// The last line of the picture.
     note: String,
+    legend: Legend,
     /// Log lines held while the picture owns stderr (written when it ends).
     _log: Option<super::log_hold::Hold>,
 }
@@ -123,6 +136,7 @@ impl TermView {
             pacer: Pacer::new(),
             colour: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             note,
+            legend: Legend::Quit,
             _log: io::stderr().is_terminal().then(super::log_hold::hold),
         })
     }
@@ -131,6 +145,7 @@ impl TermView {
         &mut self,
         ram: &RamSnapshot,
         plan: Option<&Placement>,
+        pieces: Option<u32>,
         top: &[Explanation],
     ) -> Result<ViewEvent> {
         if self.keys.quit_pressed() {
@@ -145,7 +160,14 @@ impl TermView {
                     Some(line) => format!("{}\n{line}", self.note),
                     None => self.note.clone(),
                 };
-                self.view.draw(&picture(ram, plan, top, self.colour, &note))
+                let opts = TermOptions {
+                    plan: plan.copied(),
+                    pieces,
+                    colour: self.colour,
+                    legend: self.legend,
+                    ..TermOptions::default()
+                };
+                self.view.draw(&picture(ram, &opts, top, &note))
             }
         }
         .context("cannot write to the terminal")?;
@@ -165,22 +187,9 @@ impl Drop for TermView {
 
 /// The terminal's picture of the frame in `ram`: the board with `plan` marked, the tables of
 /// `top` under it, then `note`; the title screen and menus, which hold no game, say so instead.
-fn picture(
-    ram: &RamSnapshot,
-    plan: Option<&Placement>,
-    top: &[Explanation],
-    colour: bool,
-    note: &str,
-) -> String {
+fn picture(ram: &RamSnapshot, opts: &TermOptions, top: &[Explanation], note: &str) -> String {
     let mut text = match ram.to_game() {
-        Ok(game) => {
-            let opts = TermOptions {
-                plan: plan.copied(),
-                colour,
-                ..TermOptions::default()
-            };
-            render_terminal(&game, &opts)
-        }
+        Ok(game) => render_terminal(&game, opts),
         Err(_) => "the cartridge is in its menus\n".to_string(),
     };
     for e in top {
@@ -257,8 +266,18 @@ mod tests {
     use super::*;
     use nestor::game::Game;
 
+    /// As `play` draws a frame with `--show-plan`: the plan, the game's pieces, the legend.
+    fn play_options(plan: Option<Placement>) -> TermOptions {
+        TermOptions {
+            plan,
+            pieces: Some(12),
+            legend: Legend::Plan,
+            ..TermOptions::default()
+        }
+    }
+
     #[test]
-    fn the_picture_is_the_board_in_ram_with_the_plan_and_the_note() {
+    fn the_picture_is_the_board_in_ram_with_the_plan_pieces_legend_and_note() {
         let game = Game::seeded(18, 7);
         let ram = RamSnapshot::from_game(&game);
         let plan = Placement {
@@ -266,8 +285,10 @@ mod tests {
             y: 18,
             orientation: game.orientation().expect("a piece in play"),
         };
-        let text = picture(&ram, Some(&plan), &[], false, "NOTE");
+        let text = picture(&ram, &play_options(Some(plan)), &[], "NOTE");
         assert!(text.contains("LEVEL       18"), "{text}");
+        assert!(text.contains("PIECES      12"), "as in demo: {text}");
+        assert!(text.contains("PLAN piece xCOL yROW"), "{text}");
         assert!(text.contains("PLAN"), "{text}");
         assert!(text.contains("<><><>"), "the plan is marked: {text}");
         assert!(text.trim_end().ends_with("NOTE"), "{text}");
@@ -282,7 +303,7 @@ mod tests {
     fn menus_have_no_board_but_say_so() {
         let mut ram = RamSnapshot::from_game(&Game::seeded(18, 7));
         ram.play_state = 0xEE;
-        let text = picture(&ram, None, &[], false, "NOTE");
+        let text = picture(&ram, &play_options(None), &[], "NOTE");
         assert_eq!(text, "the cartridge is in its menus\nNOTE");
     }
 }

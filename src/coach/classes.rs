@@ -146,7 +146,7 @@ pub enum SettingsError {
     #[error("bad coach settings {path}: {source}")]
     Parse {
         path: PathBuf,
-        source: toml::de::Error,
+        source: crate::io::TomlError,
     },
     #[error("coach settings {path}: [classes] must be 0 <= good <= inaccuracy <= mistake (finite), got {good}, {inaccuracy}, {mistake}")]
     Order {
@@ -169,9 +169,9 @@ crate::toml_file!(CoachSettings, SettingsError);
 impl CoachSettings {
     /// Parses and checks settings text; `path` labels the errors.
     pub fn from_toml(text: &str, path: &Path) -> Result<CoachSettings, SettingsError> {
-        let s: CoachSettings = toml::from_str(text).map_err(|source| SettingsError::Parse {
+        let s: CoachSettings = toml::from_str(text).map_err(|e| SettingsError::Parse {
             path: path.to_path_buf(),
-            source,
+            source: crate::io::TomlError::new(&e, text),
         })?;
         let Thresholds {
             good,

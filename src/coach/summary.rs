@@ -141,7 +141,10 @@ impl Summary {
             .collect();
         out.push_str(&format!("accuracy by level: {}\n", levels.join(", ")));
         if self.worst.is_empty() {
-            out.push_str("no placement worse than the best\n");
+            out.push_str(&format!(
+                "no placement worse than the best: all {} were the best\n",
+                self.pieces
+            ));
         } else {
             out.push_str("worst placements:\n");
         }

@@ -19,6 +19,13 @@ pub enum OutputError {
         role: &'static str,
         input: PathBuf,
     },
+    #[error("{flag} {path} is also {other_flag} {other}: two outputs of one run cannot be the same file (choose another name for one of them)")]
+    Twice {
+        flag: String,
+        path: PathBuf,
+        other_flag: String,
+        other: PathBuf,
+    },
     #[error("{flag} {path} exists: a file that already exists is never replaced unless --overwrite is given (choose another name, or add --overwrite)")]
     Exists { flag: String, path: PathBuf },
     #[error("{flag} {path} is a folder, not a file")]
@@ -56,6 +63,18 @@ fn same_file(a: &Path, b: &Path) -> bool {
 #[cfg(not(unix))]
 fn same_file(a: &Path, b: &Path) -> bool {
     same_file::is_same_file(a, b).unwrap_or(false)
+}
+
+/// Why no file can be created in an output's folder, in the words of the OS's error.
+fn in_folder(e: &std::io::Error) -> std::io::Error {
+    use std::io::ErrorKind;
+    let why = match e.kind() {
+        ErrorKind::NotFound => "its folder does not exist",
+        ErrorKind::PermissionDenied => "no file can be created in its folder (permission denied)",
+        ErrorKind::ReadOnlyFilesystem => "its folder is on a read-only file system",
+        _ => return std::io::Error::new(e.kind(), format!("its folder: {}", e.kind())),
+    };
+    std::io::Error::new(e.kind(), why)
 }
 
 /// How an output will be written.
@@ -143,7 +162,8 @@ impl Output {
                     }
                 };
                 // The writer creates its temporary file here: try it now, not after a long run.
-                temp_in(parent(&real)).map_err(|e| unwritable(flag.clone(), e))?;
+                // The error says why, not the temporary file's name (never seen by the user).
+                temp_in(parent(&real)).map_err(|e| unwritable(flag.clone(), in_folder(&e)))?;
                 (kind, None)
             }
         };
@@ -185,15 +205,93 @@ impl Output {
     }
 }
 
-/// Checks a folder of outputs (`sim --plots DIR`): the folder is created if missing, and each
-/// of `names` inside it is checked as an output of its own under the same rule.
-pub fn check_folder(
-    flag: &str,
-    dir: &Path,
-    names: &[&str],
-    inputs: &[Input<'_>],
+/// Where an output will be written, however it is spelt: its links followed and its folder
+/// made absolute (a folder that does not exist yet is taken as written). `None` for a stream
+/// (`/dev/null`, a FIFO), which several outputs may share.
+fn identity(path: &Path) -> Option<PathBuf> {
+    let Ok(Destination::File { path: real, .. }) = resolve(path) else {
+        return None;
+    };
+    let name = real.file_name()?;
+    let dir = parent(&real);
+    let dir = std::fs::canonicalize(dir)
+        .or_else(|_| std::path::absolute(dir))
+        .unwrap_or_else(|_| dir.to_path_buf());
+    Some(dir.join(name))
+}
+
+/// Every output of one command, checked before any work: each against the command's inputs
+/// and the overwrite rule ([`Output::check`]), and against the outputs checked before it, so
+/// that two options never name one file (`--out d/scores.png --plots d`).
+#[derive(Debug)]
+pub struct OutputSet<'a> {
+    inputs: Vec<Input<'a>>,
     overwrite: bool,
-) -> Result<Vec<Output>, OutputError> {
+    /// Each output checked so far: its option, its path as given, where it is written.
+    taken: Vec<(String, PathBuf, PathBuf)>,
+}
+
+impl<'a> OutputSet<'a> {
+    pub fn new(inputs: Vec<Input<'a>>, overwrite: bool) -> OutputSet<'a> {
+        OutputSet {
+            inputs,
+            overwrite,
+            taken: Vec::new(),
+        }
+    }
+
+    /// The inputs no output may be.
+    pub fn inputs(&self) -> &[Input<'a>] {
+        &self.inputs
+    }
+
+    /// Checks the output `path` of the option `flag`.
+    pub fn file(&mut self, flag: &str, path: &Path) -> Result<Output, OutputError> {
+        let key = identity(path);
+        if let Some(key) = &key {
+            if let Some((other_flag, other, _)) = self.taken.iter().find(|(_, _, k)| k == key) {
+                return Err(OutputError::Twice {
+                    flag: flag.to_string(),
+                    path: path.to_path_buf(),
+                    other_flag: other_flag.clone(),
+                    other: other.clone(),
+                });
+            }
+        }
+        let out = Output::check(flag, path, &self.inputs, self.overwrite)?;
+        if let Some(key) = key {
+            self.taken.push((flag.to_string(), path.to_path_buf(), key));
+        }
+        Ok(out)
+    }
+
+    /// As [`OutputSet::file`] for an output that may be absent.
+    pub fn maybe(
+        &mut self,
+        flag: &str,
+        path: Option<&Path>,
+    ) -> Result<Option<Output>, OutputError> {
+        path.map(|p| self.file(flag, p)).transpose()
+    }
+
+    /// Checks a folder of outputs (`sim --plots DIR`): the folder is created if missing, and
+    /// each of `names` inside it is checked as an output of its own.
+    pub fn folder(
+        &mut self,
+        flag: &str,
+        dir: &Path,
+        names: &[&str],
+    ) -> Result<Vec<Output>, OutputError> {
+        make_folder(flag, dir)?;
+        names
+            .iter()
+            .map(|name| self.file(flag, &dir.join(name)))
+            .collect()
+    }
+}
+
+/// A folder of outputs made ready: refused when it is a file, created when missing.
+fn make_folder(flag: &str, dir: &Path) -> Result<(), OutputError> {
     if dir.exists() && !dir.is_dir() {
         return Err(OutputError::NotFolder {
             flag: flag.to_string(),
@@ -204,11 +302,7 @@ pub fn check_folder(
         flag: flag.to_string(),
         path: dir.to_path_buf(),
         source,
-    })?;
-    names
-        .iter()
-        .map(|name| Output::check(flag, &dir.join(name), inputs, overwrite))
-        .collect()
+    })
 }
 
 #[cfg(test)]

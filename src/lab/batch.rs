@@ -296,10 +296,17 @@ impl Summary {
 /// The survival curve: for each of `points` line counts from 0 to the most lines any game
 /// cleared (past the rebirth when games got there), the share of games that had not topped out,
 /// crashed or hung before clearing that many lines. A game stopped by a goal or a cap did not
-/// die: it counts as alive throughout.
+/// die: it counts as alive up to where it stopped, and the curve ends there, at the first such
+/// stop: past it, not every game was watched.
 pub fn survival(results: &[GameResult], points: usize) -> Vec<(u32, f64)> {
     let n = results.len();
+    let first_stop = results
+        .iter()
+        .filter(|r| !r.stats.end.is_death())
+        .map(|r| r.stats.lines)
+        .min();
     let most = results.iter().map(|r| r.stats.lines).max().unwrap_or(0);
+    let most = first_stop.map_or(most, |stop| stop.min(most));
     let points = points.max(2);
     (0..points)
         .map(|i| {

@@ -24,8 +24,8 @@ pub enum Until {
 /// Why `--until` text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "`{text}` is not a stopping point: expected `top-out`, `level:N` (0-255), `lines:N` or \
-     `rebirth`"
+    "`{text}` is not a stopping point: expected `top-out`, `level:N` (0-255), `lines:N` (1 or \
+     more) or `rebirth`"
 )]
 pub struct UntilError {
     pub text: String,
@@ -47,7 +47,11 @@ impl FromStr for Until {
         let (kind, n) = t.split_once(':').ok_or_else(err)?;
         match kind.trim() {
             "level" => n.trim().parse().map(Until::Level).map_err(|_| err()),
-            "lines" => n.trim().parse().map(Until::Lines).map_err(|_| err()),
+            // `lines:0` would stop every game before its first piece.
+            "lines" => match n.trim().parse() {
+                Ok(0) | Err(_) => Err(err()),
+                Ok(n) => Ok(Until::Lines(n)),
+            },
             _ => Err(err()),
         }
     }

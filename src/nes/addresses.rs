@@ -61,6 +61,13 @@ pub enum Error {
         value: i64,
         reason: &'static str,
     },
+    #[error("{file}: `{first}` and `{second}` share the byte ${address:04X}: each field has bytes of its own (only ram.player_block and ram.working_block hold other fields)")]
+    Overlap {
+        file: String,
+        first: String,
+        second: String,
+        address: u16,
+    },
 }
 
 /// A number from the file as the user wrote it: hex when it is not negative (-5 stays -5,
@@ -215,7 +222,7 @@ impl AddressMap {
     pub fn parse(text: &str, file: &str) -> Result<AddressMap, Error> {
         let table: Table = text.parse().map_err(|e: toml::de::Error| Error::Syntax {
             file: file.into(),
-            message: e.to_string(),
+            message: crate::io::TomlError::new(&e, text).to_string(),
         })?;
         let err_key = |key: String| Error::UnknownKey {
             file: file.into(),
@@ -246,6 +253,7 @@ impl AddressMap {
                 reason: "rows -2/-1 are where row addresses wrap: playfield.base + $EC",
             });
         }
+        check_overlaps(&ram, base, file)?;
         Ok(AddressMap::from_ram_table(
             &ram,
             [base, hidden, get(&pf, "empty_tile")],
@@ -272,6 +280,37 @@ impl AddressMap {
 /// Keys added after users had written their own maps, with the cartridge's address: a file
 /// without one still loads (the address is the same in every known dump), with a warning.
 const ADDED_LATER: &[(&str, &str, u16)] = &[("ram", "display_next_piece", 0xDF)];
+
+/// The `[ram]` keys that are blocks holding other fields, not fields of their own.
+const BLOCKS: [&str; 2] = ["player_block", "working_block"];
+
+/// Refuses two fields on one byte (the blocks aside), a field in the playfield page included:
+/// a typo would have two quantities read from one place.
+fn check_overlaps(
+    ram: &std::collections::BTreeMap<&str, u16>,
+    base: u16,
+    file: &str,
+) -> Result<(), Error> {
+    let mut spans: Vec<(u16, u16, String)> = RAM_KEYS
+        .iter()
+        .filter(|(key, _)| !BLOCKS.contains(key))
+        .filter_map(|&(key, width)| ram.get(key).map(|&at| (at, width, format!("ram.{key}"))))
+        .collect();
+    spans.push((base, PAGE, "playfield.base".to_string()));
+    spans.sort();
+    for pair in spans.windows(2) {
+        let ((a, width, first), (b, _, second)) = (&pair[0], &pair[1]);
+        if *b < a + width {
+            return Err(Error::Overlap {
+                file: file.into(),
+                first: first.clone(),
+                second: second.clone(),
+                address: *b,
+            });
+        }
+    }
+    Ok(())
+}
 
 /// Checks one section: every key known, present (or added later), an integer in range.
 fn section<'k>(

@@ -338,9 +338,10 @@ impl RamSnapshot {
             self.next.into(),
             "is not a spawn orientation id",
         );
+        // Only the hidden id: one beyond it is already said above, once.
         if self.play_state == PlayState::Control as u8 {
             check(
-                self.orientation < HIDDEN_ID,
+                self.orientation != HIDDEN_ID,
                 "orientation",
                 self.orientation.into(),
                 "is hidden while the piece is controlled",
@@ -463,6 +464,18 @@ mod tests {
         s.lines_bcd = [0x0A, 0x01];
         let fields: Vec<_> = s.problems().iter().map(|b| b.field).collect();
         assert_eq!(fields, ["lines_bcd"]);
+    }
+
+    #[test]
+    fn a_bad_orientation_of_a_controlled_piece_is_listed_once() {
+        let mut s = playing();
+        s.play_state = PlayState::Control as u8;
+        s.orientation = 0x20;
+        let fields: Vec<_> = s.problems().iter().map(|b| b.field).collect();
+        assert_eq!(fields, ["orientation"]);
+        s.orientation = HIDDEN_ID;
+        let e = Game::try_from(&s).unwrap_err().to_string();
+        assert!(e.contains("hidden while the piece is controlled"), "{e}");
     }
 
     #[test]

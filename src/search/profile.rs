@@ -238,16 +238,7 @@ impl Profile {
             text.parse()
                 .map_err(|e: toml::de::Error| ProfileError::Toml {
                     path: path.to_string(),
-                    message: match e.span() {
-                        // Where, as the weights and settings errors say it.
-                        Some(span) => {
-                            let before = &text[..span.start.min(text.len())];
-                            let line = before.matches('\n').count() + 1;
-                            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-                            format!("line {line}, column {column}: {}", e.message())
-                        }
-                        None => e.message().to_string(),
-                    },
+                    message: crate::io::TomlError::new(&e, text).to_string(),
                 })?;
         if let Some(extra) = table.keys().find(|k| {
             !KEYS.contains(&k.as_str()) && ![WEIGHTS_KEY, BLIND_KEY].contains(&k.as_str())

@@ -98,14 +98,14 @@ pub enum WeightsError {
     #[error("bad weights file {path}: {source}")]
     Parse {
         path: PathBuf,
-        source: toml::de::Error,
+        source: crate::io::TomlError,
     },
     /// A phase table with a wrong type, a missing or an unknown key (serde names the key).
     #[error("weights file {path}: [phase.{phase}]: {source}")]
     PhaseKeys {
         path: PathBuf,
         phase: String,
-        source: Box<toml::de::Error>,
+        source: crate::io::TomlError,
     },
     #[error("weights file {path}: `{key}`: {problem}")]
     Key {
@@ -133,6 +133,12 @@ pub enum WeightsError {
         key: String,
         value: f64,
     },
+    #[error("weights file {path}: `{key}` = {value:e} is out of range: a weight is at most {MAX_WEIGHT:e} either way (a larger one overflows the evaluation)")]
+    TooLarge {
+        path: PathBuf,
+        key: String,
+        value: f64,
+    },
     #[error("weights file {path}: `{key}` = {value} is out of range: {reason}")]
     OutOfRange {
         path: PathBuf,
@@ -141,6 +147,10 @@ pub enum WeightsError {
         reason: &'static str,
     },
 }
+
+/// The largest weight either way: a board's features times it, summed, stay far from
+/// overflow (the shipped sets' largest is 2e9).
+pub const MAX_WEIGHT: f64 = 1e12;
 
 impl Weights {
     /// The built-in set, the same as `config/weights/default.toml`.

@@ -44,8 +44,15 @@ pub fn loss_per_piece(ratings: &[Rating]) -> Result<Frame, ChartError> {
         .fold(1.0f64, f64::max)
         .ceil();
     draw_chart(900, 440, |root| {
-        // The title on the left, the legend on the right of the same line.
-        root.draw(&Text::new("Value loss per piece", (14, 10), title()))?;
+        // The title on the left, the legend on the right of the same line. A flawless game's
+        // bars are all at 0: the title says so, so that the chart is not taken for empty.
+        let flawless = ratings.iter().all(|r| r.verdict.loss == Some(0.0));
+        let caption = if flawless && !ratings.is_empty() {
+            format!("Value loss per piece: all {} the best", ratings.len())
+        } else {
+            "Value loss per piece".to_string()
+        };
+        root.draw(&Text::new(caption.as_str(), (14, 10), title()))?;
         let mut c = ChartBuilder::on(root)
             .margin(14)
             .margin_top(48)

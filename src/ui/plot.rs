@@ -161,8 +161,13 @@ pub fn row_histogram(locks: &[(u8, u8)]) -> Result<Frame, ChartError> {
 }
 
 /// Step curve of the share of games still alive (0..1) against lines: `curve` holds
-/// (lines, share) points in increasing lines, as `lab::batch::survival` gives them.
-pub fn survival_plot(curve: &[(u32, f64)], games: usize) -> Result<Frame, ChartError> {
+/// (lines, share) points in increasing lines, as `lab::batch::survival` gives them; the title
+/// says how many of the `games` a goal or a cap stopped (`stopped`), and what they count as.
+pub fn survival_plot(
+    curve: &[(u32, f64)],
+    games: usize,
+    stopped: usize,
+) -> Result<Frame, ChartError> {
     let most = f64::from(curve.last().map_or(0, |&(l, _)| l).max(1));
     let mut steps = Vec::with_capacity(2 * curve.len());
     for (i, &(lines, share)) in curve.iter().enumerate() {
@@ -173,8 +178,14 @@ pub fn survival_plot(curve: &[(u32, f64)], games: usize) -> Result<Frame, ChartE
         steps.push((next, 100.0 * share));
     }
     draw_chart(800, 450, |root| {
-        let mut c = titled_chart(root, format!("Games alive by lines cleared, {games} games"))
-            .build_cartesian_2d(0f64..most, 0f64..105f64)?;
+        let title = match stopped {
+            0 => format!("Games alive by lines cleared, {games} games"),
+            n => format!(
+                "Games alive by lines cleared, {games} games ({n} stopped by a goal or cap: \
+                 alive until then)"
+            ),
+        };
+        let mut c = titled_chart(root, title).build_cartesian_2d(0f64..most, 0f64..105f64)?;
         grid_style(&mut c.configure_mesh())
             .x_desc("Lines cleared")
             .y_desc("Games still playing (percent)")
@@ -298,7 +309,7 @@ mod tests {
 
     #[test]
     fn survival_area_falls_with_the_share_alive() {
-        let f = survival_plot(&[(0, 1.0), (100, 1.0), (200, 0.5), (300, 0.0)], 2).unwrap();
+        let f = survival_plot(&[(0, 1.0), (100, 1.0), (200, 0.5), (300, 0.0)], 2, 0).unwrap();
         let cols = per_column(&f, 0..f.width, BAR);
         let full = cols.iter().copied().max().unwrap();
         let first_full = cols.iter().position(|&n| n == full).unwrap();

@@ -32,7 +32,25 @@ pub struct TermOptions {
     pub status: String,
     /// ANSI colours (off: plain ASCII, for `NO_COLOR` and dumb terminals).
     pub colour: bool,
+    /// The legend at the foot of the panel.
+    pub legend: Legend,
 }
+
+/// What the legend at the foot of the panel says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Legend {
+    #[default]
+    None,
+    /// How to quit.
+    Quit,
+    /// What the outline and the PLAN line mean, and how to quit (whenever plans are shown,
+    /// so that it does not come and go with the plan).
+    Plan,
+}
+
+/// The legend's lines, each narrow enough for the panel ([`MIN_SIZE`]); the first starts with
+/// the planned cells' mark.
+pub const LEGEND: [&str; 3] = [" the planned lock", "PLAN piece xCOL yROW", "q quits"];
 
 /// What one board cell shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +159,27 @@ fn panel(game: &Game, opts: &TermOptions) -> Vec<String> {
     if !opts.status.is_empty() {
         lines.push(String::new());
         lines.push(opts.status.clone());
+    }
+    // The mark of a planned empty cell, as `push_cell` draws it.
+    let mark = if opts.colour { "[]" } else { "<>" };
+    let legend: Vec<String> = match opts.legend {
+        Legend::None => Vec::new(),
+        Legend::Quit => vec![LEGEND[2].to_string()],
+        Legend::Plan => vec![
+            format!("{mark}{}", LEGEND[0]),
+            LEGEND[1].to_string(),
+            LEGEND[2].to_string(),
+        ],
+    };
+    if !legend.is_empty() {
+        // At the foot of the panel, under whatever the lines above say.
+        let foot = 22 - legend.len();
+        if lines.len() < foot {
+            lines.resize(foot, String::new());
+        } else {
+            lines.push(String::new());
+        }
+        lines.extend(legend);
     }
     lines
 }

@@ -160,3 +160,32 @@ fn a_small_terminal_is_told_and_the_picture_comes_back() {
     assert_eq!(s.matches("Enlarge").count(), 1, "shown once while it lasts");
     assert_eq!(s.matches("board").count(), 2, "redrawn after the message");
 }
+
+#[test]
+fn the_legend_says_what_the_outline_and_the_plan_line_mean_at_the_foot() {
+    let g = Game::seeded(19, 7);
+    let opts = TermOptions {
+        plan: Some(crate::search::fixtures::o_at(4, 17)),
+        pieces: Some(3),
+        legend: Legend::Plan,
+        ..plain()
+    };
+    let text = render_terminal(&g, &opts);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 22, "{text}");
+    assert!(lines[19].ends_with("<> the planned lock"), "{text}");
+    assert!(lines[20].ends_with("PLAN piece xCOL yROW"), "{text}");
+    assert!(lines[21].ends_with("q quits"), "{text}");
+    assert!(text.contains("PLAN   O x4 y17"), "{text}");
+    let quit = render_terminal(
+        &g,
+        &TermOptions {
+            legend: Legend::Quit,
+            ..plain()
+        },
+    );
+    assert!(quit.contains("q quits") && !quit.contains("PLAN"), "{quit}");
+    for line in text.lines() {
+        assert!(line.chars().count() <= usize::from(MIN_SIZE.0), "{line}");
+    }
+}

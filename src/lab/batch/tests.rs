@@ -217,17 +217,26 @@ fn lines_percentiles_level_shares_and_lines_after_29() {
 }
 
 #[test]
-fn survival_counts_top_outs_only() {
+fn survival_counts_top_outs_only_up_to_the_first_stopped_game() {
     let results = [
         game(100, 29, None, End::TopOut),
         game(300, 49, None, End::TopOut),
         game(200, 39, None, End::MaxLines),
         game(400, 59, None, End::CrashLevel),
     ];
+    // The game stopped at 200 lines is alive up to there; past it the curve is not measured.
     let curve = survival(&results, 5);
     assert_eq!(
         curve,
-        [(0, 1.0), (100, 1.0), (200, 0.75), (300, 0.75), (400, 0.5)]
+        [(0, 1.0), (50, 1.0), (100, 1.0), (150, 0.75), (200, 0.75)]
+    );
+    let deaths = [
+        game(100, 29, None, End::TopOut),
+        game(300, 49, None, End::TopOut),
+    ];
+    assert_eq!(
+        survival(&deaths, 4),
+        [(0, 1.0), (100, 1.0), (200, 0.5), (300, 0.5)]
     );
     assert!(survival(&[], 3).iter().all(|&(_, s)| s == 0.0));
 }

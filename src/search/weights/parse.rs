@@ -78,7 +78,7 @@ fn phase(path: &Path, name: &str, value: toml::Value) -> Result<Phase, WeightsEr
             .map_err(|source| WeightsError::PhaseKeys {
                 path: path.to_path_buf(),
                 phase: name.to_string(),
-                source: Box::new(source),
+                source: crate::io::TomlError::of_value(&source),
             })?;
     check(&weights, path, name)?;
     Ok(Phase {
@@ -89,10 +89,17 @@ fn phase(path: &Path, name: &str, value: toml::Value) -> Result<Phase, WeightsEr
     })
 }
 
-/// Rejects non-finite floats and row counts beyond the 20 visible rows.
+/// Rejects non-finite floats, weights beyond [`super::MAX_WEIGHT`] and row counts beyond the 20 visible rows.
 fn check(w: &PhaseWeights, path: &Path, phase: &str) -> Result<(), WeightsError> {
     if let Some(&(key, value)) = w.floats().iter().find(|(_, v)| !v.is_finite()) {
         return Err(WeightsError::NotFinite {
+            path: path.to_path_buf(),
+            key: format!("phase.{phase}.{key}"),
+            value,
+        });
+    }
+    if let Some(&(key, value)) = w.floats().iter().find(|(_, v)| v.abs() > super::MAX_WEIGHT) {
+        return Err(WeightsError::TooLarge {
             path: path.to_path_buf(),
             key: format!("phase.{phase}.{key}"),
             value,
@@ -151,9 +158,9 @@ fn check_coverage(phases: &[Phase], path: &Path) -> Result<(), WeightsError> {
 }
 
 pub(super) fn parse(text: &str, path: &Path) -> Result<Weights, WeightsError> {
-    let table: toml::Table = toml::from_str(text).map_err(|source| WeightsError::Parse {
+    let table: toml::Table = toml::from_str(text).map_err(|e| WeightsError::Parse {
         path: path.to_path_buf(),
-        source,
+        source: crate::io::TomlError::new(&e, text),
     })?;
     let mut phases = Vec::new();
     for (key, value) in table {

@@ -304,3 +304,14 @@ fn a_profile_pairs_a_weight_set() {
         p.weights.load().unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
+
+#[test]
+fn a_weight_beyond_the_bound_names_the_file_and_the_key() {
+    let text = two_phases(|t| set_first(&t, "well_cells", "well_cells = -1e308\n"));
+    let (err, msg) = err_of(&text);
+    assert!(matches!(err, WeightsError::TooLarge { .. }), "{err:?}");
+    assert!(
+        msg.contains("phase.score.well_cells") && msg.contains("-1e308"),
+        "{msg}"
+    );
+}
