@@ -169,23 +169,33 @@ fn crash_driver_with(
     d
 }
 
-#[test]
-fn the_run_ahead_sees_the_crash_and_plans_around_it() {
-    // Without the check the bot makes a multi-line clear sooner or later, and it crashes.
-    let mut off = crash_driver(157, None);
-    let frames = (1..=40_000u64)
-        .find(|_| matches!(off.step().unwrap(), Step::Crashed { .. }))
-        .expect("the cartridge crashes without the run-ahead");
-    assert_eq!(off.run_ahead(), RunAheadCounts::default());
-    // With it, every such clear is seen on the copy first and planned around.
-    let mut on = crash_driver(157, Some(150));
-    for _ in 0..frames + 3000 {
-        let step = on.step().unwrap();
+/// Steps `d` until its console crashes (at most 40,000 frames): the frames it took.
+fn frames_to_crash(d: &mut Driver<CrashOnClear, Standard>) -> u64 {
+    (1..=40_000u64)
+        .find(|_| matches!(d.step().unwrap(), Step::Crashed { .. }))
+        .expect("the cartridge crashes without the run-ahead")
+}
+
+/// Steps `d` for `frames` frames, none of them a crash or a desync.
+fn plays_on(d: &mut Driver<CrashOnClear, Standard>, frames: u64) {
+    for _ in 0..frames {
+        let step = d.step().unwrap();
         assert!(
             !matches!(step, Step::Crashed { .. } | Step::Desync { .. }),
             "{step:?}"
         );
     }
+}
+
+#[test]
+fn the_run_ahead_sees_the_crash_and_plans_around_it() {
+    // Without the check the bot makes a multi-line clear sooner or later, and it crashes.
+    let mut off = crash_driver(157, None);
+    let frames = frames_to_crash(&mut off);
+    assert_eq!(off.run_ahead(), RunAheadCounts::default());
+    // With it, every such clear is seen on the copy first and planned around.
+    let mut on = crash_driver(157, Some(150));
+    plays_on(&mut on, frames + 3000);
     let counts = on.run_ahead();
     let (checks, crashes) = (counts.checks, counts.crashes);
     assert!(crashes >= 1 && checks > crashes, "{counts:?}");
@@ -221,18 +231,10 @@ fn the_run_ahead_sees_a_lock_without_a_line_stop_the_copy() {
     // Past 249 a lock that clears nothing can crash the cartridge: without the check the bot
     // sooner or later locks such a piece and the console stops.
     let mut off = crash_driver_with(157, None, CrashRule::LinelessLeft);
-    let frames = (1..=40_000u64)
-        .find(|_| matches!(off.step().unwrap(), Step::Crashed { .. }))
-        .expect("the cartridge crashes without the run-ahead");
+    let frames = frames_to_crash(&mut off);
     // With it the copy shows the crash first and the lock is planned around.
     let mut on = crash_driver_with(157, Some(150), CrashRule::LinelessLeft);
-    for _ in 0..frames + 3000 {
-        let step = on.step().unwrap();
-        assert!(
-            !matches!(step, Step::Crashed { .. } | Step::Desync { .. }),
-            "{step:?}"
-        );
-    }
+    plays_on(&mut on, frames + 3000);
     let counts = on.run_ahead();
     assert!(counts.crashes >= 1, "{counts:?}");
     assert_eq!(on.run_ahead_replans(), counts.crashes);
