@@ -4,9 +4,11 @@
 pub mod analyze;
 pub mod args;
 pub mod assist;
+pub mod cartridge;
 pub mod compare;
 pub mod demo;
 pub mod explain;
+pub mod fceux_replay;
 pub mod interrupt;
 pub mod log_hold;
 pub mod play;

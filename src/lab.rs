@@ -1,7 +1,8 @@
-//! The lab: batch self-play in the rules model, its statistics, shards and their merge, weight
-//! tuning and the objectives it optimises; above `search/` and `nes/`, below `ui/` and the CLI.
+//! The lab: self-play batches in the rules model and on the cartridge, their statistics, shards,
+//! weight tuning and the objectives it optimises; above `search/` and `nes/`, below `ui/`.
 
 pub mod batch;
+pub mod cartridge;
 pub mod decision_time;
 pub mod objective;
 pub mod selfplay;

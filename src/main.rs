@@ -30,6 +30,12 @@ enum Command {
     /// Plays the real cartridge (your own ROM file) in tetanes-core, in the window (--features
     /// window) or the terminal, or headless.
     Play(cli::play::PlayArgs),
+    /// Plays many games on the real cartridge in parallel jobs, keeps each as a movie, and
+    /// prints the figures `sim` gives past level 155 (resumable).
+    Cartridge(cli::cartridge::CartridgeArgs),
+    /// Replays FM2 movies in real FCEUX (headless, under xvfb-run) and says whether the game
+    /// froze there, and where.
+    FceuxReplay(cli::fceux_replay::FceuxReplayArgs),
     /// Replays an FM2 movie from power-on and prints the final score, lines and level.
     Replay(cli::replay::ReplayArgs),
     /// RAM traces: capture one from a movie, verify against the rules model, diff two.
@@ -80,6 +86,8 @@ fn main() -> ExitCode {
         Command::Sim(args) => cli::sim_command::dispatch(&args),
         Command::Tune(args) => cli::tune::run(&args),
         Command::Play(args) => cli::play::run(&args),
+        Command::Cartridge(args) => cli::cartridge::run(&args),
+        Command::FceuxReplay(args) => cli::fceux_replay::run(&args),
         Command::Replay(args) => cli::replay::run(&args),
         Command::Analyze(args) => cli::analyze::run(&args),
         Command::Assist(args) => cli::assist::run(&args),

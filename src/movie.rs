@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod error;
+pub mod fceux;
 mod guid;
 pub mod header;
 pub mod input;

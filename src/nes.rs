@@ -7,7 +7,7 @@ pub mod deck;
 pub mod driver;
 mod driver_report;
 pub mod faults;
-mod freeze;
+pub(crate) mod freeze;
 pub mod menu;
 pub mod model_console;
 pub mod modes;

@@ -68,13 +68,14 @@ fn print_past_155(s: &Summary) {
     }
     println!(
         "past 155: reached 200: {:.1}%, 255: {:.1}%, the rebirth (255 -> 0): {:.1}% (mean lines \
-         there {:.0}); crashed or hung: {:.1}%, {:.2} per 1,000 line clears past 155 ({} clears); \
+         there {:.0}; {:.1}% with no \"may crash\" frame on the way); crashed or hung: {:.1}%, {:.2} per 1,000 line clears past 155 ({} clears); \
          \"may crash\" frames {:.2}, safe frames within {} cycles of a window {:.2} per 1,000 \
          clears past 155",
         100.0 * s.reached_200_rate,
         100.0 * s.reached_255_rate,
         100.0 * s.rebirth_rate,
         s.mean_lines_at_rebirth,
+        100.0 * s.strict_rebirth_rate,
         100.0 * s.crash_rate,
         s.crashes_per_1000_clears_past_155,
         s.clears_past_155,

@@ -136,6 +136,11 @@ pub struct Summary {
     pub reached_200_rate: f64,
     pub reached_255_rate: f64,
     pub rebirth_rate: f64,
+    /// Games that reached the rebirth without a single "may crash" frame: the share a console
+    /// would give if every frame the model leaves open crashed (the model plays on through
+    /// them, so `rebirth_rate` is the share if none did; the cartridge lies between).
+    #[serde(default)]
+    pub strict_rebirth_rate: f64,
     /// Games the cartridge crashed or hung in (`End::Crashed`).
     pub crash_rate: f64,
     /// Crashes and hangs per 1,000 line clears made at level 155 or above (0 with no clear).
@@ -260,6 +265,7 @@ impl Summary {
             reached_200_rate: share(&|r| r.stats.reached(200)),
             reached_255_rate: share(&|r| r.stats.reached(255)),
             rebirth_rate: share(&|r| r.stats.reborn()),
+            strict_rebirth_rate: share(&|r| r.stats.reborn() && r.stats.may_crash_frames == 0),
             crash_rate: crashes as f64 / n as f64,
             crashes_per_1000_clears_past_155: if clears_past_155 == 0 {
                 0.0

@@ -75,6 +75,20 @@ pub fn median(v: &[f64]) -> f64 {
     }
 }
 
+/// The 95 % Wilson score interval of a share of `count` in `of` trials: unlike the normal
+/// approximation it stays inside 0-1 and is not empty at 0 or `of` successes, which matters
+/// for batches of 20 games. `(0, 1)` for no trials.
+pub fn wilson_interval(count: usize, of: usize) -> (f64, f64) {
+    if of == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054;
+    let (n, p) = (of as f64, count as f64 / of as f64);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// Compares `a` against `b` pair by pair.
 pub fn paired(a: &[f64], b: &[f64]) -> Result<Paired, StatsError> {
     if a.len() != b.len() {
@@ -332,5 +346,24 @@ mod tests {
             paired(&[1.0, f64::NAN], &[1.0, 2.0]),
             Err(StatsError::NotFinite { index: 1 })
         );
+    }
+
+    #[test]
+    fn the_wilson_interval_matches_the_textbook_values_and_stays_in_bounds() {
+        // 19 of 20: 0.764-0.991 (Wilson, z = 1.96), as any statistics table gives it.
+        let (lo, hi) = wilson_interval(19, 20);
+        assert!(
+            (lo - 0.7639).abs() < 1e-3 && (hi - 0.9911).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson_interval(0, 20);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.1611).abs() < 1e-3, "{hi}");
+        let (lo, hi) = wilson_interval(20, 20);
+        assert!(
+            (lo - 0.8389).abs() < 1e-3 && (hi - 1.0).abs() < 1e-12,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson_interval(0, 0), (0.0, 1.0));
     }
 }

@@ -80,6 +80,8 @@ pub struct Driver<C: Console, E: Evaluator> {
     stuck_frames: FreezeWatch,
     /// The run-ahead check: from which level, and what it found.
     run_ahead: RunAhead,
+    /// Released frames on the level menu before each start press (`MenuNav::with_wait`).
+    menu_wait: u32,
 }
 
 impl<C: Console, E: Evaluator> Driver<C, E> {
@@ -117,10 +119,23 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             games_over: 0,
             stuck_frames: FreezeWatch::default(),
             run_ahead: RunAhead::default(),
+            menu_wait: 0,
         };
         d.start_counts();
         d.ensure_plan()?;
         Ok(d)
+    }
+
+    /// Waits `frames` released frames on the level menu before each game's start press: the
+    /// RNG steps on every frame, so each wait deals a different game (a cartridge batch's
+    /// way to vary its games). Applies to a start the driver has not made yet.
+    pub fn set_menu_wait(&mut self, frames: u32) {
+        self.menu_wait = frames;
+        if let Mode::Menu(nav) = &mut self.mode {
+            if matches!(nav.goal(), MenuGoal::StartGame { .. }) {
+                *nav = nav.clone().with_wait(frames);
+            }
+        }
     }
 
     pub fn console(&self) -> &C {
@@ -368,7 +383,8 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             }
             match nav.goal() {
                 MenuGoal::LevelMenu => {
-                    self.mode = Mode::Menu(MenuNav::start_game(self.config.level)?);
+                    let nav = MenuNav::start_game(self.config.level)?.with_wait(self.menu_wait);
+                    self.mode = Mode::Menu(nav);
                 }
                 MenuGoal::StartGame { .. } => {
                     self.mode = Mode::Starting(0);

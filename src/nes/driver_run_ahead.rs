@@ -22,7 +22,7 @@ const RUN_AHEAD_AFTER: usize = 400;
 pub(super) const RUN_AHEAD_TRIES: usize = 4;
 
 /// What the run-ahead check counted over a run (`play`'s summary shows it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RunAheadCounts {
     /// Plans checked ahead whose lock cleared lines on the copy, or stopped it.
     pub checks: u64,

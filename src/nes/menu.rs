@@ -74,6 +74,9 @@ pub struct MenuNav {
     cooldown: u32,
     last_mode: Option<u8>,
     holding_a: bool,
+    /// Released frames still to wait on the level menu, the cursor on the level, before the
+    /// start press ([`MenuNav::with_wait`]).
+    wait: u32,
 }
 
 impl MenuNav {
@@ -98,7 +101,17 @@ impl MenuNav {
             cooldown: 0,
             last_mode: None,
             holding_a: false,
+            wait: 0,
         }
+    }
+
+    /// Waits `frames` released frames on the level menu, the cursor on the level, before
+    /// pressing Start: the RNG steps on every NMI, so each wait deals another game (how a
+    /// cartridge batch varies its games, as seeds vary the model's).
+    pub fn with_wait(mut self, frames: u32) -> MenuNav {
+        self.wait = frames;
+        self.limit += u64::from(frames);
+        self
     }
 
     /// Gives up after `frames` frames instead of the default.
@@ -201,6 +214,9 @@ impl MenuNav {
                         PadState::LEFT
                     };
                     (pad, RELEASE)
+                } else if self.wait > 0 {
+                    self.wait -= 1;
+                    (PadState::NONE, 0)
                 } else if level < 10 {
                     (PadState::START, TRANSITION)
                 } else if !self.holding_a {

@@ -310,3 +310,31 @@ fn real_rom_and_model_agree_from_ram() {
         }
     }
 }
+
+#[test]
+fn a_menu_wait_holds_nothing_on_the_level_menu_for_that_many_frames_then_starts() {
+    for level in [3, 13] {
+        let run = |wait| {
+            let (mut c, map) = menus_in(LEVEL_MENU);
+            let mut pads = Vec::new();
+            let nav = MenuNav::start_game(level).unwrap().with_wait(wait);
+            navigate(&mut c, &map, nav, |p| pads.push(p)).unwrap();
+            assert_eq!(c.get(map.game_mode), PLAY, "level {level}, wait {wait}");
+            assert_eq!(c.get(map.start_level), level);
+            pads
+        };
+        let (plain, waited) = (run(0), run(40));
+        assert_eq!(waited.len(), plain.len() + 40, "level {level}");
+        // The same presses, the wait inserted as released frames before the first start
+        // press (A, for the +10 levels).
+        let first = |p: &[PadState]| {
+            p.iter()
+                .position(|b| b.contains(PadState::START) || b.contains(PadState::A))
+                .unwrap()
+        };
+        let (a, b) = (first(&plain), first(&waited));
+        assert_eq!(b, a + 40);
+        assert!(waited[a..b].iter().all(|p| *p == PadState::NONE));
+        assert_eq!(&waited[b..], &plain[a..]);
+    }
+}

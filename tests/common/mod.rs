@@ -167,17 +167,8 @@ pub fn random_pads(seed: u32, n: usize) -> Vec<PadState> {
 /// The FCEUX executable (Debian installs it in /usr/games, often not on PATH) and
 /// `xvfb-run`, or why the FCEUX tests cannot run.
 pub fn fceux_tools() -> Result<(PathBuf, PathBuf), String> {
-    let find = |name: &str, extra: &[&str]| -> Option<PathBuf> {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        std::env::split_paths(&path)
-            .map(|d| d.join(name))
-            .chain(extra.iter().map(|d| Path::new(d).join(name)))
-            .find(|p| p.is_file())
-    };
-    let fceux = find("fceux", &["/usr/games", "/usr/local/games"])
-        .ok_or("fceux is not installed (apt-get install fceux)")?;
-    let xvfb = find("xvfb-run", &[]).ok_or("xvfb-run is not installed (apt-get install xvfb)")?;
-    Ok((fceux, xvfb))
+    let tools = nestor::movie::fceux::FceuxTools::find().map_err(|e| e.to_string())?;
+    Ok((tools.fceux, tools.xvfb_run))
 }
 
 /// True, having said why, when FCEUX or Xvfb is missing (the FCEUX tests are then skipped).

@@ -240,3 +240,21 @@ fn survival_counts_top_outs_only_up_to_the_first_stopped_game() {
     );
     assert!(survival(&[], 3).iter().all(|&(_, s)| s == 0.0));
 }
+
+#[test]
+fn the_strict_rebirth_share_counts_only_games_with_no_may_crash_frame() {
+    let reborn = |may_crash_frames: u32| {
+        let mut g = game(3_300, 0, Some((999_999, 230)), End::Until);
+        g.stats.lines_at_rebirth = Some(3_300);
+        g.stats.may_crash_frames = may_crash_frames;
+        g
+    };
+    let s = Summary::of(&[
+        reborn(0),
+        reborn(3),
+        reborn(0),
+        game(1_700, 170, None, End::TopOut),
+    ]);
+    assert!((s.rebirth_rate - 0.75).abs() < 1e-9);
+    assert!((s.strict_rebirth_rate - 0.5).abs() < 1e-9);
+}

@@ -1,0 +1,315 @@
+//! A batch of games on a console (the real cartridge in tetanes-core) in parallel jobs: each
+//! game dealt by its own wait on the level menu, its pads kept for a movie, its end recorded.
+//!
+//! The cartridge has no seed: the RNG steps on every frame, so the frames spent on the level
+//! menu before the start press deal the game ([`menu_wait`]). Game `i` of a batch waits
+//! `i × WAIT_STEP` frames, so a batch is reproducible game by game and resumable.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::PadState;
+use crate::lab::Until;
+use crate::nes::driver::RunAheadCounts;
+use crate::nes::{AddressMap, Console, Driver, DriverConfig, GameCounts, Step};
+use crate::search::eval::Evaluator;
+use crate::search::follow::Crash;
+use crate::search::plan::Planner;
+
+mod summary;
+pub use summary::{CartridgeSummary, Share};
+
+/// Frames between the menu waits of consecutive games: about a second, so that the games'
+/// first pieces and every spawn after them fall on other RNG states.
+pub const WAIT_STEP: u32 = 61;
+
+/// The frames game `game` (1-based) waits on the level menu before its start press.
+pub fn menu_wait(game: u32) -> u32 {
+    game.saturating_sub(1).saturating_mul(WAIT_STEP)
+}
+
+/// What every game of a batch plays to, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BatchSpec {
+    /// A-type start level (0-19).
+    pub level: u8,
+    /// Where each game stops (besides its top-out, crash or hang).
+    pub until: Until,
+    /// The run-ahead check from this level (`None`: off, as on a console or in FCEUX).
+    pub run_ahead_from: Option<u8>,
+    /// Frames after which a game is stopped (`None`: no limit).
+    pub frame_limit: Option<u64>,
+    /// The profile's name, so that a resumed batch plays on with the same player.
+    pub profile: String,
+}
+
+impl std::fmt::Display for BatchSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "start level {}, until {}, ", self.level, self.until)?;
+        match self.run_ahead_from {
+            Some(l) => write!(f, "run-ahead from level {l}, ")?,
+            None => write!(f, "no run-ahead, ")?,
+        }
+        if let Some(n) = self.frame_limit {
+            write!(f, "at most {n} frames, ")?;
+        }
+        write!(f, "profile {}", self.profile)
+    }
+}
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameEnd {
+    /// It reached the batch's `until`.
+    Reached,
+    ToppedOut,
+    /// The cartridge crashed, hung or fell into the demo (`crash` says which and where).
+    Crashed,
+    /// The frame limit.
+    Stopped,
+    /// Ctrl-C or SIGTERM: the game is played again when the batch is resumed.
+    Interrupted,
+    /// The driver or the console failed (the message).
+    Failed(String),
+}
+
+/// One game of a batch, as the summary and a resumed batch read it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// 1-based index in the batch; it fixes the menu wait.
+    pub game: u32,
+    pub menu_wait: u32,
+    pub end: GameEnd,
+    pub score: u32,
+    pub lines: u32,
+    /// The level at the end (after a rebirth, counted from 0 again).
+    pub level: u8,
+    pub pieces: u32,
+    pub desyncs: u32,
+    /// How and where the cartridge stopped, when it did.
+    pub crash: Option<Crash>,
+    /// The highest level shown before any roll-over.
+    pub peak_level: u8,
+    /// Lines when the level rolled over from 255 to 0.
+    pub lines_at_rebirth: Option<u32>,
+    pub frames: u64,
+    pub seconds: f64,
+    pub run_ahead: RunAheadCounts,
+    /// The spec the game was played under.
+    pub spec: BatchSpec,
+}
+
+impl GameRecord {
+    /// Whether the game reached `level` (a rebirth reaches every level).
+    pub fn reached(&self, level: u8) -> bool {
+        self.lines_at_rebirth.is_some() || self.peak_level >= level
+    }
+
+    /// Finished: not to be played again by a resumed batch.
+    pub fn is_final(&self) -> bool {
+        !matches!(self.end, GameEnd::Interrupted)
+    }
+}
+
+/// What a job tells the caller while the batch runs.
+pub enum BatchEvent {
+    /// A game in progress: its index, level and lines, and the job's frames per second.
+    Progress {
+        game: u32,
+        level: u8,
+        lines: u32,
+        fps: f64,
+    },
+    /// A game ended: its record and every pad pressed from power-on (a movie's input).
+    Finished(Box<GameRecord>, Vec<PadState>),
+}
+
+/// Progress is reported every this many frames.
+const PROGRESS_FRAMES: u64 = 600;
+
+/// Plays one game on `console` from power-on: the menus with game `game`'s wait, then the
+/// bot until the spec's goal, a top-out, a crash or hang, the frame limit, or `stop`.
+pub fn play_game<C: Console, E: Evaluator>(
+    console: C,
+    map: &AddressMap,
+    planner: Planner<E>,
+    spec: &BatchSpec,
+    game: u32,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(&GameCounts, f64),
+) -> (GameRecord, Vec<PadState>) {
+    let started = Instant::now();
+    let mut pads = Vec::new();
+    let record = |end, driver: Option<&Driver<C, E>>, frames| {
+        let c = driver.map(|d| *d.game()).unwrap_or_default();
+        GameRecord {
+            game,
+            menu_wait: menu_wait(game),
+            end,
+            score: c.score,
+            lines: c.lines,
+            level: c.level,
+            pieces: c.pieces,
+            desyncs: c.desyncs,
+            crash: c.crash,
+            peak_level: c.peak_level,
+            lines_at_rebirth: c.lines_at_rebirth,
+            frames,
+            seconds: started.elapsed().as_secs_f64(),
+            run_ahead: driver.map(Driver::run_ahead).unwrap_or_default(),
+            spec: spec.clone(),
+        }
+    };
+    let config = DriverConfig { level: spec.level };
+    let mut driver = match Driver::new(console, map.clone(), planner, config) {
+        Ok(d) => d,
+        Err(e) => return (record(GameEnd::Failed(e.to_string()), None, 0), pads),
+    };
+    driver.set_run_ahead(spec.run_ahead_from);
+    driver.set_menu_wait(menu_wait(game));
+    let mut frames = 0u64;
+    let end = loop {
+        if stop.load(Ordering::Relaxed) {
+            break GameEnd::Interrupted;
+        }
+        let g = driver.game();
+        if driver.is_playing()
+            && spec
+                .until
+                .is_reached(|n| g.reached(n), g.lines, g.lines_at_rebirth.is_some())
+        {
+            break GameEnd::Reached;
+        }
+        if spec.frame_limit.is_some_and(|f| frames >= f) {
+            break GameEnd::Stopped;
+        }
+        let before = driver.console().frame_number();
+        let step = driver.step();
+        if driver.console().frame_number() != before {
+            frames += 1;
+            pads.push(driver.last_pad());
+        }
+        match step {
+            Err(e) => break GameEnd::Failed(e.to_string()),
+            Ok(Step::Crashed { .. }) => break GameEnd::Crashed,
+            Ok(Step::GameOver { .. }) => break GameEnd::ToppedOut,
+            Ok(_) => {}
+        }
+        if frames.is_multiple_of(PROGRESS_FRAMES) {
+            progress(
+                driver.game(),
+                frames as f64 / started.elapsed().as_secs_f64().max(1e-9),
+            );
+        }
+    };
+    (record(end, Some(&driver), frames), pads)
+}
+
+/// Plays `games` (1-based indices) in `jobs` parallel jobs: `console(game)` makes each game's
+/// console (`None` skips the game with the error as its end), `planner()` its planner.
+/// `on_event` runs on the calling thread for every progress report and finished game (it
+/// writes the files); the batch returns when every game has ended or `stop` is set (the
+/// games in progress end `Interrupted`).
+pub fn play_batch<C, E, M, P>(
+    games: &[u32],
+    jobs: usize,
+    make: (M, P),
+    map: &AddressMap,
+    spec: &BatchSpec,
+    stop: &AtomicBool,
+    mut on_event: impl FnMut(BatchEvent),
+) where
+    C: Console,
+    E: Evaluator,
+    M: Fn(u32) -> Result<C, String> + Sync,
+    P: Fn() -> Planner<E> + Sync,
+{
+    let (console, planner) = make;
+    let next = AtomicU32::new(0);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        for _ in 0..jobs.clamp(1, games.len().max(1)) {
+            let tx = tx.clone();
+            let (next, console, planner) = (&next, &console, &planner);
+            s.spawn(move || {
+                while let Some(&game) = games.get(next.fetch_add(1, Ordering::SeqCst) as usize) {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let event = play_one(game, (console, planner), map, spec, stop, &tx);
+                    if tx.send(event).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for event in rx {
+            on_event(event);
+        }
+    });
+}
+
+/// Plays game `game` on the console `console` makes for it, progress sent on `tx`.
+fn play_one<C, E, M, P>(
+    game: u32,
+    (console, planner): (&M, &P),
+    map: &AddressMap,
+    spec: &BatchSpec,
+    stop: &AtomicBool,
+    tx: &mpsc::Sender<BatchEvent>,
+) -> BatchEvent
+where
+    C: Console,
+    E: Evaluator,
+    M: Fn(u32) -> Result<C, String>,
+    P: Fn() -> Planner<E>,
+{
+    match console(game) {
+        Ok(c) => {
+            let report = |g: &GameCounts, fps| {
+                let _ = tx.send(BatchEvent::Progress {
+                    game,
+                    level: g.level,
+                    lines: g.lines,
+                    fps,
+                });
+            };
+            let (rec, pads) = play_game(c, map, planner(), spec, game, stop, report);
+            BatchEvent::Finished(Box::new(rec), pads)
+        }
+        Err(e) => {
+            let mut rec = failed_record(game, spec);
+            rec.end = GameEnd::Failed(e);
+            BatchEvent::Finished(Box::new(rec), Vec::new())
+        }
+    }
+}
+
+/// The record of a game that never started.
+fn failed_record(game: u32, spec: &BatchSpec) -> GameRecord {
+    GameRecord {
+        game,
+        menu_wait: menu_wait(game),
+        end: GameEnd::Failed(String::new()),
+        score: 0,
+        lines: 0,
+        level: spec.level,
+        pieces: 0,
+        desyncs: 0,
+        crash: None,
+        peak_level: 0,
+        lines_at_rebirth: None,
+        frames: 0,
+        seconds: 0.0,
+        run_ahead: RunAheadCounts::default(),
+        spec: spec.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
