@@ -136,3 +136,82 @@ fn two_games_are_dealt_apart_kept_as_movies_that_replay_and_resumed() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("other settings"));
 }
+
+/// The synthetic test cartridge (not Tetris: its menus never show a game) in `dir`.
+fn test_cart(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("cart.nes");
+    std::fs::write(&path, nestor::nes::testcart::mmc1_image()).unwrap();
+    path
+}
+
+#[test]
+fn a_cartridge_that_never_starts_a_game_fails_each_game_with_the_reason_kept() {
+    let tmp = temp_dir("cartridge-fail");
+    let cart = test_cart(tmp.path());
+    let out = tmp.path().join("games");
+    let o = nestor(&args(&[
+        "cartridge",
+        cart.to_str().unwrap(),
+        "--allow-unknown-rom",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "1",
+        "--json",
+    ]));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a failed game fails the batch: {stderr}"
+    );
+    let printed: serde_json::Value = serde_json::from_slice(&o.stdout).expect(&stderr);
+    assert_eq!(printed["summary"]["failed"], 1);
+    let record = json(&out.join("game-0001.json"));
+    let why = record["end"]["failed"].as_str().unwrap();
+    assert!(why.contains("menu"), "{why}");
+    // The movie of what was pressed is kept too.
+    assert!(out.join("game-0001.fm2").is_file());
+}
+
+#[test]
+#[cfg(unix)]
+fn sigterm_keeps_the_finished_games_and_marks_the_one_in_hand_for_resume() {
+    use std::process::{Command, Stdio};
+    let tmp = temp_dir("cartridge-term");
+    let cart = test_cart(tmp.path());
+    let out = tmp.path().join("games");
+    let child = Command::new(env!("CARGO_BIN_EXE_nestor"))
+        .args(["cartridge", cart.to_str().unwrap(), "--allow-unknown-rom"])
+        .args([
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            "1000",
+            "--jobs",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: a signal to the child this test started and has not reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("--resume"), "{stderr}");
+    let ends: Vec<serde_json::Value> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension()? == "json").then(|| json(&p)["end"].clone())
+        })
+        .collect();
+    assert!(!ends.is_empty() && ends.len() < 1000);
+    assert!(
+        ends.contains(&serde_json::Value::from("interrupted")),
+        "{ends:?}"
+    );
+}

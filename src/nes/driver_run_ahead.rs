@@ -19,7 +19,7 @@ pub const RUN_AHEAD_LEVEL: u8 = 150;
 const RUN_AHEAD_AFTER: usize = 400;
 
 /// Locks of one piece the run-ahead may refuse before it keeps the plan it has.
-pub(super) const RUN_AHEAD_TRIES: usize = 4;
+pub(super) const RUN_AHEAD_TRIES: usize = 16;
 
 /// What the run-ahead check counted over a run (`play`'s summary shows it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
