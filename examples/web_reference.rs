@@ -25,20 +25,33 @@ fn planner(name: &str) -> Planner<Standard> {
 }
 
 fn piece(s: &str) -> Option<Piece> {
-    Piece::ALL.iter().copied().find(|p| p.letter().to_string() == s)
+    Piece::ALL
+        .iter()
+        .copied()
+        .find(|p| p.letter().to_string() == s)
 }
 
 /// The lines counter as the cartridge keeps it: BCD tens and ones, binary hundreds.
 fn lines_bytes(lines: u32) -> [u8; 2] {
     let ones = (lines % 100) as u8;
-    [((ones / 10) << 4) | (ones % 10), (lines / 100).min(255) as u8]
+    [
+        ((ones / 10) << 4) | (ones % 10),
+        (lines / 100).min(255) as u8,
+    ]
 }
 
 fn positions(path: &str) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
-        let rows: Vec<String> = f[5].as_bytes().chunks(10).map(|r| String::from_utf8_lossy(r).into()).collect();
+        let rows: Vec<String> = f[5]
+            .as_bytes()
+            .chunks(10)
+            .map(|r| String::from_utf8_lossy(r).into())
+            .collect();
         let board = Board::from_text(&rows.join("\n")).expect("a 200-cell board");
         let current = piece(f[0]).expect("a piece letter");
         let s = Situation {
