@@ -38,7 +38,15 @@ async function main() {
   const first = location.hash.startsWith('#analyse') ? 'analyse'
     : (new URLSearchParams(location.search).get('mode') || 'watch');
   show(first);
-  watch.init();
+  // Settings from the address (?mode=watch&level=19&profile=15hz&speed=4&seed=7&assist=1;
+  // ahead=N: the watched game starts N pieces in).
+  const q = new URLSearchParams(location.search);
+  for (const [key, ids] of [['level', ['watch-level', 'play-level']], ['seed', ['watch-seed', 'play-seed']],
+    ['profile', ['watch-profile', 'play-profile']], ['speed', ['watch-speed']]]) {
+    if (q.has(key)) for (const id of ids) document.getElementById(id).value = q.get(key);
+  }
+  document.getElementById('play-assist').checked = q.get('assist') === '1';
+  watch.init(Number(q.get('ahead') || 0));
   an.init();
   play.init();
   window.nestor = {

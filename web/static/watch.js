@@ -9,10 +9,13 @@ let game = null, paused = false, shownDecision = -1;
 export const meter = { fps: 0, busyMs: 0, frames: 0, since: performance.now(), wasmMs: 0,
   maxMs: 0, worstMs: 0 };
 
-export function start() {
+// A new game; `ahead` pieces are played at once before the first picture.
+export function start(ahead = 0) {
   if (game) game.free();
   game = new Watch(Number($('watch-level').value), Number($('watch-seed').value),
     $('watch-profile').value, 3);
+  // Then into the next piece's fall, so that its planned lock shows.
+  if (ahead > 0) { game.pieces(ahead, 1e7); game.frames(20); }
   shownDecision = -1;
   $('watch-guard').textContent = 'nothing yet (the guard acts from level 155 on)';
   show();
@@ -64,12 +67,12 @@ function tick(now) {
   }
 }
 
-export function init() {
-  $('watch-start').onclick = start;
+export function init(ahead = 0) {
+  $('watch-start').onclick = () => start();
   $('watch-pause').onclick = () => {
     paused = !paused;
     $('watch-pause').textContent = paused ? 'resume' : 'pause';
   };
-  start();
+  start(ahead);
   requestAnimationFrame(tick);
 }
