@@ -19,6 +19,6 @@ shot() {
     --virtual-time-budget="$2" --screenshot="$out/$1" "$3" 2>/dev/null
   echo "web/screenshots.sh: $out/$1"
 }
-shot web-watch.png 3000 "$base?mode=watch&level=18&profile=30hz&seed=5&ahead=150"
+shot web-watch.png 3000 "$base?mode=watch&level=18&profile=30hz&seed=5&ahead=150&still=1"
 shot web-analyse.png 3000 "$base#analyse&b=$hex&p=O&n=T&l=18&ln=12&pr=human"
 shot web-play.png 6000 "$base?mode=play&level=9&seed=3&assist=1"

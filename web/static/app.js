@@ -1,6 +1,6 @@
 // The page: loads the module, fills the shared menus, switches modes; `window.nestor` is
 // what the headless-browser test and the speed measurement call.
-import init, { profiles, level_colours, analyse, Watch } from './nestor_web.js';
+import init, { profiles, level_colours, analyse } from './nestor_web.js';
 import * as watch from './watch.js';
 import * as an from './analyse.js';
 import * as play from './play.js';
@@ -8,19 +8,6 @@ import * as play from './play.js';
 function show(mode) {
   for (const s of document.querySelectorAll('.mode')) s.classList.toggle('on', s.id === mode);
   for (const b of document.querySelectorAll('.tab')) b.classList.toggle('on', b.dataset.mode === mode);
-}
-
-// The bot's game from `level` for `pieces` pieces, run at once: what it reached and how fast.
-function watchRun(level, seed, profile, pieces) {
-  const w = new Watch(level, seed, profile, 0);
-  const t0 = performance.now();
-  w.pieces(pieces, 1e9);
-  const ms = performance.now() - t0;
-  const s = JSON.parse(w.state());
-  const out = { pieces: s.pieces, decisions: s.decisions, lines: s.view.lines, level: s.view.level,
-    score: s.view.score, over: s.view.over, board: w.board(), ms };
-  w.free();
-  return out;
 }
 
 async function main() {
@@ -39,18 +26,18 @@ async function main() {
     : (new URLSearchParams(location.search).get('mode') || 'watch');
   show(first);
   // Settings from the address (?mode=watch&level=19&profile=15hz&speed=4&seed=7&assist=1;
-  // ahead=N: the watched game starts N pieces in).
+  // ahead=N: the watched game starts N pieces in; still=1: its first picture only).
   const q = new URLSearchParams(location.search);
   for (const [key, ids] of [['level', ['watch-level', 'play-level']], ['seed', ['watch-seed', 'play-seed']],
     ['profile', ['watch-profile', 'play-profile']], ['speed', ['watch-speed']]]) {
     if (q.has(key)) for (const id of ids) document.getElementById(id).value = q.get(key);
   }
   document.getElementById('play-assist').checked = q.get('assist') === '1';
-  watch.init(Number(q.get('ahead') || 0));
+  watch.init(Number(q.get('ahead') || 0), q.get('still') === '1');
   an.init();
   play.init();
   window.nestor = {
-    profiles: names, show, watchRun, meter: watch.meter,
+    profiles: names, show, watchRun: watch.run, meter: watch.meter,
     analyse: (board, piece, next, level, lines, profile) =>
       JSON.parse(analyse(board, piece, next, level, lines, profile, 5)),
     editor: { setBoard: an.setBoard, boardText: an.boardText, run: an.run, encode: an.encode,

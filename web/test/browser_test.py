@@ -8,7 +8,6 @@ line when chromium or chromedriver is missing). The native answers come from the
 `web_reference` example (built by this script with cargo when --reference is not given).
 """
 import argparse
-import base64
 import functools
 import http.server
 import json
@@ -109,10 +108,6 @@ class Driver:
     def actions(self, actions):
         self.s("POST", "/actions", {"actions": actions})
         self.s("DELETE", "/actions")
-
-    def screenshot(self, path):
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(self.s("GET", "/screenshot")))
 
     def quit(self):
         try:
@@ -225,6 +220,19 @@ def test_play(d):
           "assist outlines the bot's lock for the piece")
 
 
+def test_watch_page(d):
+    """The watch tab itself: the worker's game drawn frame by frame, explained."""
+    d.click("button[data-mode=watch]")
+    d.js("document.getElementById('watch-speed').value = '4'")
+    d.click("#watch-start")
+    time.sleep(3)
+    pieces = int(d.js("return document.getElementById('watch-pieces').textContent"))
+    shown = d.js("return nestor.meter.shown")
+    check(pieces >= 3 and shown >= 60, f"watch mode drew {shown} frames, {pieces} pieces in 3 s")
+    check(d.js("return document.querySelectorAll('#watch-explain table').length") == 3,
+          "the explanation panel shows the decision's top 3 placements")
+
+
 def test_offline(d, base):
     urls = d.js("return performance.getEntriesByType('resource').map((e) => e.name)")
     urls.append(d.js("return location.href"))
@@ -242,18 +250,31 @@ def watch_speed(d):
         d.click("#watch-start")
         time.sleep(3.2)
         m = d.js("return nestor.meter")
-        rows.append((profile, m["fps"], m["wasmMs"], m["worstMs"]))
-        print(f"watch ×1 {profile}: {m['fps']:.1f} refreshes/s, {m['wasmMs']:.2f} ms work "
-              f"per refresh, at most {m['worstMs']:.1f} ms")
+        rows.append((profile, m["fps"], m["wasmMs"], m["worstMs"], m["starvedLast"]))
+        print(f"watch ×1 {profile}: {m['fps']:.1f} refreshes/s, {m['wasmMs']:.2f} ms drawing "
+              f"per refresh, at most {m['worstMs']:.1f} ms, {m['starvedLast']} refreshes "
+              "without a new frame")
     return rows
+
+
+def decision_speed(d, ref, pieces=500):
+    """Decisions per second, page against native, per profile (the same game from level 18)."""
+    for profile in d.js("return nestor.profiles"):
+        page = d.js("return nestor.watchRun(18, 1, arguments[0], arguments[1])", profile, pieces)
+        (native,) = reference(ref, "game", "18", "1", profile, str(pieces))
+        same = page["board"] == native["board"] and page["lines"] == native["lines"]
+        print(f"decisions {profile}: page {page['decisions'] / page['ms'] * 1000:.0f}/s, native "
+              f"{native['decisions'] / native['ms'] * 1000:.0f}/s over {page['decisions']} "
+              f"decisions ({page['lines']} lines{'' if same else ', GAMES DIFFER'})")
+        check(same, f"{profile}: the page's game is the native one")
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dist", default=os.path.join(ROOT, "web", "dist"))
     ap.add_argument("--reference", help="the built web_reference example")
-    ap.add_argument("--speed", action="store_true", help="also measure watch mode per profile")
-    ap.add_argument("--screenshots", help="save a screenshot of each mode into this folder")
+    ap.add_argument("--speed", action="store_true",
+                    help="also measure decisions per second and watch mode per profile")
     a = ap.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     chromedriver = shutil.which("chromedriver")
@@ -278,12 +299,14 @@ def main():
         n = len(test_positions(d, ref))
         test_editor_and_link(d, base)
         test_play(d)
+        test_watch_page(d)
         test_offline(d, base)
         print(f"speed: {GAME[3]} pieces from level {GAME[0]} under {GAME[2]}: page "
               f"{page['decisions'] / page['ms'] * 1000:.0f} decisions/s "
               f"({page['ms']:.0f} ms), native {native['decisions'] / native['ms'] * 1000:.0f} "
               f"decisions/s ({native['ms']:.0f} ms)")
         if a.speed:
+            decision_speed(d, ref)
             d.go(base + "/index.html")
             watch_speed(d)
         print(f"browser test passed ({n} positions)")
