@@ -3,7 +3,8 @@
 //!
 //! `web_reference positions FILE` prints one JSON line per position of FILE (lines of
 //! `PIECE NEXT LEVEL LINES PROFILE BOARD`: NEXT `-` for none, BOARD the 200 cells, `.` empty);
-//! `web_reference game LEVEL SEED PROFILE PIECES` prints the game's lines, board and speed.
+//! `web_reference game LEVEL SEED PROFILE PIECES` prints the game's lines, board and speed;
+//! `web_reference colours` the CSS colours (backdrop, white, first, second) of levels 0-9.
 
 use std::time::Instant;
 
@@ -90,10 +91,29 @@ fn game(level: u8, seed: u64, profile: &str, pieces: u32) {
     println!("{out}");
 }
 
+/// The blocks' colours as the native picture takes them: the level's colour pair through
+/// tetanes-core's master palette.
+fn colours() {
+    use nestor::game::palette::{level_colours, BACKDROP, WHITE};
+    use nestor::nes::palette::master_rgb;
+    let css = |i: u8| {
+        let [r, g, b] = master_rgb(i);
+        format!("#{r:02x}{g:02x}{b:02x}")
+    };
+    for level in 0..10 {
+        let [first, second] = level_colours(level);
+        println!(
+            "{}",
+            json!([css(BACKDROP), css(WHITE), css(first), css(second)])
+        );
+    }
+}
+
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     match a.get(1).map(String::as_str) {
         Some("positions") if a.len() == 3 => positions(&a[2]),
+        Some("colours") if a.len() == 2 => colours(),
         Some("game") if a.len() == 6 => game(
             a[2].parse().expect("a level"),
             a[3].parse().expect("a seed"),
@@ -101,7 +121,9 @@ fn main() {
             a[5].parse().expect("a piece count"),
         ),
         _ => {
-            eprintln!("usage: web_reference positions FILE | game LEVEL SEED PROFILE PIECES");
+            eprintln!(
+                "usage: web_reference positions FILE | game LEVEL SEED PROFILE PIECES | colours"
+            );
             std::process::exit(2);
         }
     }

@@ -233,6 +233,12 @@ def test_watch_page(d):
           "the explanation panel shows the decision's top 3 placements")
 
 
+def test_colours(d, ref):
+    native = reference(ref, "colours")
+    page = [json.loads(d.js("return nestorLevelColours(arguments[0])", level)) for level in range(10)]
+    check(page == native, "the page's level colours are the native picture's (levels 0-9)")
+
+
 def test_offline(d, base):
     urls = d.js("return performance.getEntriesByType('resource').map((e) => e.name)")
     urls.append(d.js("return location.href"))
@@ -296,6 +302,7 @@ def main():
     try:
         d.go(base + "/index.html")
         page, native = test_game(d, ref)
+        test_colours(d, ref)
         n = len(test_positions(d, ref))
         test_editor_and_link(d, base)
         test_play(d)
