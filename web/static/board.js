@@ -79,3 +79,19 @@ export function stats(prefix, view, pieces) {
   document.getElementById(`${prefix}-next`).textContent =
     (view.next || '') + (view.crashed ? ` (${view.crashed})` : view.over ? ' (over)' : '');
 }
+
+// The NTSC NES's frame rate: the page steps the model by the clock, not by screen refreshes
+// (a 144 Hz screen must not play faster).
+export const NES_FPS = 60.0988;
+
+// Frames due since the last call, by the clock (at most 4 at once, after a stall).
+export function frameClock() {
+  let last = null, owed = 0;
+  return (now) => {
+    if (last !== null) owed = Math.min(owed + (now - last) * NES_FPS / 1000, 4);
+    last = now;
+    const n = Math.floor(owed);
+    owed -= n;
+    return n;
+  };
+}

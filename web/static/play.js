@@ -1,13 +1,14 @@
 // Play mode: one model frame per screen refresh with the keys held as the NES pad byte;
 // assist outlines the bot's lock for each piece and rates the person's.
 import { Play } from './nestor_web.js';
-import { draw, stats } from './board.js';
+import { draw, stats, frameClock } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 // The pad byte's bits: A $80, B $40, Up $08, Down $04, Left $02, Right $01.
 const KEYS = { ArrowLeft: 0x02, ArrowRight: 0x01, ArrowDown: 0x04, ArrowUp: 0x08,
   KeyX: 0x80, KeyZ: 0x40 };
 let game = null, held = 0, paused = false;
+const due = frameClock();
 
 export function start() {
   if (game) game.free();
@@ -32,10 +33,11 @@ function show() {
   }
 }
 
-function tick() {
+function tick(now) {
   requestAnimationFrame(tick);
-  if (!game || paused || !$('play').classList.contains('on')) return;
-  game.step(held, $('play-assist').checked);
+  const n = due(now);
+  if (!game || paused || !$('play').classList.contains('on') || n === 0) return;
+  for (let i = 0; i < n; i++) game.step(held, $('play-assist').checked);
   show();
 }
 

@@ -2,11 +2,12 @@
 // refresh draws the next frame (or several, or a piece, by the speed), the planned lock
 // outlined, each decision explained, the crash guard's notes past 155 listed.
 import { Watch } from './nestor_web.js';
-import { draw, stats, termsTable } from './board.js';
+import { draw, stats, termsTable, frameClock } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 let worker = null, gen = 0, queue = [], asked = false, perPiece = false, paused = false;
 let over = false;
+const due = frameClock();
 // Over the last second: refreshes, the page's own work per refresh, and refreshes that had no
 // new frame to show because the worker was behind (`starved`).
 export const meter = { fps: 0, busyMs: 0, frames: 0, since: performance.now(), wasmMs: 0,
@@ -76,16 +77,17 @@ function tick(now) {
   requestAnimationFrame(tick);
   if (!worker || !$('watch').classList.contains('on')) return;
   const t0 = performance.now();
-  if (!paused && !over) {
+  const n = due(now);
+  if (!paused && !over && n > 0) {
     if (perPiece !== (speed() < 0)) start();
-    const want = perPiece ? 1 : speed();
+    const want = perPiece ? 1 : speed() * n;
     if (queue.length === 0) meter.starved++;
     // Every frame is shown at ×1; faster speeds skip to the last of theirs, explanations kept.
     const steps = queue.splice(0, want);
     let explanation;
     for (const st of steps) if (st.explanation !== undefined) explanation = st.explanation;
     if (steps.length) show({ ...steps[steps.length - 1], explanation });
-    if (queue.length < want * 30) ask();
+    if (queue.length < (perPiece ? 1 : speed()) * 30) ask();
   }
   const spent = performance.now() - t0;
   meter.busyMs += spent; meter.maxMs = Math.max(meter.maxMs, spent); meter.frames++;
