@@ -65,7 +65,10 @@ pub fn board_of(text: &str) -> Result<Board, String> {
 /// The lines counter as the cartridge keeps it: BCD tens and ones, binary hundreds.
 pub fn lines_bytes(lines: u32) -> [u8; 2] {
     let ones = (lines % 100) as u8;
-    [((ones / 10) << 4) | (ones % 10), (lines / 100).min(255) as u8]
+    [
+        ((ones / 10) << 4) | (ones % 10),
+        (lines / 100).min(255) as u8,
+    ]
 }
 
 /// The position at the piece's spawn: nothing held, nothing of its timeline spent.

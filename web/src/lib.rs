@@ -30,7 +30,6 @@ pub fn level_colours(level: u8) -> String {
 /// The planner's answer for a position: `board` is 200 cells (`.` empty), `next` may be
 /// empty; JSON with the plan, the reachable count and the top `n` placements.
 #[wasm_bindgen]
-#[allow(clippy::too_many_arguments)]
 pub fn analyse(
     board: &str,
     piece: &str,

@@ -123,11 +123,12 @@ export function init(ahead = 0, still = false) {
 export function run(level, seed, profile, pieces) {
   const w = new Watch(level, seed, profile, 0);
   const t0 = performance.now();
-  w.pieces(pieces, 1e9);
+  const frames = w.pieces(pieces, 1e9);
   const ms = performance.now() - t0;
   const s = JSON.parse(w.state());
   const out = { pieces: s.pieces, decisions: s.decisions, lines: s.view.lines, level: s.view.level,
-    score: s.view.score, over: s.view.over, board: w.board(), ms };
+    score: s.view.score, over: s.view.over, board: w.board(), frames, ms,
+    guard: s.guard, mayCrashFrames: s.may_crash_frames };
   w.free();
   return out;
 }

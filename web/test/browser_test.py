@@ -233,6 +233,15 @@ def test_watch_page(d):
           "the explanation panel shows the decision's top 3 placements")
 
 
+def test_guard(d):
+    """Past 155 the crash guard's decisions are reported (the watch panel lists them)."""
+    run = d.js("return nestor.watchRun(157, 1, '30hz', 60)")
+    notes = run["guard"]
+    check(run["pieces"] == 60 and len(notes) > 0 and all(n["level"] >= 155 for n in notes),
+          f"from level 157, {len(notes)} of 60 decisions have crash-guard notes "
+          f"(e.g. {notes[0] if notes else None})")
+
+
 def test_colours(d, ref):
     native = reference(ref, "colours")
     page = [json.loads(d.js("return nestorLevelColours(arguments[0])", level)) for level in range(10)]
@@ -303,6 +312,7 @@ def main():
         d.go(base + "/index.html")
         page, native = test_game(d, ref)
         test_colours(d, ref)
+        test_guard(d)
         n = len(test_positions(d, ref))
         test_editor_and_link(d, base)
         test_play(d)
@@ -311,7 +321,8 @@ def main():
         print(f"speed: {GAME[3]} pieces from level {GAME[0]} under {GAME[2]}: page "
               f"{page['decisions'] / page['ms'] * 1000:.0f} decisions/s "
               f"({page['ms']:.0f} ms), native {native['decisions'] / native['ms'] * 1000:.0f} "
-              f"decisions/s ({native['ms']:.0f} ms)")
+              f"decisions/s ({native['ms']:.0f} ms); {page['frames'] / page['pieces']:.1f} "
+              "frames a piece")
         if a.speed:
             decision_speed(d, ref)
             d.go(base + "/index.html")
