@@ -218,6 +218,13 @@ def test_play(d):
     time.sleep(0.3)
     check(len(d.js("return nestor.play.state().view.outline")) == 4,
           "assist outlines the bot's lock for the piece")
+    # At level 19 an untouched piece falls to its lock in under a second; assist rates it.
+    d.js("document.getElementById('play-level').value = '19'")
+    d.click("#play-start")
+    time.sleep(2.5)
+    ratings = d.js("return nestor.play.state().ratings")
+    check(len(ratings) >= 1 and ratings[0]["rank"] is not None and ratings[0]["of"] > 1,
+          f"assist rated the locks: {ratings[:2]}")
 
 
 def test_watch_page(d):
