@@ -2,6 +2,7 @@
 //! evaluation of the boards it reaches, and the plan of buttons it returns.
 
 pub mod bfs;
+pub mod clock;
 pub mod collision;
 pub mod column_reach;
 pub mod crash_guard;

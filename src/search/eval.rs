@@ -134,7 +134,9 @@ pub struct Standard {
     /// Index into `reach` for every level's gravity ([`NO_REACH`] when none was derived):
     /// one load per pair instead of a search.
     reach_of: [u8; 256],
-    /// The CPU counts bits in one instruction (see [`Standard::evaluate_portable`]).
+    /// The CPU counts bits in one instruction (see [`Standard::evaluate_portable`]); only
+    /// x86-64 asks (wasm32 has its own `popcnt` and no feature to detect).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     popcnt: bool,
 }
 

@@ -1,7 +1,7 @@
 //! The planner: the current piece's locks and paths, the next piece's locks after each, every
 //! pair evaluated (the third piece re-ranks the best), and the chosen first placement's buttons.
 
-use std::time::Instant;
+use crate::search::clock::Instant;
 
 use crate::game::active::{Active, Control};
 use crate::game::pad::{Buttons, PadState};

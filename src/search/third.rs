@@ -1,7 +1,8 @@
 //! The third piece: the cartridge's odds for the piece after the preview, and the expectation
 //! layer that re-ranks the best (current, next) pairs by the third piece's best placement.
 
-use std::time::{Duration, Instant};
+use crate::search::clock::Instant;
+use std::time::Duration;
 
 use crate::game::board::Board;
 use crate::game::piece::{Piece, SPAWN_IDS};
