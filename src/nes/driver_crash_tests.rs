@@ -89,6 +89,9 @@ struct CrashOnClear {
     last_lock_x: u8,
     frozen: Option<Vec<u8>>,
     frames: u64,
+    /// Every play-state-5 frame run, on this console and on its copies (shared): the piece
+    /// count and lines it ran at, and the pad held in it.
+    state5: std::rc::Rc<std::cell::RefCell<Vec<((u8, [u8; 2]), PadState)>>>,
 }
 
 impl Console for CrashOnClear {
@@ -102,6 +105,12 @@ impl Console for CrashOnClear {
         let ev = self.inner.events();
         if let Some(pos) = ev.locked {
             self.last_lock_x = pos.x;
+        }
+        if ev.landing > 0 {
+            let g = self.inner.game();
+            self.state5
+                .borrow_mut()
+                .push(((g.picker.spawn_count, g.lines), pad));
         }
         let hit = match self.rule {
             CrashRule::MultiLine => ev.cleared >= 2,
@@ -143,6 +152,19 @@ fn crash_driver_with(
     run_ahead: Option<u8>,
     rule: CrashRule,
 ) -> Driver<CrashOnClear, Standard> {
+    let mut planner = Planner::new(Standard::default());
+    // The console crashes on clears the model calls safe: the model's own guard stays out of
+    // the way so that only the run-ahead can see them.
+    planner.crash_guard.off = true;
+    crash_driver_planned(level, run_ahead, rule, planner)
+}
+
+fn crash_driver_planned(
+    level: u8,
+    run_ahead: Option<u8>,
+    rule: CrashRule,
+    planner: Planner<Standard>,
+) -> Driver<CrashOnClear, Standard> {
     let mut game = Game::seeded(19, 21);
     game.level = 157;
     game.lines = [0x15, 15];
@@ -153,11 +175,8 @@ fn crash_driver_with(
         last_lock_x: 0,
         frozen: None,
         frames: 0,
+        state5: Default::default(),
     };
-    let mut planner = Planner::new(Standard::default());
-    // The console crashes on clears the model calls safe: the model's own guard stays out of
-    // the way so that only the run-ahead can see them.
-    planner.crash_guard.off = true;
     let mut d = Driver::new(
         console,
         AddressMap::default(),
@@ -239,4 +258,28 @@ fn the_run_ahead_sees_a_lock_without_a_line_stop_the_copy() {
     assert!(counts.crashes >= 1, "{counts:?}");
     assert_eq!(on.run_ahead_replans(), counts.crashes);
     assert_eq!(on.game().desyncs, 0);
+}
+
+#[test]
+fn the_run_ahead_copy_holds_what_the_game_holds_after_the_plan_s_lock() {
+    // The game holds the plan's entry buttons (a charged DAS, Select for the preview) from
+    // the lock to the next spawn: the copy must run each lock's play-state-5 frame with the
+    // same pad, or its outcome is another frame's. No crash here: every plan is checked once,
+    // so the frames come in pairs, the copy's then the game's.
+    // The guard on: its preview lever presses Select after some locks.
+    let planner = Planner::new(Standard::default());
+    let mut d = crash_driver_planned(255, Some(150), CrashRule::MultiLine, planner);
+    for _ in 0..6000 {
+        d.step().unwrap();
+    }
+    let log = d.console().state5.borrow().clone();
+    assert!(log.len() > 40, "{}", log.len());
+    let mut held = 0;
+    for pair in log.chunks_exact(2) {
+        let ((copy_key, copy_pad), (key, pad)) = (pair[0], pair[1]);
+        assert_eq!(copy_key, key, "a copy's frame, then the game's");
+        assert_eq!(copy_pad, pad, "at {key:?}");
+        held += usize::from(pad != PadState::NONE);
+    }
+    assert!(held > 0, "some plan holds a button after its lock");
 }

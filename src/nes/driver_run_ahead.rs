@@ -103,6 +103,10 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             return Ok(None);
         };
         let inputs = f.plan.inputs[f.cursor..].to_vec();
+        // From the lock to the next spawn the game holds the plan's entry buttons (a charged
+        // DAS, Select when the preview's state must change for the lock's frame): so does the
+        // copy, or its play-state-5 frame is another one.
+        let entry = f.plan.entry_hold;
         let lines = line_count(self.now.lines_bcd);
         let mut before = self.now.clone();
         let mut watch = FreezeWatch::default();
@@ -114,7 +118,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             crashed: false,
         };
         for i in 0..inputs.len() + RUN_AHEAD_AFTER {
-            let pad = inputs.get(i).copied().unwrap_or(PadState::NONE);
+            let pad = inputs.get(i).copied().unwrap_or(entry);
             let pad = pad.without(PadState::START);
             if let Some(g) = model.as_mut().filter(|g| g.crashed.is_none()) {
                 step_model(g, pad, self.console.ram(), &mut verdict);
