@@ -5,6 +5,7 @@ pub mod coach;
 pub mod game;
 pub mod io;
 pub mod lab;
+pub mod movegen;
 pub mod movie;
 pub mod nes;
 pub mod search;

@@ -9,6 +9,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use nestor::game::Game;
 use nestor::lab::until::Until;
+use nestor::movegen::profile::Profile;
 use nestor::movie::Movie;
 use nestor::nes::driver::RUN_AHEAD_LEVEL;
 use nestor::nes::settings::PlaySettings;
@@ -17,7 +18,6 @@ use nestor::nes::{
     NesDeck, Step,
 };
 use nestor::search::explain::Explanation;
-use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard};
 use nestor::ui::ViewEvent;
 

@@ -9,15 +9,15 @@ use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
 
-use super::bfs::{Bfs, Lock, MoveSet};
-use super::collision::CollisionMap;
 use super::crash_guard::{self, CrashGuard};
 use super::eval::{Evaluator, Placement};
-use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
-use super::profile::{PieceProgress, Profile};
 use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
+use crate::movegen::profile::{PieceProgress, Profile};
+use crate::movegen::CollisionMap;
+use crate::movegen::{Bfs, Lock, MoveSet};
+use crate::movegen::{LockQuery, LockSets};
 use soft_drop::SoftLever;
 
 mod after_search;

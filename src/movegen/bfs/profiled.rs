@@ -18,9 +18,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::game::active::Active;
 use crate::game::pad::PadState;
-use crate::search::collision::CollisionMap;
-use crate::search::kernel::{Kernel, LockQuery};
-use crate::search::profile::{PieceProgress, Profile, Shift, Timeline};
+use crate::movegen::collision::CollisionMap;
+use crate::movegen::kernel::{Kernel, LockQuery};
+use crate::movegen::profile::{PieceProgress, Profile, Shift, Timeline};
 
 use super::profiled_resume::Keep;
 use super::{tapped_bits, Bfs, Expansion, Lock, Node, Run, Step, SLOT};

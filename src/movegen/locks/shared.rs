@@ -2,8 +2,8 @@
 //! makes on the board before them (`Reach::share_timeline`, for the blind plan).
 
 use super::{Kernel, LockQuery, LockSets};
-use crate::search::eval::Placement;
-use crate::search::reach::{ReachLock, TimelineStart};
+use crate::movegen::reach::{ReachLock, TimelineStart};
+use crate::movegen::Placement;
 
 impl LockSets {
     /// Keeps the search of `q` (a next piece on the board before the first locks) for

@@ -21,7 +21,7 @@ use crate::game::active::Active;
 use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
-use crate::search::collision::CollisionMap;
+use crate::movegen::collision::CollisionMap;
 
 use super::profiled::{DenseStates, Rules, States};
 use super::ring::Ring;
@@ -285,9 +285,9 @@ mod tests {
     use crate::game::piece::Piece;
     use crate::game::pos::Pos;
     use crate::game::score::drop_speed;
-    use crate::search::bfs::{Lock, MoveSet};
-    use crate::search::kernel::{Kernel, LockQuery};
-    use crate::search::profile::{preset_names, PieceProgress, Profile};
+    use crate::movegen::bfs::{Lock, MoveSet};
+    use crate::movegen::kernel::{Kernel, LockQuery};
+    use crate::movegen::profile::{preset_names, PieceProgress, Profile};
 
     /// Every kept node with its pressed directions, then every lock with its path and root.
     type Outcome = (
