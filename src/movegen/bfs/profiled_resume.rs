@@ -23,7 +23,7 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::movegen::collision::CollisionMap;
 
-use super::profiled::{DenseStates, Rules, States};
+use super::profiled::{DenseStates, Profiled, Rules, States};
 use super::ring::Ring;
 use super::{Bfs, Node, Run, Step};
 
@@ -179,6 +179,31 @@ impl DenseOpens {
 }
 
 impl Bfs {
+    /// The keyed search for a start [`Kernel::choose`] found dense: the same nodes in the same
+    /// order, deduplicated by depth; at a spawn resumed from the empty board's nodes down to
+    /// the first row this board differs in ([`Bfs::dense_resume`]).
+    pub(super) fn dense_search(&mut self, r: &Run) {
+        let (from, keep) = self.dense_resume(r);
+        let dense = self.dense_states(r);
+        if matches!(keep, Keep::Nothing) {
+            let mut dense = Profiled {
+                rules: r.rules,
+                states: dense,
+            };
+            self.expand(&mut dense, r, from);
+            self.dense_done(&dense.states);
+            return;
+        }
+        // This search's nodes are kept (`profiled_resume.rs`): its depths are marked.
+        let mut marking = Profiled {
+            rules: r.rules,
+            states: self.marking(dense, &keep),
+        };
+        self.expand(&mut marking, r, from);
+        self.dense_done(&marking.states.dense);
+        self.dense_keep(r, keep, marking.states);
+    }
+
     /// Puts the nodes (and their pressed directions) of `r`'s dense search that the kept
     /// entry of its start shares into `self.nodes` and returns the first node to expand (the
     /// roots and 0 when none is kept), and what to keep of the search.
