@@ -40,10 +40,17 @@ pub const ROM_HELP_TEMPLATE: &str = "{about-with-newline}\n{usage-heading} {usag
 #[derive(Args, Clone, Debug, Default)]
 pub struct RomArg {
     /// The cartridge: your own "Tetris (U) [!].nes".
-    #[arg(
-        required_unless_present = "model_console",
-        value_name = "ROM",
-        hide = true
+    #[cfg_attr(
+        feature = "test-hooks",
+        arg(
+            required_unless_present = "model_console",
+            value_name = "ROM",
+            hide = true
+        )
+    )]
+    #[cfg_attr(
+        not(feature = "test-hooks"),
+        arg(required = true, value_name = "ROM", hide = true)
     )]
     pub rom: Option<PathBuf>,
 }
@@ -275,10 +282,12 @@ impl BotArgs {
 pub struct ModelConsoleArgs {
     /// Testing: use the rules model seeded with SEED instead of a cartridge (as `play
     /// --model-console SEED` records it).
-    #[arg(long, hide = true, value_name = "SEED")]
+    #[cfg_attr(feature = "test-hooks", arg(long, hide = true, value_name = "SEED"))]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip))]
     pub model_console: Option<u64>,
     /// Testing: the model console's start level.
-    #[arg(long, hide = true, default_value_t = 19)]
+    #[cfg_attr(feature = "test-hooks", arg(long, hide = true, default_value_t = 19))]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip = 19))]
     pub model_level: u8,
 }
 
