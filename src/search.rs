@@ -1,5 +1,5 @@
-//! The planner: gravity-aware gamepad-state BFS over the current and next piece, the
-//! evaluation of the boards it reaches, and the plan of buttons it returns.
+//! The planner: the current and next piece's locks (from `movegen`) paired and valued, the
+//! third piece's re-rank, the crash guard, and the plan of buttons it returns.
 
 pub mod crash_guard;
 pub mod eval;
