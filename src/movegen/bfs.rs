@@ -525,7 +525,7 @@ impl Bfs {
     /// Every state the last search kept, in the order reached (so by frames), as
     /// (state, index of the state it came from, frames since the start). The start is index 0
     /// and is its own parent.
-    pub fn reached(&self) -> impl Iterator<Item = (Active, usize, u16)> + '_ {
+    pub(crate) fn reached(&self) -> impl Iterator<Item = (Active, usize, u16)> + '_ {
         self.nodes.iter().map(|n| {
             let parent = if n.parent == u32::MAX {
                 0

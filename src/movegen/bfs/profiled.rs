@@ -305,7 +305,7 @@ impl Bfs {
     }
 
     /// The button held at the root a lock of the last search came from (its entry hold).
-    pub fn root_hold(&self, lock: &Lock) -> PadState {
+    pub(crate) fn root_hold(&self, lock: &Lock) -> PadState {
         let mut i = lock.node as usize;
         while self.nodes[i].parent != u32::MAX {
             i = self.nodes[i].parent as usize;
