@@ -14,10 +14,11 @@
 use std::time::Instant;
 
 use nestor::game::{Active, Board, Buttons, PadState, Piece};
-use nestor::search::profile::{PieceProgress, Profile, PRESETS};
+use nestor::movegen::profile::{PieceProgress, Profile, PRESETS};
+use nestor::movegen::CollisionMap;
 use nestor::search::testing::ReferencePlanner;
 use nestor::search::third::Lookahead;
-use nestor::search::{CollisionMap, Planner, Situation, Standard};
+use nestor::search::{Planner, Situation, Standard};
 
 pub const EMPTY: &str = "";
 /// A typical level-19 mid-game stack: 6-8 rows, a well on the right, one covered hole.

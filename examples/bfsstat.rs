@@ -4,11 +4,12 @@
 use std::time::Instant;
 
 use nestor::game::{Active, Board, PadState, Piece};
-use nestor::search::{Bfs, CollisionMap, MoveSet};
+use nestor::movegen::{Bfs, CollisionMap, LockQuery, MoveSet, PieceProgress, Profile};
 
 fn main() {
     let board = Board::EMPTY;
     let mut bfs = Bfs::new();
+    let unlimited = Profile::unlimited();
     for soft_drop in [false, true] {
         for piece in Piece::ALL {
             let map = CollisionMap::new(&board, piece);
@@ -17,9 +18,12 @@ fn main() {
             let t = Instant::now();
             let mut locks = 0;
             for _ in 0..runs {
-                locks = bfs
-                    .search(start, PadState::NONE, 2, &map, MoveSet { soft_drop })
-                    .len();
+                let q = LockQuery::spawn(&board, piece, 2, unlimited, MoveSet { soft_drop }).at(
+                    start,
+                    PadState::NONE,
+                    PieceProgress::default(),
+                );
+                locks = bfs.search_query(&q, &map).len();
             }
             println!(
                 "soft drop {soft_drop:5} {piece:?}: {:5} nodes, {:2} locks, {:7.1} µs",

@@ -4,7 +4,7 @@
 //! Run: `cargo run --release --example preset_cpu [PRESET] [REPEAT]` (default `human`, 1).
 //! REPEAT plays the rounds that many times (for perf and callgrind).
 
-use nestor::search::profile::Profile;
+use nestor::movegen::profile::Profile;
 use nestor::search::{Planner, Standard};
 
 /// The planner bench's boards, decisions and CPU clock (one definition, in the bench).

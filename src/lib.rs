@@ -7,6 +7,7 @@ pub mod game;
 pub mod io;
 #[cfg(feature = "native")]
 pub mod lab;
+pub mod movegen;
 #[cfg(feature = "native")]
 pub mod movie;
 #[cfg(feature = "native")]

@@ -179,7 +179,7 @@ fn required_arguments_are_shown_as_required() {
 #[test]
 fn presets_and_objectives_come_from_their_lists() {
     let sim = help(&["sim"]);
-    for (name, _) in nestor::search::profile::PRESETS {
+    for (name, _) in nestor::movegen::profile::PRESETS {
         assert!(sim.contains(name), "preset {name} missing:\n{sim}");
     }
     // `--reaction` on every command with `--profile` (one definition), serve's included.

@@ -173,7 +173,7 @@ fn the_shipped_settings_file_names_every_preset_and_where_the_plan_shows() {
         .unwrap()
         .replace("\n# ", " ");
     let listed: Vec<&str> = listed.split(", ").map(str::trim).collect();
-    let presets: Vec<&str> = nestor::search::profile::PRESETS
+    let presets: Vec<&str> = nestor::movegen::profile::PRESETS
         .iter()
         .map(|(n, _)| *n)
         .collect();

@@ -9,10 +9,10 @@ use std::process::{Command, Output};
 
 use nestor::game::Game;
 use nestor::lab::tune::TuneState;
+use nestor::movegen::profile::Profile;
 use nestor::movie::check::{check_movie, ReactionCheck};
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, ModelConsole};
-use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard};
 
 mod common;

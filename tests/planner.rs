@@ -7,8 +7,9 @@ use nestor::game::active::{Active, Control};
 use nestor::game::{
     Board, Buttons, Collide, Events, Game, PadState, Piece, PlayState, Playfield, Pos,
 };
+use nestor::movegen::{Bfs, CollisionMap, LockQuery, MoveSet, PieceProgress, Profile};
 use nestor::search::eval::Standard;
-use nestor::search::{Bfs, CollisionMap, MoveSet, Planner, Situation};
+use nestor::search::{Planner, Situation};
 
 /// Every (x, y, id) where the piece can lock from `start`, trying on every frame all 36 button
 /// states a standard controller can produce (A, B, and the nine D-pad states: no opposite
@@ -51,7 +52,15 @@ fn bfs_locks(board: &Board, start: Active, prev: PadState, speed: u8) -> HashSet
     let piece = nestor::game::Orientation::new(start.id).unwrap().piece();
     let map = CollisionMap::new(board, piece);
     let mut bfs = Bfs::new();
-    bfs.search(start, prev, speed, &map, MoveSet::default())
+    let q = LockQuery::spawn(
+        board,
+        piece,
+        speed,
+        Profile::unlimited(),
+        MoveSet::default(),
+    )
+    .at(start, prev, PieceProgress::default());
+    bfs.search_query(&q, &map)
         .iter()
         .map(|l| (l.x, l.y, l.id))
         .collect()
@@ -77,7 +86,7 @@ fn straight_drops(board: &Board, piece: Piece) -> HashSet<(u8, u8, u8)> {
 
 /// The stacks the unit tests share: one definition, included by path (the integration tests
 /// cannot see the library's test-only items).
-#[path = "../src/search/fixtures/boards.rs"]
+#[path = "../src/movegen/fixtures/boards.rs"]
 #[allow(dead_code)]
 mod boards;
 

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use common::{check_profile_movie, profile_planner as planner};
 use nestor::game::Game;
+use nestor::movegen::profile::Profile;
 use nestor::movie::{Header, Movie};
 use nestor::nes::{AddressMap, Driver, DriverConfig, ModelConsole, Step};
-use nestor::search::profile::Profile;
 
 const PIECES: u32 = 1000;
 
@@ -86,8 +86,8 @@ macro_rules! presets {
         #[test]
         fn every_preset_is_tested() {
             let tested = [$($name),*];
-            assert_eq!(tested.len(), nestor::search::profile::PRESETS.len());
-            for (name, _) in nestor::search::profile::PRESETS {
+            assert_eq!(tested.len(), nestor::movegen::profile::PRESETS.len());
+            for (name, _) in nestor::movegen::profile::PRESETS {
                 assert!(tested.contains(&name), "{name} has no acceptance test");
             }
         }

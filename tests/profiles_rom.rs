@@ -4,10 +4,10 @@
 mod common;
 
 use common::{check_profile_movie, profile_planner as planner};
+use nestor::movegen::profile::Profile;
 use nestor::movie::{Header, Movie};
 use nestor::nes::rom::rom_for_tests;
 use nestor::nes::{AddressMap, Driver, DriverConfig, NesDeck, Step, Video};
-use nestor::search::profile::Profile;
 
 /// Pieces each preset plays (games follow one another through the menus until then).
 const PIECES: u32 = 300;

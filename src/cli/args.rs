@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::anyhow;
 use clap::Args;
-use nestor::search::profile::Profile;
+use nestor::movegen::profile::Profile;
 use nestor::search::Weights;
 
 /// A command line nestor's own checks refused (a value clap let through, a missing file
@@ -40,10 +40,17 @@ pub const ROM_HELP_TEMPLATE: &str = "{about-with-newline}\n{usage-heading} {usag
 #[derive(Args, Clone, Debug, Default)]
 pub struct RomArg {
     /// The cartridge: your own "Tetris (U) [!].nes".
-    #[arg(
-        required_unless_present = "model_console",
-        value_name = "ROM",
-        hide = true
+    #[cfg_attr(
+        feature = "test-hooks",
+        arg(
+            required_unless_present = "model_console",
+            value_name = "ROM",
+            hide = true
+        )
+    )]
+    #[cfg_attr(
+        not(feature = "test-hooks"),
+        arg(required = true, value_name = "ROM", hide = true)
     )]
     pub rom: Option<PathBuf>,
 }
@@ -99,7 +106,7 @@ impl CoachSettingsArg {
 fn profile_help() -> String {
     format!(
         "Player profile: a preset ({}) or a TOML file [default: unlimited]",
-        nestor::search::profile::PRESETS
+        nestor::movegen::profile::PRESETS
             .iter()
             .map(|(n, _)| *n)
             .collect::<Vec<_>>()
@@ -145,7 +152,7 @@ fn parse_reaction(s: &str) -> Result<u16, String> {
     profile_number(
         s,
         "a number of frames",
-        nestor::search::profile::delay_frames,
+        nestor::movegen::profile::delay_frames,
     )
 }
 
@@ -154,7 +161,7 @@ fn parse_blind_placements(s: &str) -> Result<u16, String> {
     profile_number(
         s,
         "a count of placements",
-        nestor::search::profile::blind_placements,
+        nestor::movegen::profile::blind_placements,
     )
 }
 
@@ -181,7 +188,7 @@ impl ProfileArg {
     }
 
     /// The profile asked for, with `--reaction` and `--blind-placements` applied.
-    pub fn resolve(&self) -> anyhow::Result<nestor::search::profile::Profile> {
+    pub fn resolve(&self) -> anyhow::Result<nestor::movegen::profile::Profile> {
         Ok(self.apply(super::profile::resolve(self.name())?))
     }
 
@@ -189,8 +196,8 @@ impl ProfileArg {
     /// settings file).
     pub fn apply(
         &self,
-        mut profile: nestor::search::profile::Profile,
-    ) -> nestor::search::profile::Profile {
+        mut profile: nestor::movegen::profile::Profile,
+    ) -> nestor::movegen::profile::Profile {
         if let Some(r) = self.reaction {
             profile.reaction = r;
         }
@@ -275,10 +282,12 @@ impl BotArgs {
 pub struct ModelConsoleArgs {
     /// Testing: use the rules model seeded with SEED instead of a cartridge (as `play
     /// --model-console SEED` records it).
-    #[arg(long, hide = true, value_name = "SEED")]
+    #[cfg_attr(feature = "test-hooks", arg(long, hide = true, value_name = "SEED"))]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip))]
     pub model_console: Option<u64>,
     /// Testing: the model console's start level.
-    #[arg(long, hide = true, default_value_t = 19)]
+    #[cfg_attr(feature = "test-hooks", arg(long, hide = true, default_value_t = 19))]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip = 19))]
     pub model_level: u8,
 }
 

@@ -43,7 +43,10 @@ pub struct AssistArgs {
     #[command(flatten)]
     pub model: ModelConsoleArgs,
     /// Testing: stop after this many frames.
-    #[arg(long, hide = true)]
+    #[cfg_attr(feature = "test-hooks", arg(long, hide = true))]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip))]
+    // Without the hooks only the window reads it (always `None`), and a build may lack both.
+    #[cfg_attr(not(feature = "test-hooks"), allow(dead_code))]
     pub frames: Option<u64>,
 }
 

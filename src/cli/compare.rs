@@ -10,7 +10,7 @@ use nestor::lab::batch::{run_batch_profiled, BatchConfig, GameResult};
 use nestor::lab::objective::Objective;
 use nestor::lab::selfplay::Limits;
 use nestor::lab::stats::{self, Paired, ALPHA};
-use nestor::search::profile::Profile;
+use nestor::movegen::profile::Profile;
 use nestor::search::{Standard, Weights};
 
 use clap::Args;

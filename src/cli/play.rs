@@ -9,6 +9,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use nestor::game::Game;
 use nestor::lab::until::Until;
+use nestor::movegen::profile::Profile;
 use nestor::movie::Movie;
 use nestor::nes::driver::RUN_AHEAD_LEVEL;
 use nestor::nes::settings::PlaySettings;
@@ -17,7 +18,6 @@ use nestor::nes::{
     NesDeck, Step,
 };
 use nestor::search::explain::Explanation;
-use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard};
 use nestor::ui::ViewEvent;
 
@@ -53,23 +53,36 @@ pub struct PlayArgs {
     pub output: OverwriteArg,
     /// Testing: play the rules model (seeded with SEED) through the same driver instead of a
     /// cartridge; no ROM, no window (unless --model-window). Each further game: the next seed.
-    #[arg(long, hide = true, value_name = "SEED")]
+    #[cfg_attr(feature = "test-hooks", arg(long, hide = true, value_name = "SEED"))]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip))]
     pub model_console: Option<u64>,
     /// Testing: show the model console in a window (nestor's board picture, not the NES's).
-    #[arg(long, hide = true, requires = "model_console")]
+    #[cfg_attr(
+        feature = "test-hooks",
+        arg(long, hide = true, requires = "model_console")
+    )]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip))]
     pub model_window: bool,
     /// Testing: corrupt this share (0-1) of the frames' pads on the way to the console (a
     /// press dropped, delayed a frame, or a button added); every desync is re-planned.
-    #[arg(long, hide = true, value_name = "RATE", value_parser = fault_rate)]
+    #[cfg_attr(
+        feature = "test-hooks",
+        arg(long, hide = true, value_name = "RATE", value_parser = fault_rate)
+    )]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip))]
     pub inject_faults: Option<f64>,
     /// Testing: wait this many microseconds after each model-console frame, so that a test can
     /// interrupt a game that is still running however fast the machine is.
-    #[arg(
-        long,
-        hide = true,
-        value_name = "MICROSECONDS",
-        requires = "model_console"
+    #[cfg_attr(
+        feature = "test-hooks",
+        arg(
+            long,
+            hide = true,
+            value_name = "MICROSECONDS",
+            requires = "model_console"
+        )
     )]
+    #[cfg_attr(not(feature = "test-hooks"), arg(skip))]
     pub model_frame_delay_us: Option<u64>,
 }
 
@@ -553,6 +566,7 @@ fn drive<C: Console>(
 }
 
 /// `--inject-faults`: a share of frames, 0 to 1.
+#[cfg(feature = "test-hooks")]
 pub fn fault_rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),

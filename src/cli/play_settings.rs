@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use nestor::lab::until::Until;
+use nestor::movegen::profile::Profile;
 use nestor::movie::Header;
-use nestor::search::profile::Profile;
 use nestor::search::weights::WeightsChoice;
 
 /// Every setting, after the file and the options are merged and the profile is loaded.

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::anyhow;
 use nestor::io::read_toml_text;
-use nestor::search::profile::{Profile, ProfileError, Shift};
+use nestor::movegen::profile::{Profile, ProfileError, Shift};
 use serde::Serialize;
 
 /// A profile as JSON summaries show it (`play`, `analyze`, `tune`'s state).

@@ -60,7 +60,7 @@ pub struct ServeArgs {
 #[derive(Clone)]
 struct Brain {
     weights: Weights,
-    profile: nestor::search::profile::Profile,
+    profile: nestor::movegen::profile::Profile,
     map: AddressMap,
     level: u8,
 }

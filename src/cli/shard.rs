@@ -11,7 +11,7 @@ use nestor::io::{Input, OutputSet};
 
 use nestor::lab::batch::{run_batch_profiled, BatchConfig};
 use nestor::lab::shard::{self, PartFile, RunIdentity};
-use nestor::search::profile::Profile;
+use nestor::movegen::profile::Profile;
 use nestor::search::Standard;
 
 use super::args::{OverwriteArg, ReportArgs};

@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use nestor::lab::batch::{run_batch_profiled, BatchConfig, GameResult, Summary};
 use nestor::lab::selfplay::Limits;
 use nestor::lab::Until;
-use nestor::search::profile::Profile;
+use nestor::movegen::profile::Profile;
 use nestor::search::{Standard, Weights};
 
 use clap::Args;

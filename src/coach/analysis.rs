@@ -154,7 +154,7 @@ impl<E: Evaluator + Clone> Analyzer<E> {
     }
 
     /// Ranks under `profile`: the locks its player can reach (`unlimited` unless set).
-    pub fn set_profile(&mut self, profile: crate::search::profile::Profile) {
+    pub fn set_profile(&mut self, profile: crate::movegen::profile::Profile) {
         self.ranker.set_profile(profile);
     }
 

@@ -11,9 +11,9 @@ use crate::game::state::Game;
 
 use super::selfplay::{GameStats, Limits, SelfPlay};
 use super::until::{End, Until};
+use crate::movegen::profile::Profile;
 use crate::search::eval::Evaluator;
 use crate::search::plan::Planner;
-use crate::search::profile::Profile;
 
 /// What to simulate.
 #[derive(Clone, Copy, Debug)]

@@ -4,9 +4,9 @@
 use crate::game::pad::PadState;
 use crate::game::state::{Game, PlayState};
 use crate::lab::selfplay::{Limits, SelfPlay};
+use crate::movegen::profile::{Profile, Shift, PRESETS};
 use crate::search::eval::Standard;
 use crate::search::plan::Planner;
-use crate::search::profile::{Profile, Shift, PRESETS};
 
 /// Checks every controlled frame of a game against the profile's rules; returns the pieces.
 fn play_checked(profile: &Profile, level: u8, seed: u64, pieces: u32) -> (u32, u32) {

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::batch::{run_batch_profiled, BatchConfig, GameResult};
 use super::objective::Objective;
 use super::selfplay::Limits;
-use crate::search::profile::Profile;
+use crate::movegen::profile::Profile;
 use crate::search::weights::{Phase, Weights};
 use crate::search::Standard;
 
@@ -112,7 +112,7 @@ mod profile_keys {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use super::Profile;
-    use crate::search::profile::Shift;
+    use crate::movegen::profile::Shift;
 
     #[derive(Serialize, Deserialize)]
     struct Keys {

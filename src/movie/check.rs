@@ -7,10 +7,12 @@ use super::{Movie, Replay, ReplayError};
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
 use crate::game::state::PlayState;
+use crate::movegen::profile_check::{
+    check_entry, check_piece, check_reaction, Breach, PieceRecord,
+};
 use crate::nes::{AddressMap, Console, RamSnapshot};
 use crate::search::eval::Evaluator;
 use crate::search::plan::{Planner, Situation};
-use crate::search::profile_check::{check_entry, check_piece, check_reaction, Breach, PieceRecord};
 
 /// One input that breaks the profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,9 +3,9 @@
 
 use super::*;
 use crate::game::state::Game;
+use crate::movegen::profile::Profile;
 use crate::nes::{Driver, DriverConfig, ModelConsole, Step};
 use crate::search::eval::Standard;
-use crate::search::profile::Profile;
 
 const LEVEL: u8 = 19;
 
@@ -88,7 +88,7 @@ fn breaches(r: &CheckReport) -> Vec<(u64, Breach)> {
 
 #[test]
 fn a_game_the_driver_recorded_passes_under_its_profile() {
-    for (name, _) in crate::search::profile::PRESETS {
+    for (name, _) in crate::movegen::profile::PRESETS {
         let p = Profile::preset(name).unwrap();
         let (movie, firsts) = record(5, &p, 80);
         // The reaction's plans are made with each next piece too: none may change them.

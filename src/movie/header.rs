@@ -5,7 +5,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 
 use super::guid::fresh_guid;
-use crate::search::profile::Profile;
+use crate::movegen::profile::Profile;
 
 /// How a recording's `comment` line naming its player profile begins.
 const PROFILE_COMMENT: &str = "profile ";

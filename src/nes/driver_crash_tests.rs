@@ -68,6 +68,9 @@ fn a_crash_and_a_hang_end_the_game_as_crashed_with_their_kind_and_frame() {
     }
 }
 
+/// The play-state-5 frames a console and its copies ran: (piece count, lines), and the pad.
+type State5Log = std::rc::Rc<std::cell::RefCell<Vec<((u8, [u8; 2]), PadState)>>>;
+
 /// Which play-state-5 frames [`CrashOnClear`] crashes on.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum CrashRule {
@@ -91,7 +94,7 @@ struct CrashOnClear {
     frames: u64,
     /// Every play-state-5 frame run, on this console and on its copies (shared): the piece
     /// count and lines it ran at, and the pad held in it.
-    state5: std::rc::Rc<std::cell::RefCell<Vec<((u8, [u8; 2]), PadState)>>>,
+    state5: State5Log,
 }
 
 impl Console for CrashOnClear {

@@ -9,12 +9,12 @@ use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::score::drop_speed;
 use crate::game::{Board, Orientation};
 
-use super::column_reach::ReachTable;
 use super::features::{with_features, FEATURE_COUNT};
 use super::pairs::AfterFirst;
 pub use super::pairs::{PairOutcome, Placement};
-use super::reach::ReachLock;
 use super::weights::{PhaseWeights, Weights};
+use crate::movegen::ReachLock;
+use crate::movegen::ReachTable;
 
 pub use incremental::Prefix;
 pub use rules::{ceiling_load, spawn_region_spans_a_row, spawn_room};

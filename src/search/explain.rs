@@ -9,11 +9,11 @@ use serde::Serialize;
 
 use crate::game::score::drop_speed;
 
-use super::column_reach::ReachTable;
 use super::eval::{ceiling_load, pair_features, PairOutcome, Placement, Standard};
 use super::plan::Situation;
 use super::rank::{Ranked, Ranker};
 use super::weights::PhaseWeights;
+use crate::movegen::ReachTable;
 
 /// One term of a value: `contribution = value × weight`.
 #[derive(Clone, Debug, PartialEq, Serialize)]

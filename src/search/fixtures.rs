@@ -1,48 +1,14 @@
-//! Fixtures shared by the unit tests of several modules (compiled for tests only): the
-//! benches' mid-game board, a piece at its spawn on a board, an O piece's placement.
+//! Fixtures shared by the planner's unit tests (compiled for tests only): the lock searches'
+//! boards (`movegen::fixtures`), a piece at its spawn on a board, an O piece's placement.
 
-pub mod boards;
+pub use crate::movegen::fixtures::*;
 
 use crate::game::pad::Buttons;
 use crate::game::score::drop_speed;
 use crate::game::{Active, Board, PadState, Piece};
-use crate::search::collision::CollisionMap;
-use crate::search::profile::PieceProgress;
+use crate::movegen::profile::PieceProgress;
+use crate::movegen::CollisionMap;
 use crate::search::{Placement, Situation};
-
-/// The benches' mid-game board: a ragged stack with a well in the right column.
-pub const MID: &str = "..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n..........\n..........\n..........\n\
-     ..........\n..........\n.#........\n##..#.....\n###.##.##.\n\
-     #########.\n####.####.\n#########.\n#########.\n#########.";
-
-/// Each of `texts` as a board, then the empty board.
-pub fn with_empty(texts: &[&str]) -> Vec<Board> {
-    let mut boards: Vec<Board> = texts
-        .iter()
-        .map(|t| Board::from_text(t).expect("a test stack parses"))
-        .collect();
-    boards.push(Board::EMPTY);
-    boards
-}
-
-/// The named test stacks, the empty board and [`MID`]: the planner tests' fixed boards (each
-/// adds random ones of its own).
-pub fn planner_boards() -> Vec<Board> {
-    let mut all = with_empty(&[
-        boards::ROOF,
-        boards::T_SLOT,
-        boards::TWO_CAVES,
-        boards::TALL,
-    ]);
-    all.push(mid_board());
-    all
-}
-
-/// [`MID`] as a board.
-pub fn mid_board() -> Board {
-    Board::from_text(MID).expect("the mid-game board parses")
-}
 
 /// `piece` at its spawn on `board`: nothing held, nothing of its timeline spent.
 pub fn at_spawn(
@@ -70,47 +36,6 @@ pub fn o_at(x: u8, y: u8) -> Placement {
         y,
         orientation: Piece::O.spawn(),
     }
-}
-
-/// Ragged random stacks (no full row, the spawn rows empty), from a fixed seed.
-pub fn random_boards(n: usize, x: u64) -> Vec<Board> {
-    random_stacks(n, x, 12)
-}
-
-/// Ragged random stacks of columns up to `tallest` - 1 high (at most 18: the spawn rows stay
-/// empty), no full row, from a fixed seed.
-pub fn random_stacks(n: usize, mut x: u64, tallest: u64) -> Vec<Board> {
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    (0..n)
-        .map(|_| {
-            let well = (next() % 10) as usize;
-            let mut text = String::new();
-            let heights: Vec<u64> = (0..10).map(|_| next() % tallest.min(19)).collect();
-            for r in 0..20u64 {
-                let mut row: Vec<char> = (0..10)
-                    .map(|c| {
-                        let filled = 20 - r <= heights[c] && next() % 8 != 0;
-                        if filled && c != well {
-                            '#'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect();
-                if row.iter().all(|&c| c == '#') {
-                    row[(next() % 10) as usize] = '.';
-                }
-                text.extend(row);
-                text.push('\n');
-            }
-            Board::from_text(text.trim_end()).expect("a random stack parses")
-        })
-        .collect()
 }
 
 /// `s` after `inputs`, played in the model (`piece` is the piece in play).

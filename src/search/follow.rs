@@ -17,7 +17,7 @@ use crate::game::{Game, PadState, Pos};
 use super::eval::Evaluator;
 use super::piece_log::PieceLog;
 use super::plan::{Plan, Planner, Situation};
-use super::profile::PieceProgress;
+use crate::movegen::profile::PieceProgress;
 
 /// The level from which gravity stays at one row per frame (the "killscreen" of the figures).
 pub const LEVEL_29: u8 = 29;

@@ -4,19 +4,7 @@
 use crate::game::board::Board;
 use crate::game::score::{add_line, drop_speed};
 
-use crate::game::Orientation;
-
-use super::bfs::Lock;
-use super::reach::ReachLock;
-
-/// Where one piece locked: pivot (x, y) as `Collide::fits` takes it (y wraps below 0 for the
-/// hidden rows) and its orientation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Placement {
-    pub x: u8,
-    pub y: u8,
-    pub orientation: Orientation,
-}
+pub use crate::movegen::Placement;
 
 /// The result of locking the current piece, then the next piece.
 #[derive(Clone, Copy, Debug)]
@@ -44,26 +32,6 @@ pub fn level_and_lines_after(level: u8, lines: [u8; 2], cleared: u32) -> (u8, [u
         add_line(&mut lines, &mut level);
     }
     (level, lines)
-}
-
-impl From<&Lock> for Placement {
-    fn from(l: &Lock) -> Placement {
-        Placement {
-            x: l.x,
-            y: l.y,
-            orientation: l.orientation(),
-        }
-    }
-}
-
-impl From<&ReachLock> for Placement {
-    fn from(l: &ReachLock) -> Placement {
-        Placement {
-            x: l.x,
-            y: l.y,
-            orientation: l.orientation(),
-        }
-    }
 }
 
 /// The first lock of a pair and the board it leaves.

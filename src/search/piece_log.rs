@@ -1,8 +1,8 @@
 //! The piece under control, frame by frame since its spawn, as the driver pressed it: what a
 //! plan made after the spawn (the reaction re-plan, a desync's re-plan) counts its progress from.
 
-use super::profile::PieceProgress;
 use crate::game::PadState;
+use crate::movegen::profile::PieceProgress;
 
 /// The pads of the piece under control, from its first frame (the plan's `inputs[0]` at its
 /// spawn) on. Re-plans inside the piece do not restart it: only a new piece does.

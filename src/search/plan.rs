@@ -9,15 +9,15 @@ use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
 
-use super::bfs::{Bfs, Lock, MoveSet};
-use super::collision::CollisionMap;
 use super::crash_guard::{self, CrashGuard};
 use super::eval::{Evaluator, Placement};
-use super::locks::{LockQuery, LockSets};
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
-use super::profile::{PieceProgress, Profile};
 use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
+use crate::movegen::profile::{PieceProgress, Profile};
+use crate::movegen::CollisionMap;
+use crate::movegen::{Bfs, Lock, MoveSet};
+use crate::movegen::{LockQuery, LockSets};
 use soft_drop::SoftLever;
 
 mod after_search;
@@ -34,7 +34,13 @@ mod reuse;
 mod reuse_tests;
 mod situation;
 mod soft_drop;
+mod values;
 pub use situation::Situation;
+use values::{PairSource, Ranking};
+
+/// A decision's best pair: its value, its first lock's index in the first locks and the next
+/// piece's lock.
+type Best = (f64, usize, Option<Placement>);
 
 /// The chosen placement and how to get there.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +81,7 @@ pub struct Planner<E: Evaluator> {
     /// The next piece's lock sets (path-free).
     seconds: LockSets,
     firsts: Vec<Lock>,
-    /// The third-piece layer's settings (off by default).
+    /// The third-piece layer's settings (three pairs re-ranked by default).
     pub lookahead: Lookahead,
     /// Locks of the current piece the plan must not choose (the driver's run-ahead saw them
     /// crash the cartridge); empty but for such a re-plan.
@@ -97,10 +103,12 @@ pub struct Planner<E: Evaluator> {
     /// blind plan (`plan/carry.rs`), and whether the next decision may read them.
     carried: carry::Carried,
     carry: bool,
-    /// How many first locks blind plans valued from `carried` (for the tests).
+    /// How many first locks blind plans valued from `carried` (`carry_tests` reads it).
+    #[cfg(test)]
     pub(crate) carried_values: usize,
-    /// Values every pair by the full pass, as the loop did before it carried them
-    /// (`carried_tests` compares the two).
+    /// Values every pair by the full pass (`carried_tests` compares it with the carried
+    /// values).
+    #[cfg(test)]
     pub(crate) full_pass_pairs: bool,
 }
 
@@ -227,7 +235,9 @@ impl<E: Evaluator> Planner<E> {
             kept: reuse::BlindPairs::default(),
             carried: carry::Carried::default(),
             carry: false,
+            #[cfg(test)]
             carried_values: 0,
+            #[cfg(test)]
             full_pass_pairs: false,
         }
     }
@@ -331,36 +341,67 @@ impl<E: Evaluator> Planner<E> {
     }
 
     /// Plans the current piece. `None` when no piece is shown (orientation id $13) or no lock
-    /// is reachable.
+    /// is reachable. The stages: the caches this decision may use, the blind plan before the
+    /// reaction, the first locks, the crash guard, the pair values, the tie, the third piece's
+    /// re-rank and the plan of the best pair.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
-        self.soft.last = None;
-        self.second.forget();
-        // The pairs a blind plan kept serve this decision only, and only its situation.
-        let piece = Orientation::new(s.active.id).map(|o| o.piece());
-        let kept = self.kept.take_for(s, piece, (&self.profile, self.moves));
-        // The layer's expectations serve the next decision only (a blind plan).
-        let carry = std::mem::take(&mut self.carry);
+        let (kept, carry) = self.take_caches(s);
         if s.progress.frames < self.profile.reaction {
             return self.plan_blind(s, carry);
         }
-        let (prefix_inputs, prefix_expected) = match self.first_locks(s)? {
+        let prefix = match self.first_locks(s)? {
             Firsts::Found(inputs, expected) => (inputs, expected),
             Firsts::LockedEarly(plan) => return Some(plan),
         };
-        if !self.exclude.is_empty() {
-            let exclude = &self.exclude;
-            self.firsts.retain(|l| !exclude.contains(&placement(l)));
-            if self.firsts.is_empty() {
-                return None;
-            }
+        if !self.drop_excluded() {
+            return None;
         }
         let started = Instant::now();
         let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
-        self.keys.clear();
-        let mut best: Option<(f64, usize, Option<Placement>)> = None;
-        // Another next-piece lock of the best first lock has the best value too: the path-free
-        // search does not keep `Bfs`'s order, which decides such a tie (see below).
-        let mut tie = false;
+        let guarded = self.guard(s);
+        let source = PairSource::choose(kept, lookahead, guarded, self.full_pass());
+        let ranking = self.pair_values(s, source);
+        let best = self.settle_tie(s, ranking);
+        let best = self.rerank(s, best, lookahead, started);
+        Some(self.plan_of(s, best, prefix))
+    }
+
+    /// Whether every pair is valued by the full pass (only a test asks for it).
+    #[cfg(test)]
+    fn full_pass(&self) -> bool {
+        self.full_pass_pairs
+    }
+
+    /// Whether every pair is valued by the full pass: never outside the tests.
+    #[cfg(not(test))]
+    fn full_pass(&self) -> bool {
+        false
+    }
+
+    /// Forgets what served the last decision only; returns whether the pairs a blind plan kept
+    /// serve this one (only its situation) and whether the layer's expectations may (only a
+    /// blind plan right after it).
+    fn take_caches(&mut self, s: &Situation) -> (bool, bool) {
+        self.soft.last = None;
+        self.second.forget();
+        let piece = Orientation::new(s.active.id).map(|o| o.piece());
+        let kept = self.kept.take_for(s, piece, (&self.profile, self.moves));
+        (kept, std::mem::take(&mut self.carry))
+    }
+
+    /// Drops the first locks the plan must not choose; false when none is left.
+    fn drop_excluded(&mut self) -> bool {
+        if self.exclude.is_empty() {
+            return true;
+        }
+        let exclude = &self.exclude;
+        self.firsts.retain(|l| !exclude.contains(&placement(l)));
+        !self.firsts.is_empty()
+    }
+
+    /// The crash guard's stage: each first lock's risk key (and its soft-drop variant) and
+    /// which first locks it allows. Returns whether the guard is on at this level.
+    fn guard(&mut self, s: &Situation) -> bool {
         let height = s.board.column_heights().into_iter().max().unwrap_or(0);
         let guarded = !self.crash_guard.off && s.level >= crash_guard::GUARD_FROM_LEVEL;
         let may_shift = self.profile.is_unlimited();
@@ -368,11 +409,6 @@ impl<E: Evaluator> Planner<E> {
         let preview = self.crash_guard.preview();
         self.soft
             .first_keys(s, guarded.then_some(fk), (may_shift, preview));
-        // No pair list to keep and no second-lock penalty: each first lock's best pair is all
-        // `consider` needs, valued without its board (`Evaluator::best_pair_after_ties`), with
-        // how many of its pairs share that value (the best first lock's count is the tie).
-        let carried = !lookahead && !guarded;
-        let mut best_ties = 0;
         let keys = &self.soft.keys;
         self.crash_guard.screen(
             (s.level, s.lines),
@@ -381,164 +417,96 @@ impl<E: Evaluator> Planner<E> {
             |i| keys[i],
             |k| crash_guard::key_risk(k, s.level, s.lines, preview),
         );
-        for (i, l1) in self.firsts.iter().enumerate() {
-            if !self.crash_guard.allows(i) {
-                continue;
+        guarded
+    }
+
+    /// The best pair, its next lock taken in `Bfs`'s order when another next-piece lock of
+    /// the best first lock has its value (the path-free search does not keep that order).
+    fn settle_tie(&mut self, s: &Situation, r: Ranking) -> Option<Best> {
+        match (r.tie, r.best, s.next) {
+            (true, Some((v, i, _)), Some(next)) => {
+                Some((v, i, self.first_in_bfs_order(s, i, next, v)))
             }
-            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
-            let first_penalty = self.crash_guard.first_penalty(i);
-            let mut consider = |value: f64, second: Option<Placement>| {
-                let value = value + first_penalty;
-                if best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
-                    tie = true;
-                }
-                if best.as_ref().is_none_or(|b| value < b.0) {
-                    tie = false;
-                    best = Some((value, i, second));
-                }
-            };
-            let Some(next) = s.next else {
-                if let Some(v) = after.alone(&self.evaluator) {
-                    consider(v, None);
-                }
-                continue;
-            };
-            // Only the next piece's lock set matters (the pair's first-lock order, which breaks
-            // ties, comes from the first search), so the path-free search serves.
-            // Under a hold profile the next piece starts with this lock's DAS counter and the
-            // hold the entry delay leaves (chosen below, with the pair).
-            // Valued by the blind plan just before: the same pairs in the same order.
-            let pairs = (kept && !guarded).then(|| self.kept.pairs_of(placement(l1), next));
-            if let Some(pairs) = pairs.flatten() {
-                let at = (carried, lookahead, i, first_penalty);
-                let ties = reuse::replay(pairs, at, &mut self.keys, &mut consider);
-                if carried && best.is_some_and(|b| b.1 == i) {
-                    best_ties = ties;
-                }
-                continue;
-            }
-            let seconds = self.seconds.search(&LockQuery::after_lock(
-                &after.board,
-                next,
-                after.speed,
-                &self.profile,
-                self.moves,
-                l1.das,
-            ));
-            if carried {
-                let prefix = self.evaluator.prefix(&after.board);
-                let found = self
-                    .evaluator
-                    .best_pair_after_ties(&prefix, &after, seconds);
-                if let Some((v, second, ties)) = found {
-                    consider(v, Some(second));
-                    // No first penalty here (the guard is off), so the count is the tie's.
-                    if best.is_some_and(|b| b.1 == i) {
-                        best_ties = ties;
-                    }
-                }
-                continue;
-            }
-            if !guarded && !self.full_pass_pairs {
-                // Every pair's value is kept for the layer, but no penalty needs its board:
-                // the carried values (bit for bit `each_pair`'s) from one pass per first lock.
-                let prefix = self.evaluator.prefix(&after.board);
-                let keys = &mut self.keys;
-                let at = (lookahead, i, first_penalty);
-                self.evaluator
-                    .each_pair_after(&prefix, &after, seconds, |v, second| {
-                        // `each_pair`'s callback adds the unguarded penalty, 0.0, the same way.
-                        reuse::take_pair((v + 0.0, 0.0, second), at, keys, &mut consider);
-                    });
-                continue;
-            }
-            let keys = &mut self.keys;
-            let guard = &mut self.crash_guard;
-            after.each_pair(
-                &self.evaluator,
-                seconds.iter().map(Placement::from),
-                |v, second, lines2, board2| {
-                    // The next lock's clear counts too (0 below the guard's level).
-                    let penalty =
-                        guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
-                    let at = (lookahead, i, first_penalty);
-                    reuse::take_pair((v + penalty, penalty, second), at, keys, &mut consider);
-                },
-            );
+            _ => r.best,
         }
-        if let (true, Some(_), Some(_)) = (carried, best, s.next) {
-            tie = best_ties > 1;
+    }
+
+    /// The third piece's stage: the layer re-ranks the best pairs (best two-piece value
+    /// first; equal values by their first lock's BFS order) and keeps its expectations of
+    /// the chosen first lock for the next piece's blind plan.
+    fn rerank(
+        &mut self,
+        s: &Situation,
+        best: Option<Best>,
+        lookahead: bool,
+        started: Instant,
+    ) -> Option<Best> {
+        let (true, Some(next)) = (lookahead, s.next) else {
+            return best;
+        };
+        let k = self.lookahead.top_k.min(self.keys.len());
+        self.pairs.clear();
+        if third::top_k_by_key(&self.keys, k, &mut self.top) {
+            let (keys, firsts) = (&self.keys, &self.firsts);
+            let pairs = self.top.iter().map(|&j| pair_of(s, firsts, &keys[j]));
+            self.pairs.extend(pairs);
+        } else {
+            let firsts = &self.firsts;
+            let pairs = self.keys.iter().map(|p| pair_of(s, firsts, p));
+            self.pairs.extend(pairs);
+            third::sort_pairs(&mut self.pairs);
         }
-        if let (true, Some((v, i, _)), Some(next)) = (tie, best, s.next) {
-            best = Some((v, i, self.first_in_bfs_order(s, i, next, v)));
-        }
-        if let (true, Some(next)) = (lookahead, s.next) {
-            // Best two-piece value first; equal values by their first lock's BFS order.
-            let k = self.lookahead.top_k.min(self.keys.len());
-            self.pairs.clear();
-            if third::top_k_by_key(&self.keys, k, &mut self.top) {
-                let (keys, firsts) = (&self.keys, &self.firsts);
-                let pairs = self.top.iter().map(|&j| pair_of(s, firsts, &keys[j]));
-                self.pairs.extend(pairs);
-            } else {
-                let firsts = &self.firsts;
-                let pairs = self.keys.iter().map(|p| pair_of(s, firsts, p));
-                self.pairs.extend(pairs);
-                third::sort_pairs(&mut self.pairs);
-            }
-            let deadline = self.lookahead.deadline();
-            if let Some(c) = self.third.choose(
-                &self.evaluator,
-                &self.pairs[..k],
-                next,
-                &self.profile,
-                started,
-                deadline,
-            ) {
-                let p = &self.pairs[c];
-                best = Some((p.value, p.first, Some(p.second)));
-                let at = (next, &self.profile);
-                let expectations = &self.third.expectations;
-                self.carried
-                    .keep(at, &self.pairs[..k], expectations, p.first);
-                self.carry = true;
-            }
-        }
-        if best.is_none() {
-            // Every pair rejected: the deepest lock the guard allows, the least bad way to go on.
+        let deadline = self.lookahead.deadline();
+        let pairs = &self.pairs[..k];
+        let Some(c) = (self.third).choose(
+            &self.evaluator,
+            pairs,
+            next,
+            &self.profile,
+            started,
+            deadline,
+        ) else {
+            return best;
+        };
+        let p = &self.pairs[c];
+        let at = (next, &self.profile);
+        let expectations = &self.third.expectations;
+        self.carried
+            .keep(at, &self.pairs[..k], expectations, p.first);
+        self.carry = true;
+        Some((p.value, p.first, Some(p.second)))
+    }
+
+    /// The plan of the best pair (its path, the entry hold, the soft-drop lever, the preview);
+    /// with none, every pair rejected: the deepest lock the guard allows, the least bad way
+    /// to go on.
+    fn plan_of(
+        &mut self,
+        s: &Situation,
+        best: Option<Best>,
+        (inputs, expected): (Vec<PadState>, Vec<Pos>),
+    ) -> Plan {
+        let Some((_, i, second)) = best else {
             let index = (0..self.firsts.len()).max_by_key(|&i| {
                 let allowed = self.crash_guard.allows(i);
                 (allowed, self.firsts[i].y, std::cmp::Reverse(i))
             });
-            let plan = Plan::to_lock(
-                &self.first,
-                &self.firsts,
-                index,
-                prefix_inputs,
-                prefix_expected,
-            );
-            let plan = self
-                .soft
-                .soften(s, plan, index, (&self.firsts, &self.first, &self.map1));
-            return Some(self.preview(s, plan, index));
-        }
-        let entry_hold = match (best, s.next) {
-            (Some((_, i, Some(second))), Some(next)) => self.entry_hold(s, i, next, second),
+            let plan = Plan::to_lock(&self.first, &self.firsts, index, inputs, expected);
+            let fk = (&self.firsts[..], &self.first, &self.map1);
+            let plan = self.soft.soften(s, plan, index, fk);
+            return self.preview(s, plan, index);
+        };
+        let entry_hold = match (second, s.next) {
+            (Some(second), Some(next)) => self.entry_hold(s, i, next, second),
             _ => PadState::NONE,
         };
         let plan = Plan {
             entry_hold,
-            ..Plan::of_best(
-                &self.first,
-                &self.firsts,
-                best,
-                prefix_inputs,
-                prefix_expected,
-            )
+            ..Plan::of_best(&self.first, &self.firsts, best, inputs, expected)
         };
         let fk = (&self.firsts[..], &self.first, &self.map1);
-        let plan = self.soft.soften(s, plan, best.map(|b| b.1), fk);
-        Some(self.preview(s, plan, best.map(|b| b.1)))
+        let plan = self.soft.soften(s, plan, Some(i), fk);
+        self.preview(s, plan, Some(i))
     }
 
     /// `plan` (to `firsts[index]`) with the preview state its frame is safer with: the key

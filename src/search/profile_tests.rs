@@ -3,10 +3,10 @@
 
 use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::Piece;
+use crate::movegen::profile::{PieceProgress, Profile};
 use crate::search::eval::Standard;
 use crate::search::fixtures::{at_spawn, mid_board};
 use crate::search::plan::{Planner, Situation};
-use crate::search::profile::{PieceProgress, Profile};
 
 fn planner(profile: &str) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());
@@ -38,7 +38,7 @@ fn before_the_reaction_the_plan_does_not_depend_on_the_next_piece() {
             game_like.progress = progress;
             let mut a = s.active;
             let mut prev = PadState::NONE;
-            let map = crate::search::collision::CollisionMap::new(&board, piece);
+            let map = crate::movegen::CollisionMap::new(&board, piece);
             for &i in &blind.inputs[..18] {
                 a.frame(Buttons::after(i, prev), 3, &map);
                 prev = i;

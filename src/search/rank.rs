@@ -15,13 +15,13 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::drop_speed;
 
-use super::bfs::MoveSet;
 use super::eval::{Evaluator, Placement};
-use super::locks::LockQuery;
 use super::pairs::AfterFirst;
 use super::plan::{Planner, Situation};
-use super::profile::Profile;
 use super::reference::PairSearch;
+use crate::movegen::profile::Profile;
+use crate::movegen::LockQuery;
+use crate::movegen::MoveSet;
 
 /// One placement of the current piece and what it is worth.
 #[derive(Clone, Copy, Debug, PartialEq)]

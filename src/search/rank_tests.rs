@@ -66,8 +66,8 @@ fn best_entry_is_the_planners_choice() {
 #[test]
 fn a_profile_ranks_only_what_it_reaches() {
     use crate::game::{PadState, Piece};
+    use crate::movegen::profile::Profile;
     use crate::search::fixtures::{at_spawn, mid_board};
-    use crate::search::profile::Profile;
     let board = mid_board();
     let standard = Standard::new(Weights::default_set());
     let mut unlimited = Ranker::new(standard.clone());

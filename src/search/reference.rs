@@ -6,11 +6,11 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::drop_speed;
 
-use super::bfs::{Bfs, Lock, MoveSet};
-use super::collision::CollisionMap;
 use super::eval::{Evaluator, Placement};
 use super::pairs::AfterFirst;
 use super::plan::{placement, Plan, Planner, Situation};
+use crate::movegen::CollisionMap;
+use crate::movegen::{Bfs, Lock, MoveSet};
 
 /// The arrays of a two-piece search by `Bfs` (both pieces with paths), allocated once: this
 /// planner's and the ranker's (`search::rank`).

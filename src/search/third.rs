@@ -7,11 +7,11 @@ use std::time::Duration;
 use crate::game::board::Board;
 use crate::game::piece::{Piece, SPAWN_IDS};
 
-use super::bfs::MoveSet;
 use super::eval::{Evaluator, Placement};
-use super::locks::{LockQuery, LockSets};
 use super::pairs::AfterFirst;
-use super::profile::Profile;
+use crate::movegen::profile::Profile;
+use crate::movegen::MoveSet;
+use crate::movegen::{LockQuery, LockSets};
 
 /// How the planner looks past the preview (settings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::features::{with_features, FEATURE_COUNT};
 
-pub use named::{built_in_names, WeightsChoice, BUILT_IN};
+pub use crate::movegen::profile::{built_in_names, WeightsChoice, BUILT_IN};
 
 mod defaults;
 mod named;
@@ -24,7 +24,7 @@ macro_rules! phase_weights {
         pub struct PhaseWeights {
             $(pub $name: f64,)*
             /// Per (piece, column) pair that the piece can no longer reach from its spawn on the final
-            /// board at this level's gravity (`search::reach`); 0 skips the computation.
+            /// board at this level's gravity (`movegen::reach`); 0 skips the computation.
             pub unreachable_columns: f64,
             /// Rule switch: the Tetris bonuses below apply.
             pub tetris_rules: bool,

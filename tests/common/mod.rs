@@ -8,10 +8,10 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use nestor::game::PadState;
+use nestor::movegen::profile::Profile;
 use nestor::movie::check::{check_movie, CheckReport, ReactionCheck};
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, Console};
-use nestor::search::profile::Profile;
 use nestor::search::{Planner, Standard};
 
 /// RAM FCEUX dumps: $0000-$0754 (above, the cartridge never writes and FCEUX's power-on fill

@@ -24,7 +24,7 @@ fn config(generations: u32) -> TuneConfig {
         keys: tunable_keys(&start, None, 19..=255).expect("keys"),
         start,
         command: "test".into(),
-        profile: crate::search::profile::Profile::default(),
+        profile: crate::movegen::profile::Profile::default(),
     }
 }
 

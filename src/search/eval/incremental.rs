@@ -15,8 +15,8 @@
 use super::{ceiling_load, features_of, spawn_room, Features, Placement, ReachTable, Standard};
 use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::Orientation;
+use crate::movegen::ReachLock;
 use crate::search::pairs::AfterFirst;
-use crate::search::reach::ReachLock;
 
 /// The first board's pass, kept for its pairs (`Standard::evaluate_after`).
 #[derive(Clone, Debug)]

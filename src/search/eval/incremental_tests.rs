@@ -3,7 +3,7 @@
 
 use super::oracle_tests::{each_pair, test_boards};
 use super::*;
-use crate::search::reach::ReachLock;
+use crate::movegen::ReachLock;
 
 #[test]
 fn every_pair_from_the_first_boards_pass_is_the_full_pass_bit_for_bit() {

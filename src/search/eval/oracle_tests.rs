@@ -4,9 +4,9 @@
 use super::*;
 use crate::game::score::drop_speed;
 use crate::game::Piece;
-use crate::search::locks::{LockQuery, LockSets};
+use crate::movegen::{LockQuery, LockSets};
+use crate::movegen::{MoveSet, Profile};
 use crate::search::pairs::AfterFirst;
-use crate::search::{MoveSet, Profile};
 
 /// A random board: a random pile height, cells filled with a random density below it, now
 /// and then a full or an empty row, and a few cells in the hidden and top rows.

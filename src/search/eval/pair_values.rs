@@ -3,8 +3,8 @@
 
 use super::{Evaluator, PairOutcome, Placement, Prefix};
 use crate::game::Board;
+use crate::movegen::ReachLock;
 use crate::search::pairs::AfterFirst;
-use crate::search::reach::ReachLock;
 
 impl AfterFirst {
     /// The value of the first lock alone (no next piece known): the pair (first, first) with

@@ -466,7 +466,7 @@ fn out_of_reach_columns_cost_at_one_row_per_frame_only_where_weighted() {
         ..pair(&board, 0, 0)
     };
     let extra = reach.evaluate(&o).unwrap() - plain.evaluate(&o).unwrap();
-    let table = crate::search::column_reach::ReachTable::derive(1);
+    let table = crate::movegen::ReachTable::derive(1);
     let blocked = table.unreachable(&board);
     assert!(blocked > 0);
     assert_eq!(

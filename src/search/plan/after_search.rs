@@ -4,12 +4,12 @@
 use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
-use crate::search::bfs::{Bfs, Lock, MoveSet};
-use crate::search::collision::CollisionMap;
+use crate::movegen::profile::Profile;
+use crate::movegen::CollisionMap;
+use crate::movegen::LockQuery;
+use crate::movegen::{Bfs, Lock, MoveSet};
 use crate::search::eval::{Evaluator, Placement};
-use crate::search::locks::LockQuery;
 use crate::search::pairs::AfterFirst;
-use crate::search::profile::Profile;
 
 use super::{placement, Planner, Situation};
 

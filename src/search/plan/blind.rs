@@ -26,10 +26,10 @@ use crate::game::score::drop_speed;
 
 use super::reuse::BlindPairs;
 use super::{placement, Evaluator, Firsts, Plan, Planner, Situation};
-use crate::search::bfs::{Lock, MoveSet};
-use crate::search::locks::{LockQuery, LockSets};
+use crate::movegen::profile::Profile;
+use crate::movegen::{Lock, MoveSet};
+use crate::movegen::{LockQuery, LockSets};
 use crate::search::pairs::AfterFirst;
-use crate::search::profile::Profile;
 use crate::search::third::third_piece_odds;
 
 /// The I piece's upright orientation id: its pairs rank the first locks (the Tetris).
@@ -152,7 +152,10 @@ impl<E: Evaluator> Planner<E> {
                 let carried = carry.then(|| self.carried.expected(at, &after)).flatten();
                 let b = match carried {
                     Some(expected) => {
-                        self.carried_values += 1;
+                        #[cfg(test)]
+                        {
+                            self.carried_values += 1;
+                        }
                         Blind {
                             missing: 0.0,
                             expected,

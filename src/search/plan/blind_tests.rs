@@ -6,11 +6,11 @@ use super::blind::UPRIGHT_I;
 use super::{placement, Planner};
 use crate::game::piece::Piece;
 use crate::game::Board;
+use crate::movegen::profile::Profile;
+use crate::movegen::{LockQuery, LockSets};
 use crate::search::eval::{Evaluator, Standard};
 use crate::search::fixtures::{at_spawn, planner_boards, random_stacks};
-use crate::search::locks::{LockQuery, LockSets};
 use crate::search::pairs::AfterFirst;
-use crate::search::profile::Profile;
 use crate::search::third::third_piece_odds;
 
 fn human(blind_placements: u16) -> Planner<Standard> {

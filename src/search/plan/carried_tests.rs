@@ -3,9 +3,9 @@
 
 use super::Planner;
 use crate::game::piece::Piece;
+use crate::movegen::profile::Profile;
 use crate::search::eval::Standard;
 use crate::search::fixtures::{at_spawn, planner_boards, random_boards};
-use crate::search::profile::Profile;
 use crate::search::third::Lookahead;
 
 #[test]

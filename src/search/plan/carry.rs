@@ -14,10 +14,10 @@
 
 use crate::game::board::Board;
 use crate::game::piece::Piece;
-use crate::search::bfs::MoveSet;
+use crate::movegen::profile::Profile;
+use crate::movegen::MoveSet;
 use crate::search::eval::Placement;
 use crate::search::pairs::AfterFirst;
-use crate::search::profile::Profile;
 use crate::search::third::Pair;
 
 /// One pair's expectation with what it was worked out on.

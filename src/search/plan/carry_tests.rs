@@ -3,10 +3,10 @@
 
 use super::Planner;
 use crate::game::piece::Piece;
+use crate::movegen::profile::Profile;
 use crate::search::eval::Standard;
 use crate::search::fixtures::{after_inputs, at_spawn, planner_boards, random_boards};
 use crate::search::pairs::{level_and_lines_after, AfterFirst};
-use crate::search::profile::Profile;
 
 fn human(blind: u16) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());

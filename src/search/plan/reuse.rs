@@ -13,10 +13,10 @@
 
 use crate::game::board::Board;
 use crate::game::piece::Piece;
-use crate::search::bfs::MoveSet;
+use crate::movegen::profile::Profile;
+use crate::movegen::MoveSet;
+use crate::movegen::ReachLock;
 use crate::search::eval::Placement;
-use crate::search::profile::Profile;
-use crate::search::reach::ReachLock;
 use crate::search::third::PairKey;
 
 use super::Situation;

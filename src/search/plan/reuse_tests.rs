@@ -4,9 +4,9 @@
 use super::{Planner, Situation};
 use crate::game::piece::Piece;
 use crate::game::Board;
+use crate::movegen::profile::Profile;
 use crate::search::eval::Standard;
 use crate::search::fixtures::{after_inputs, at_spawn, mid_board, planner_boards, random_boards};
-use crate::search::profile::Profile;
 use crate::search::third::Lookahead;
 
 /// The `human` preset weighing `blind` first locks before the reaction (0: every one, so

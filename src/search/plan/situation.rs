@@ -6,7 +6,7 @@ use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
 use crate::game::state::Game;
-use crate::search::profile::PieceProgress;
+use crate::movegen::profile::PieceProgress;
 
 /// What the planner needs to know: the state at the end of the last frame.
 #[derive(Clone, Copy, Debug)]

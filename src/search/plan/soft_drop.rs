@@ -17,8 +17,8 @@ use crate::game::pos::Pos;
 
 use super::{placement, Plan, Situation};
 use crate::game::score::drop_speed;
-use crate::search::bfs::{Bfs, Lock};
-use crate::search::collision::CollisionMap;
+use crate::movegen::CollisionMap;
+use crate::movegen::{Bfs, Lock};
 use crate::search::crash_guard::{self, RiskKey};
 use crate::search::pairs::AfterFirst;
 

@@ -261,7 +261,7 @@ fn a_choice_is_a_built_in_name_or_a_file() {
 /// A profile names its weight set with the optional `weights` key.
 #[test]
 fn a_profile_pairs_a_weight_set() {
-    use crate::search::profile::{Profile, PRESETS};
+    use crate::movegen::profile::{Profile, PRESETS};
     const BASE: &str = "timeline = \"X...\"\nshift = \"tap\"\nreaction = 0\nstart_delay = 0\n";
     let p = Profile::from_toml(BASE, "p.toml", "p").unwrap();
     assert_eq!(p.weights, WeightsChoice::Default, "no key: the default set");

@@ -18,8 +18,8 @@ use crate::game::board::{Board, BOARD_ROWS};
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
-use crate::search::bfs::Rules;
-use crate::search::profile::Shift;
+use crate::movegen::bfs::Rules;
+use crate::movegen::profile::Shift;
 
 use super::{shift, turn_and_drop, Reach, INPUTS, ROWS};
 
@@ -378,10 +378,10 @@ mod tests {
     use super::*;
     use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
-    use crate::search::bfs::{Bfs, MoveSet, ENTRY_ROOTS};
-    use crate::search::collision::CollisionMap;
-    use crate::search::kernel::LockQuery;
-    use crate::search::profile::{PieceProgress, Profile};
+    use crate::movegen::bfs::{Bfs, MoveSet, ENTRY_ROOTS};
+    use crate::movegen::collision::CollisionMap;
+    use crate::movegen::kernel::LockQuery;
+    use crate::movegen::profile::{PieceProgress, Profile};
 
     type Locks = BTreeSet<(u8, u8, u8)>;
 

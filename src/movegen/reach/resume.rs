@@ -13,7 +13,7 @@ use crate::game::board::{Board, BOARD_ROWS};
 use crate::game::pad::PadState;
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::minus;
-use crate::search::profile::Timeline;
+use crate::movegen::profile::Timeline;
 
 use super::{Reach, ReachLock, ROWS};
 
@@ -239,8 +239,8 @@ impl Reach {
 mod tests {
     use super::*;
     use crate::game::score::drop_speed;
-    use crate::search::fixtures::boards::{ROOF, TALL, TWO_CAVES};
-    use crate::search::fixtures::with_empty;
+    use crate::movegen::fixtures::boards::{ROOF, TALL, TWO_CAVES};
+    use crate::movegen::fixtures::with_empty;
 
     #[test]
     fn resumed_after_a_first_lock_gives_the_full_search_in_order() {

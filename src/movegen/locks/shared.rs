@@ -2,13 +2,13 @@
 //! makes on the board before them (`Reach::share_timeline`, for the blind plan).
 
 use super::{Kernel, LockQuery, LockSets};
-use crate::search::eval::Placement;
-use crate::search::reach::{ReachLock, TimelineStart};
+use crate::movegen::reach::{ReachLock, TimelineStart};
+use crate::movegen::Placement;
 
 impl LockSets {
     /// Keeps the search of `q` (a next piece on the board before the first locks) for
     /// [`LockSets::search_after`]; only timeline searches are kept.
-    pub fn share(&mut self, q: &LockQuery) {
+    pub(crate) fn share(&mut self, q: &LockQuery) {
         if let Some(at) = Self::timeline_start(q) {
             self.reach.share_timeline(q.board, at);
         }
@@ -16,7 +16,12 @@ impl LockSets {
 
     /// [`LockSets::search`] of `q`, whose board is the shared board with `first` locked on it
     /// and `cleared` lines cleared: resumed from the shared search when no line cleared.
-    pub fn search_after(&mut self, q: &LockQuery, first: &Placement, cleared: u32) -> &[ReachLock] {
+    pub(crate) fn search_after(
+        &mut self,
+        q: &LockQuery,
+        first: &Placement,
+        cleared: u32,
+    ) -> &[ReachLock] {
         let first = (first.x, first.y, first.orientation);
         let resumed = cleared == 0
             && Self::timeline_start(q)

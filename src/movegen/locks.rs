@@ -5,7 +5,7 @@ use crate::game::piece::Orientation;
 
 use super::bfs::{Bfs, Lock, Rules, ENTRY_ROOTS};
 use super::collision::CollisionMap;
-pub use super::kernel::{Kernel, LockQuery};
+use super::kernel::{Kernel, LockQuery};
 use super::reach::{Reach, ReachLock};
 
 mod shared;
@@ -13,7 +13,11 @@ mod shared;
 impl LockQuery<'_> {
     /// The locks by `bfs` (so in the order first reached, with paths), `map` built for the
     /// query's piece: the order that breaks ties between equal pairs.
-    pub fn search_ordered<'b>(&self, bfs: &'b mut Bfs, map: &mut CollisionMap) -> &'b [Lock] {
+    pub(crate) fn search_ordered<'b>(
+        &self,
+        bfs: &'b mut Bfs,
+        map: &mut CollisionMap,
+    ) -> &'b [Lock] {
         let Some(o) = Orientation::new(self.start.id) else {
             return &[];
         };
@@ -93,13 +97,13 @@ mod tests {
     use super::*;
     use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
-    use crate::search::bfs::MoveSet;
-    use crate::search::profile::{Profile, PRESETS};
+    use crate::movegen::bfs::MoveSet;
+    use crate::movegen::profile::{Profile, PRESETS};
     use std::collections::BTreeSet;
 
     #[test]
     fn the_same_set_as_the_profiled_bfs_for_every_preset() {
-        let board = crate::search::fixtures::mid_board();
+        let board = crate::movegen::fixtures::mid_board();
         let mut locks = LockSets::new();
         let mut bfs = Bfs::new();
         for (name, _) in PRESETS {

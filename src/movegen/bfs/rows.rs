@@ -16,7 +16,7 @@ use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
 use super::{Bfs, Node, Run, CANDIDATES, SLOT};
-use crate::search::collision::CollisionMap;
+use crate::movegen::collision::CollisionMap;
 
 /// `SUBSETS[t]`: bit s set for every tap set s ⊆ t (s, t as `Bfs::tapped_bits` values).
 const SUBSETS: [u16; 16] = subsets();
@@ -311,12 +311,12 @@ mod tests {
     use crate::game::board::Board;
     use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
-    use crate::search::bfs::{Lock, MoveSet};
-    use crate::search::collision::CollisionMap;
-    use crate::search::fixtures::boards::{ROOF, TALL};
-    use crate::search::fixtures::with_empty;
-    use crate::search::kernel::Kernel;
-    use crate::search::profile::{PieceProgress, Profile};
+    use crate::movegen::bfs::{Lock, MoveSet};
+    use crate::movegen::collision::CollisionMap;
+    use crate::movegen::fixtures::boards::{ROOF, TALL};
+    use crate::movegen::fixtures::with_empty;
+    use crate::movegen::kernel::Kernel;
+    use crate::movegen::profile::{PieceProgress, Profile};
 
     const BOARDS: [&str; 2] = [ROOF, TALL];
 

@@ -14,13 +14,13 @@ use crate::game::board::Board;
 use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
-use crate::search::collision::CollisionMap;
-use crate::search::fixtures::boards::TALL;
-use crate::search::profile::{PieceProgress, Profile, Shift, PRESETS};
-use crate::search::reach::Reach;
+use crate::movegen::collision::CollisionMap;
+use crate::movegen::fixtures::boards::TALL;
+use crate::movegen::profile::{PieceProgress, Profile, Shift, PRESETS};
+use crate::movegen::reach::Reach;
 
 use super::{Bfs, MoveSet};
-use crate::search::kernel::LockQuery;
+use crate::movegen::kernel::LockQuery;
 
 type Locks = BTreeSet<(u8, u8, u8)>;
 
@@ -161,7 +161,7 @@ const CAVE: &str = "####......\n####......\n####......\n####......\n####......\n
 fn boards() -> [Board; 3] {
     [
         Board::EMPTY,
-        crate::search::fixtures::mid_board(),
+        crate::movegen::fixtures::mid_board(),
         Board::from_text(TALL).unwrap(),
     ]
 }
@@ -271,7 +271,7 @@ fn held_das_reaches_a_cave_taps_cannot_and_taps_reach_what_das_cannot() {
 
 #[test]
 fn the_unlimited_profile_is_the_unprofiled_search() {
-    let board = crate::search::fixtures::mid_board();
+    let board = crate::movegen::fixtures::mid_board();
     let p = Profile::default();
     let mut a = Bfs::new();
     let mut b = Bfs::new();

@@ -422,10 +422,10 @@ mod tests {
     use super::*;
     use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
-    use crate::search::bfs::{Bfs, MoveSet};
-    use crate::search::collision::CollisionMap;
-    use crate::search::fixtures::boards::{ROOF, TALL, TWO_CAVES};
-    use crate::search::fixtures::with_empty;
+    use crate::movegen::bfs::{Bfs, MoveSet};
+    use crate::movegen::collision::CollisionMap;
+    use crate::movegen::fixtures::boards::{ROOF, TALL, TWO_CAVES};
+    use crate::movegen::fixtures::with_empty;
     use std::collections::HashMap;
 
     const BOARDS: [&str; 3] = [ROOF, TWO_CAVES, TALL];

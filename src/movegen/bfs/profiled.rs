@@ -18,11 +18,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::game::active::Active;
 use crate::game::pad::PadState;
-use crate::search::collision::CollisionMap;
-use crate::search::kernel::{Kernel, LockQuery};
-use crate::search::profile::{PieceProgress, Profile, Shift, Timeline};
+use crate::movegen::collision::CollisionMap;
+use crate::movegen::kernel::{Kernel, LockQuery};
+use crate::movegen::profile::{PieceProgress, Profile, Shift, Timeline};
 
-use super::profiled_resume::Keep;
 use super::{tapped_bits, Bfs, Expansion, Lock, Node, Run, Step, SLOT};
 
 /// Without soft drop the row and fall timer depend on the frame alone, so states of one BFS
@@ -306,7 +305,7 @@ impl Bfs {
     }
 
     /// The button held at the root a lock of the last search came from (its entry hold).
-    pub fn root_hold(&self, lock: &Lock) -> PadState {
+    pub(crate) fn root_hold(&self, lock: &Lock) -> PadState {
         let mut i = lock.node as usize;
         while self.nodes[i].parent != u32::MAX {
             i = self.nodes[i].parent as usize;
@@ -321,31 +320,6 @@ impl Bfs {
             only: Some(Kernel::Keyed),
             ..Bfs::new()
         }
-    }
-
-    /// The keyed search for a start [`Kernel::choose`] found dense: the same nodes in the same
-    /// order, deduplicated by depth; at a spawn resumed from the empty board's nodes down to
-    /// the first row this board differs in ([`Bfs::dense_resume`]).
-    pub(super) fn dense_search(&mut self, r: &Run) {
-        let (from, keep) = self.dense_resume(r);
-        let dense = self.dense_states(r);
-        if matches!(keep, Keep::Nothing) {
-            let mut dense = Profiled {
-                rules: r.rules,
-                states: dense,
-            };
-            self.expand(&mut dense, r, from);
-            self.dense_done(&dense.states);
-            return;
-        }
-        // This search's nodes are kept (`profiled_resume.rs`): its depths are marked.
-        let mut marking = Profiled {
-            rules: r.rules,
-            states: self.marking(dense, &keep),
-        };
-        self.expand(&mut marking, r, from);
-        self.dense_done(&marking.states.dense);
-        self.dense_keep(r, keep, marking.states);
     }
 
     /// Fresh depth stamps for a dense search (its nodes from `Bfs::profiled_roots` or a

@@ -16,7 +16,7 @@ use crate::game::piece::Orientation;
 use super::ring::Ring;
 use super::rows::{Depth, Fit, Shape};
 use super::{Bfs, Node};
-use crate::search::collision::CollisionMap;
+use crate::movegen::collision::CollisionMap;
 
 /// Starts kept: the seven pieces at two gravities, each with a few DAS counters (the counter
 /// a lock leaves carries to the next spawn).
@@ -109,13 +109,13 @@ impl Bfs {
 }
 
 #[cfg(test)]
-pub(in crate::search::bfs) mod tests {
+pub(in crate::movegen::bfs) mod tests {
     use super::*;
     use crate::game::board::{Collide, BOARD_ROWS};
     use crate::game::piece::Piece;
     use crate::game::pos::Pos;
     use crate::game::score::drop_speed;
-    use crate::search::bfs::{Lock, MoveSet};
+    use crate::movegen::bfs::{Lock, MoveSet};
 
     /// Every kept node, then every lock with its path.
     type Outcome = (
@@ -133,7 +133,7 @@ pub(in crate::search::bfs) mod tests {
 
     /// Lock `l` of `bfs`'s last search with its buttons and positions (what the resume tests
     /// compare).
-    pub(in crate::search::bfs) fn with_path(
+    pub(in crate::movegen::bfs) fn with_path(
         bfs: &Bfs,
         l: &Lock,
     ) -> (Lock, Vec<PadState>, Vec<Pos>) {
@@ -144,7 +144,7 @@ pub(in crate::search::bfs) mod tests {
 
     /// A board of `height` rows of garbage (one or two holes a row, some rows cut by a
     /// taller column) from a xorshift state.
-    pub(in crate::search::bfs) fn random_board(rng: &mut u64, height: usize) -> Board {
+    pub(in crate::movegen::bfs) fn random_board(rng: &mut u64, height: usize) -> Board {
         let mut next = || {
             *rng ^= *rng << 13;
             *rng ^= *rng >> 7;

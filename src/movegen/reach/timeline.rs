@@ -13,7 +13,7 @@ use crate::game::board::{Board, BOARD_ROWS};
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
-use crate::search::profile::Timeline;
+use crate::movegen::profile::Timeline;
 
 use super::{turn_a, turn_b, Reach, INPUTS, LANES, ROWS};
 

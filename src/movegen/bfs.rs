@@ -399,7 +399,7 @@ impl Bfs {
     /// Searches every lock reachable from `start` (the state at the end of the last frame, with
     /// `prev` the buttons held in it). Locks come out in the order first reached, each with the
     /// fewest frames. The first-piece delay must already be over (`ary` 0..2).
-    pub fn search(
+    pub(crate) fn search(
         &mut self,
         start: Active,
         prev: PadState,
@@ -520,12 +520,12 @@ impl Bfs {
 }
 
 /// Read-only view of the last search's states, for features derived from the BFS
-/// (`search::reach`); kept apart from the search itself.
+/// (`movegen::reach`); kept apart from the search itself.
 impl Bfs {
     /// Every state the last search kept, in the order reached (so by frames), as
     /// (state, index of the state it came from, frames since the start). The start is index 0
     /// and is its own parent.
-    pub fn reached(&self) -> impl Iterator<Item = (Active, usize, u16)> + '_ {
+    pub(crate) fn reached(&self) -> impl Iterator<Item = (Active, usize, u16)> + '_ {
         self.nodes.iter().map(|n| {
             let parent = if n.parent == u32::MAX {
                 0

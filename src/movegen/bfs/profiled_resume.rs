@@ -21,9 +21,9 @@ use crate::game::active::Active;
 use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
-use crate::search::collision::CollisionMap;
+use crate::movegen::collision::CollisionMap;
 
-use super::profiled::{DenseStates, Rules, States};
+use super::profiled::{DenseStates, Profiled, Rules, States};
 use super::ring::Ring;
 use super::{Bfs, Node, Run, Step};
 
@@ -179,6 +179,31 @@ impl DenseOpens {
 }
 
 impl Bfs {
+    /// The keyed search for a start [`Kernel::choose`] found dense: the same nodes in the same
+    /// order, deduplicated by depth; at a spawn resumed from the empty board's nodes down to
+    /// the first row this board differs in ([`Bfs::dense_resume`]).
+    pub(super) fn dense_search(&mut self, r: &Run) {
+        let (from, keep) = self.dense_resume(r);
+        let dense = self.dense_states(r);
+        if matches!(keep, Keep::Nothing) {
+            let mut dense = Profiled {
+                rules: r.rules,
+                states: dense,
+            };
+            self.expand(&mut dense, r, from);
+            self.dense_done(&dense.states);
+            return;
+        }
+        // This search's nodes are kept (`profiled_resume.rs`): its depths are marked.
+        let mut marking = Profiled {
+            rules: r.rules,
+            states: self.marking(dense, &keep),
+        };
+        self.expand(&mut marking, r, from);
+        self.dense_done(&marking.states.dense);
+        self.dense_keep(r, keep, marking.states);
+    }
+
     /// Puts the nodes (and their pressed directions) of `r`'s dense search that the kept
     /// entry of its start shares into `self.nodes` and returns the first node to expand (the
     /// roots and 0 when none is kept), and what to keep of the search.
@@ -285,9 +310,9 @@ mod tests {
     use crate::game::piece::Piece;
     use crate::game::pos::Pos;
     use crate::game::score::drop_speed;
-    use crate::search::bfs::{Lock, MoveSet};
-    use crate::search::kernel::{Kernel, LockQuery};
-    use crate::search::profile::{preset_names, PieceProgress, Profile};
+    use crate::movegen::bfs::{Lock, MoveSet};
+    use crate::movegen::kernel::{Kernel, LockQuery};
+    use crate::movegen::profile::{preset_names, PieceProgress, Profile};
 
     /// Every kept node with its pressed directions, then every lock with its path and root.
     type Outcome = (

@@ -6,7 +6,9 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use crate::game::pad::PadState;
-use crate::search::weights::WeightsChoice;
+mod choice;
+
+pub use choice::{built_in_names, WeightsChoice, BUILT_IN};
 
 /// The buttons a timeline limits: Left, Right, A and B (Down is soft drop, outside profiles).
 pub const TIMED: PadState = PadState(0xC3);

@@ -1,0 +1,23 @@
+//! Move generation below the planner: which places a piece can lock in from a start state under
+//! a player profile (the lock query), with or without the buttons that reach each one.
+
+mod bfs;
+mod collision;
+mod column_reach;
+#[cfg(test)]
+pub(crate) mod fixtures;
+mod kernel;
+mod locks;
+mod placement;
+pub mod profile;
+pub mod profile_check;
+mod reach;
+
+pub use bfs::{Bfs, Lock};
+pub use collision::CollisionMap;
+pub use column_reach::ReachTable;
+pub use kernel::{LockQuery, MoveSet};
+pub use locks::LockSets;
+pub use placement::Placement;
+pub use profile::{PieceProgress, Profile, Shift, Timeline};
+pub use reach::ReachLock;
