@@ -1,4 +1,4 @@
-//! The README's exit-code table, command by command: 0 done, 1 an error or a failed result,
+//! The exit-code table of docs/cli.md, command by command: 0 done, 1 an error or a failed result,
 //! 2 a bad command line, 130 interrupted after saving (interruptions: `cli_reliability`).
 
 use std::process::Command;

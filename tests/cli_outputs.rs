@@ -1,6 +1,6 @@
 //! Every output of every command (that runs without the ROM) against every kind of place it
 //! may be pointed at: a new file, an existing one, links, a folder, a read-only folder,
-//! `/dev/null` and a FIFO. One table, one rule (README "Outputs").
+//! `/dev/null` and a FIFO. One table, one rule (docs/cli.md, "Outputs").
 #![cfg(unix)]
 
 mod common;

@@ -163,8 +163,8 @@ fn every_traced_state5_frame_agrees_with_the_windows() {
 }
 
 /// The previous window model (one band 29,677-31,809 flagged "may crash") against the
-/// windows: the share of *L* in [29,000, 32,000] the planner may use. Printed for
-/// benches/README.md; the assertion keeps the figure honest.
+/// windows: the share of *L* in [29,000, 32,000] the planner may use. Printed (`--nocapture`);
+/// the assertion keeps the figure honest.
 #[test]
 fn share_of_safe_cycles_between_29000_and_32000() {
     use nestor::game::crash;

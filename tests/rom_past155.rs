@@ -195,7 +195,7 @@ fn a_game_at_level_255_rolls_over_to_0_on_the_model_console() {
 /// The whole game of issue 24's goal, as `nestor play ROM --headless --level 19 --until
 /// rebirth` plays it: from power-on, level 19, through the crash levels to the roll-over, with
 /// no crash and no desync (about 8,300 pieces, 330,000 frames: minutes, not seconds). In the
-/// model 96.5 % of games from 19 get there (benches/README.md): a top-out here is a real
+/// model 97.5 % of games from 19 get there (benches/README.md): a top-out here is a real
 /// result, not a flake, and says which level.
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]

@@ -78,7 +78,7 @@ impl AfterFirst {
 
     /// `best_pair`, valued from the evaluator's pass over this first lock's board
     /// (`Evaluator::prefix`, done once by the caller): for a first lock valued against several
-    /// next pieces, where the shared pass pays (`benches/README.md`, issue 25's third pass).
+    /// next pieces, where the shared pass pays.
     pub fn best_pair_after<E: Evaluator>(
         &self,
         evaluator: &E,

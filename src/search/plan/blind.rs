@@ -17,9 +17,10 @@
 // some next piece without a pair, or when the best of them locks before the reaction frame
 // (no re-plan follows: the plan is final); at a row a frame (level 29 on) every lock is, the
 // re-plan coming too late to move the piece. The re-plan values the pairs of a lock not
-// weighed itself. The `human` preset weighs 3: benches/README.md (issue 25) has the
-// measurements that chose the ranking, the count and the rules for final plans (a ranking by
-// the value alone missed Tetrises; pruned final plans topped out more games).
+// weighed itself. The `human` preset weighs 3: benches/README.md ("By player profile") has
+// its strength against the full plan; the measurements that chose the ranking, the count and
+// the rules for final plans are in that file at 4d0b81e (a ranking by the value alone missed
+// Tetrises; pruned final plans topped out more games).
 
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;

@@ -69,8 +69,8 @@ impl PhaseWeights {
 
     /// Level 29 on, one row per frame: survival. Pierre Dellacherie's hand-set weights as
     /// El-Tetris published them (landing height, rows cleared, row and column transitions,
-    /// holes, wells), no Tetris rules, and the reach of the columns from the spawn. Measured
-    /// against the level-19 set and other reach weights with `nestor sim` (benches/README.md).
+    /// holes, wells), no Tetris rules, and the reach of the columns from the spawn. Set by
+    /// hand; tuning it finds nothing better (benches/README.md, "Tuning the default").
     pub fn killscreen() -> PhaseWeights {
         PhaseWeights {
             lines_cleared: -3.4,
