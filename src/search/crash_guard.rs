@@ -14,7 +14,7 @@ use crate::search::pairs::level_and_lines_after;
 
 mod risk;
 pub use risk::{
-    key_preview, key_risk, lock_risk, risk_key, thin_margin_cost, RiskKey, HOLD_ANY,
+    key_grade, key_preview, key_risk, lock_risk, risk_key, thin_margin_cost, RiskKey, HOLD_ANY,
     PREFERRED_MARGIN, THIN_MARGIN_COST,
 };
 

@@ -11,7 +11,6 @@
 //! stays exact by construction.
 
 use crate::game::active::{Active, Control};
-use crate::game::crash::ClearRisk;
 use crate::game::pad::{Buttons, PadState};
 use crate::game::pos::Pos;
 
@@ -46,8 +45,10 @@ pub struct SoftDrop {
 impl SoftDrop {
     /// The best Down variant of the path in `self.inputs` / `self.expected` (played from
     /// `root` with `prev` held the frame before, at `speed` on `map`): the one whose lock's
-    /// `risk(hold_down_points)` is safe with the largest margin, the fewest Down frames among
-    /// equals. The path's own timing is tried first; with `may_shift`, its presses moved to
+    /// `grade(hold_down_points)` ([`crash_guard::key_grade`]) is highest and above the plain
+    /// path's, the fewest Down frames among equals (a "may crash" frame moved farther from
+    /// the windows counts: at 253 a lock without a line lands 3 cycles below a window plain,
+    /// 6 with 2-7 soft-drop rows). The path's own timing is tried first; with `may_shift`, its presses moved to
     /// its first frames too (the BFS's paths at gravity 1 fall first and move late, which
     /// leaves too few falling frames at the end for a soft drop of 2 rows). `None` when no
     /// variant is safe.
@@ -57,7 +58,7 @@ impl SoftDrop {
         speed: u8,
         map: &CollisionMap,
         may_shift: bool,
-        mut risk: impl FnMut(u8) -> ClearRisk,
+        mut grade: impl FnMut(u8) -> i64,
     ) -> Option<Softened> {
         let n = self.inputs.len();
         let &lock = self.expected.last()?;
@@ -75,7 +76,8 @@ impl SoftDrop {
             .rev()
             .take_while(|&&p| p == PadState::NONE)
             .count();
-        let (plain_das, _) = self.play(root, speed, map, 0, 0, lock)?;
+        let (plain_das, plain_hold) = self.play(root, speed, map, 0, 0, lock)?;
+        let plain = grade(plain_hold);
         let shifts = if may_shift && lead > 0 && lead < n {
             [0, lead]
         } else {
@@ -97,14 +99,14 @@ impl SoftDrop {
                     continue;
                 }
                 last_hold = Some(hold);
-                let r = risk(hold);
-                if r.is_safe() && best.is_none_or(|(m, _)| r.rank() > m) {
+                let g = grade(hold);
+                if g > plain && best.is_none_or(|(m, _)| g > m) {
                     let soft = Softened {
                         shift: u16::try_from(shift).ok()?,
                         frames: u16::try_from(k).ok()?,
                         hold_down_points: hold,
                     };
-                    best = Some((r.rank(), soft));
+                    best = Some((g, soft));
                 }
             }
             if let Some((_, soft)) = best {
@@ -223,7 +225,12 @@ impl SoftLever {
                 bfs.path(l, &mut self.scratch.inputs, &mut self.scratch.expected);
                 let (lines, first) = (key.0, key.1);
                 soft = self.scratch.rescue(self.root, speed, map, may_shift, |h| {
-                    crash_guard::key_risk((lines, first, usize::from(h)), s.level, s.lines, preview)
+                    crash_guard::key_grade(
+                        (lines, first, usize::from(h)),
+                        s.level,
+                        s.lines,
+                        preview,
+                    )
                 });
                 if let Some(v) = soft {
                     key.2 = usize::from(v.hold_down_points);
