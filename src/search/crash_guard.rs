@@ -55,7 +55,7 @@ pub struct CrashGuard {
     /// What each candidate's margin costs ([`thin_margin_cost`]).
     margin_cost: Vec<f64>,
     /// Risk per [`RiskKey`] within the current decision (most decisions need 2-5).
-    memo: Box<[[[Option<ClearRisk>; HOLD_ANY + 1]; 11]; 5]>,
+    memo: Box<[[[Option<(ClearRisk, f64)>; HOLD_ANY + 1]; 11]; 5]>,
     best: u8,
     /// Whether the last [`CrashGuard::screen`] screened (level and `off`).
     active: bool,
@@ -85,6 +85,23 @@ pub struct CrashGuard {
     pub stretch: bool,
     /// The last screen let every "may crash" candidate through (a stretch).
     stretch_allowed: bool,
+}
+
+/// What a "may crash" lock costs on top of [`STRETCH_PENALTY`] when its frame lands inside a
+/// window for some value of the varying terms (distance 0), not only inside the safety
+/// margin: the level-181 doubles at *L* 31,380 hung the cartridge 2 times in 3. On 20 games
+/// from 19 to the rebirth (seeds 7-26) such doubles fell from 13 to 1, the rebirths went from
+/// 19 to 20.
+pub const INSIDE_PENALTY: f64 = 60.0;
+
+/// [`INSIDE_PENALTY`] for a "may crash" risk whose key lands inside a window, else 0.
+fn inside_cost(r: ClearRisk, k: RiskKey, (level, lines): (u8, [u8; 2]), preview: bool) -> f64 {
+    let inside = -i64::from(crate::game::crash::SAFETY_MARGIN);
+    if r == ClearRisk::MayCrash && key_grade(k, level, lines, preview) <= inside {
+        INSIDE_PENALTY
+    } else {
+        0.0
+    }
 }
 
 /// What a "may crash" clear costs per line in a stretch (evaluation units, about one hole of
@@ -188,12 +205,19 @@ impl CrashGuard {
         *self.memo = [[[None; HOLD_ANY + 1]; 11]; 5];
         self.memo2 = [[[None; 11]; 5]; 5];
         self.memo_need = [None; 9];
+        let preview = self.preview();
         for i in 0..n {
             let k = key(i);
             let memo = &mut self.memo[k.0.min(4)][k.1.min(10)][k.2.min(HOLD_ANY)];
-            let r = *memo.get_or_insert_with(|| risk(k));
+            let (r, cost) = *memo.get_or_insert_with(|| {
+                let r = risk(k);
+                (
+                    r,
+                    thin_margin_cost(r) + inside_cost(r, k, (level, lines), preview),
+                )
+            });
             self.class.push(risk::class(r));
-            self.margin_cost.push(thin_margin_cost(r));
+            self.margin_cost.push(cost);
             self.lines.push(k.0.min(4) as u8);
         }
         self.best = self.class.iter().copied().max().unwrap_or(2);
@@ -277,7 +301,7 @@ impl CrashGuard {
     pub fn first_penalty(&self, i: usize) -> f64 {
         match self.class.get(i) {
             Some(&c) if self.stretch_allowed && c < 2 => {
-                stretch_penalty() / f64::from(self.lines[i].max(1))
+                stretch_penalty() / f64::from(self.lines[i].max(1)) + self.margin_cost[i]
             }
             Some(_) => self.margin_cost[i],
             None => 0.0,
@@ -394,6 +418,29 @@ mod tests {
         let n2 = b.lock(second.x, second.y, second.orientation);
         let (level, lines) = crate::search::pairs::level_and_lines_after(s.level, s.lines, n1);
         lock_risk(&b, (level, lines), n2, None, false)
+    }
+
+    /// Level 181 at 1,783 lines, where the cartridge hung on a double: only singles are safe
+    /// (a stretch), and the double lands inside the hang window, so it costs the inside
+    /// penalty on top of the stretch's cost per line; a lock without a line costs nothing.
+    #[test]
+    fn in_a_stretch_a_clear_inside_a_window_costs_more_than_one_beside_it() {
+        let (level, lines) = (181, [0x83, 17]);
+        assert!(in_stretch(level, lines, true));
+        let inside = -i64::from(crate::game::crash::SAFETY_MARGIN);
+        assert!(key_grade((2, 10, 0), level, lines, true) <= inside);
+        let keys = [(2, 10, 0), (0, 10, 0)];
+        let mut g = CrashGuard::default();
+        g.screen(
+            (level, lines),
+            0,
+            2,
+            |i| keys[i],
+            |k| key_risk(k, level, lines, true),
+        );
+        assert!(g.stretch);
+        assert_eq!(g.first_penalty(0), STRETCH_PENALTY / 2.0 + INSIDE_PENALTY);
+        assert_eq!(g.first_penalty(1), 0.0);
     }
 
     #[test]
