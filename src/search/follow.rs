@@ -380,6 +380,17 @@ impl Tally {
             .map_or(0, |at| self.lines.saturating_sub(at))
     }
 
+    /// The pieces, tetrises and desyncs alone: what a game left unfinished adds to its run
+    /// (its score, lines and level count only once it is over).
+    pub fn plays(&self) -> Tally {
+        Tally {
+            pieces: self.pieces,
+            tetrises: self.tetrises,
+            desyncs: self.desyncs,
+            ..Tally::default()
+        }
+    }
+
     /// Lines cleared by tetrises over all lines (0 when no line was cleared).
     pub fn tetris_rate(&self) -> f64 {
         if self.lines == 0 {
@@ -387,6 +398,37 @@ impl Tally {
         } else {
             f64::from(self.tetrises * 4) / f64::from(self.lines)
         }
+    }
+}
+
+/// A run's counts from its games': scores, lines, pieces, tetrises and desyncs add up, the
+/// level is the highest. The marks of one game (level 29, the rebirth, level 155, the crash)
+/// mean nothing for a run and stay empty.
+impl std::ops::Add for Tally {
+    type Output = Tally;
+
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            score: self.score + other.score,
+            lines: self.lines + other.lines,
+            level: self.level.max(other.level),
+            pieces: self.pieces + other.pieces,
+            tetrises: self.tetrises + other.tetrises,
+            desyncs: self.desyncs + other.desyncs,
+            ..Tally::default()
+        }
+    }
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        *self = *self + other;
+    }
+}
+
+impl std::iter::Sum for Tally {
+    fn sum<I: Iterator<Item = Tally>>(games: I) -> Tally {
+        games.fold(Tally::default(), |a, b| a + b)
     }
 }
 
