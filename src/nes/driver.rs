@@ -187,7 +187,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
     #[cfg(test)]
     pub(crate) fn override_replan(&mut self, after: Option<usize>) {
-        self.follower.replan_override = after;
+        self.follower.override_replan(after);
     }
 
     /// True while a game is being played (not in the menus or the start-up screens).

@@ -78,12 +78,19 @@ pub struct Follower {
     /// Plans dropped where they asked (`Plan::replan_after`).
     replans: u64,
     /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
-    pub replan_override: Option<usize>,
+    #[cfg(test)]
+    replan_override: Option<usize>,
     /// Held from the lock of a followed plan to the next spawn (`Plan::entry_hold`).
     entry: PadState,
 }
 
 impl Follower {
+    /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
+    #[cfg(test)]
+    pub(crate) fn override_replan(&mut self, after: Option<usize>) {
+        self.replan_override = after;
+    }
+
     /// The plan being followed, if any.
     pub fn following(&self) -> Option<&Following> {
         self.following.as_ref()
@@ -144,6 +151,7 @@ impl Follower {
                 if plan.hide_preview != game.preview_hidden() {
                     plan.entry_hold = plan.entry_hold.union(PadState::SELECT);
                 }
+                #[cfg(test)]
                 if situation.progress.frames == 0 && self.replan_override.is_some() {
                     plan.replan_after = self.replan_override;
                 }
