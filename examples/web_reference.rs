@@ -92,10 +92,9 @@ fn game(level: u8, seed: u64, profile: &str, pieces: u32) {
 }
 
 /// The blocks' colours as the native picture takes them: the level's colour pair through
-/// tetanes-core's master palette.
+/// the master palette (`game::palette`'s, held to tetanes-core's by `nes::palette`'s test).
 fn colours() {
-    use nestor::game::palette::{level_colours, BACKDROP, WHITE};
-    use nestor::nes::palette::master_rgb;
+    use nestor::game::palette::{level_colours, master_rgb, BACKDROP, WHITE};
     let css = |i: u8| {
         let [r, g, b] = master_rgb(i);
         format!("#{r:02x}{g:02x}{b:02x}")
