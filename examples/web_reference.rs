@@ -8,12 +8,12 @@
 
 use std::time::Instant;
 
-use nestor::game::active::Active;
+use nestor::game::score::line_bytes;
 use nestor::game::state::Game;
-use nestor::game::{Board, PadState, Piece};
+use nestor::game::{Board, Piece};
 use nestor::lab::selfplay::SelfPlay;
 use nestor::search::profile::Profile;
-use nestor::search::{PieceProgress, Planner, Situation, Standard};
+use nestor::search::{Planner, Situation, Standard};
 use serde_json::json;
 
 /// The planner `nestor sim --profile NAME` plays with: the preset and its own weight set.
@@ -32,15 +32,6 @@ fn piece(s: &str) -> Option<Piece> {
         .find(|p| p.letter().to_string() == s)
 }
 
-/// The lines counter as the cartridge keeps it: BCD tens and ones, binary hundreds.
-fn lines_bytes(lines: u32) -> [u8; 2] {
-    let ones = (lines % 100) as u8;
-    [
-        ((ones / 10) << 4) | (ones % 10),
-        (lines / 100).min(255) as u8,
-    ]
-}
-
 fn positions(path: &str) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     for line in text
@@ -55,15 +46,13 @@ fn positions(path: &str) {
             .collect();
         let board = Board::from_text(&rows.join("\n")).expect("a 200-cell board");
         let current = piece(f[0]).expect("a piece letter");
-        let s = Situation {
+        let s = Situation::at_spawn(
             board,
-            active: Active::spawn(current.spawn().id(), 0, 0),
-            prev: PadState::NONE,
-            level: f[2].parse().expect("a level"),
-            lines: lines_bytes(f[3].parse().expect("a line count")),
-            next: piece(f[1]),
-            progress: PieceProgress::default(),
-        };
+            current,
+            f[2].parse().expect("a level"),
+            line_bytes(f[3].parse().expect("a line count")),
+            piece(f[1]),
+        );
         let plan = planner(f[4]).plan(&s);
         let lock = plan.map(|p| json!([p.lock.x, p.lock.y as i8, p.lock.orientation.id()]));
         println!("{}", json!({ "lock": lock }));
@@ -92,10 +81,9 @@ fn game(level: u8, seed: u64, profile: &str, pieces: u32) {
 }
 
 /// The blocks' colours as the native picture takes them: the level's colour pair through
-/// tetanes-core's master palette.
+/// the master palette (`game::palette`'s, held to tetanes-core's by `nes::palette`'s test).
 fn colours() {
-    use nestor::game::palette::{level_colours, BACKDROP, WHITE};
-    use nestor::nes::palette::master_rgb;
+    use nestor::game::palette::{level_colours, master_rgb, BACKDROP, WHITE};
     let css = |i: u8| {
         let [r, g, b] = master_rgb(i);
         format!("#{r:02x}{g:02x}{b:02x}")

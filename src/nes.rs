@@ -12,7 +12,8 @@ pub mod menu;
 pub mod model_console;
 pub mod modes;
 pub mod observe;
-pub mod palette;
+#[cfg(test)]
+mod palette;
 pub mod rom;
 pub mod settings;
 #[cfg(test)]

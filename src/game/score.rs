@@ -166,6 +166,16 @@ pub fn line_count(lines: [u8; 2]) -> u32 {
     bcd_value(&lines[..1]) + 100 * u32::from(lines[1])
 }
 
+/// The cartridge's two line-counter bytes for `lines` (the inverse of [`line_count`]); the
+/// hundreds byte stops at 255.
+pub fn line_bytes(lines: u32) -> [u8; 2] {
+    let ones = (lines % 100) as u8;
+    [
+        ((ones / 10) << 4) | (ones % 10),
+        (lines / 100).min(255) as u8,
+    ]
+}
+
 /// The level whose transition the cartridge may not survive: from 154 to 155 the work after a
 /// line clear runs long enough for the NMI to corrupt the game's jump vector (the traces'
 /// README: the earliest known crash). Batch play stops a game there and counts it as reaching it.
@@ -174,6 +184,20 @@ pub const CRASH_LEVEL: u8 = 155;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_bytes_are_the_line_count_s_bytes() {
+        for lines in [0, 9, 10, 99, 100, 495, 1599, 1600, 3300, 25_599] {
+            assert_eq!(line_count(line_bytes(lines)), lines, "{lines}");
+        }
+        assert_eq!(line_bytes(495), [0x95, 4]);
+        assert_eq!(line_bytes(1600), [0x00, 16]);
+        assert_eq!(
+            line_bytes(30_000),
+            [0x00, 255],
+            "the hundreds byte stops at 255"
+        );
+    }
 
     fn score_after_soft_drop(before: u32, rows: u8) -> u32 {
         let mut s = bcd_bytes::<3>(before);

@@ -103,6 +103,7 @@ impl FromStr for Objective {
 mod tests {
     use super::*;
     use crate::lab::selfplay::GameStats;
+    use crate::search::follow::Tally;
 
     #[test]
     fn names_round_trip_and_unknown_names_are_errors() {
@@ -119,13 +120,16 @@ mod tests {
             index: 0,
             seed: 0,
             stats: GameStats {
-                lines: 250,
+                counts: Tally {
+                    lines: 250,
+                    score: 999_999,
+                    score_at_29: Some(950_000),
+                    lines_at_29: Some(230),
+                    maxed_before_29: false,
+                    clears_past_155: 7,
+                    ..Tally::default()
+                },
                 start_level: 19,
-                score: 999_999,
-                score_at_29: Some(950_000),
-                lines_at_29: Some(230),
-                maxed_before_29: false,
-                clears_past_155: 7,
                 ..GameStats::default()
             },
         };

@@ -1,7 +1,7 @@
 //! The bot playing the rules model by itself, frame by frame: plan at each spawn, press the
 //! plan's buttons, check the model follows it. The lean loop behind `nestor sim` and tests.
 
-use super::decision_time::{thread_cpu, DecisionTimes};
+use super::decision_time::thread_cpu;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use std::convert::Infallible;
@@ -14,93 +14,8 @@ use crate::search::eval::Evaluator;
 use crate::search::follow::{line_count, Crash, Follower, Seen, Tally};
 use crate::search::plan::{Plan, Planner};
 
+pub use super::game_stats::GameStats;
 pub use super::until::{End, Until};
-
-/// Statistics of one game.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GameStats {
-    pub score: u32,
-    pub lines: u32,
-    pub level: u8,
-    pub start_level: u8,
-    /// Score when level 29 was first reached (None if never).
-    pub score_at_29: Option<u32>,
-    /// Lines when level 29 was first reached (None if never; 0 for a game started there).
-    pub lines_at_29: Option<u32>,
-    /// The score reached 999,999 before level 29.
-    pub maxed_before_29: bool,
-    pub pieces: u32,
-    pub tetrises: u32,
-    /// Lines cleared by tetrises / all lines.
-    pub tetris_rate: f64,
-    pub frames: u64,
-    /// Frames where the model did not follow the plan (must stay 0).
-    pub desyncs: u32,
-    /// Lock (row, column) of every piece, in order.
-    #[serde(skip)]
-    pub locks: Vec<(u8, u8)>,
-    pub topped_out: bool,
-    /// Why the game ended.
-    pub end: End,
-    /// How the cartridge stopped playing, when the game ended in a crash or a hang.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crash: Option<Crash>,
-    /// The highest level reached before any roll-over.
-    #[serde(default)]
-    pub peak_level: u8,
-    /// Line clears (not lines) made at level 155 or above, before any roll-over.
-    #[serde(default)]
-    pub clears_past_155: u32,
-    /// Lines when the level rolled over from 255 to 0 (the rebirth).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lines_at_rebirth: Option<u32>,
-    /// Play-state-5 frames the model flagged "may crash" (`Events::may_crash`: the NMI can
-    /// land in the danger band, the model plays on): the risk the guard had to take.
-    #[serde(default)]
-    pub may_crash_frames: u32,
-    /// Play-state-5 frames that were safe but landed closer than the guard's preferred
-    /// margin to a danger window (`search::crash_guard::PREFERRED_MARGIN`).
-    #[serde(default)]
-    pub thin_margin_frames: u32,
-    /// The planning thread's CPU time per decision (not saved with the game: `sim merge`
-    /// parts carry none).
-    #[serde(skip)]
-    pub decisions: DecisionTimes,
-}
-
-impl GameStats {
-    /// Lines cleared from the level-29 transition on (None if the game never reached 29).
-    pub fn lines_after_29(&self) -> Option<u32> {
-        self.lines_at_29.map(|at| self.lines - at)
-    }
-
-    /// The game reached `level`, before or after a roll-over (a game stopped by `--until
-    /// level:N` counts as reaching N).
-    pub fn reached(&self, level: u8) -> bool {
-        self.lines_at_rebirth.is_some() || self.peak_level.max(self.level) >= level
-    }
-
-    /// The level rolled over from 255 to 0.
-    pub fn reborn(&self) -> bool {
-        self.lines_at_rebirth.is_some()
-    }
-
-    /// Takes the follower's counts of the game so far.
-    fn count(&mut self, t: &Tally) {
-        self.score = t.score;
-        self.lines = t.lines;
-        self.level = t.level;
-        self.score_at_29 = t.score_at_29;
-        self.lines_at_29 = t.lines_at_29;
-        self.maxed_before_29 = t.maxed_before_29;
-        self.pieces = t.pieces;
-        self.tetrises = t.tetrises;
-        self.desyncs = t.desyncs;
-        self.peak_level = t.peak_level;
-        self.clears_past_155 = t.clears_past_155;
-        self.lines_at_rebirth = t.lines_at_rebirth;
-    }
-}
 
 /// When to stop a game early.
 #[derive(Clone, Copy, Debug, Default)]
@@ -113,7 +28,6 @@ pub struct Limits {
 pub struct SelfPlay<'p, E: Evaluator> {
     pub planner: &'p mut Planner<E>,
     follower: Follower,
-    tally: Tally,
     pub stats: GameStats,
     /// What ends [`SelfPlay::run`] before its top-out.
     pub until: Until,
@@ -123,20 +37,17 @@ pub struct SelfPlay<'p, E: Evaluator> {
 
 impl<'p, E: Evaluator> SelfPlay<'p, E> {
     pub fn new(planner: &'p mut Planner<E>, game: &Game) -> Self {
-        let tally = Tally::start(game.score(), line_count(game.lines), game.level);
-        let mut play = SelfPlay {
+        SelfPlay {
             planner,
             follower: Follower::default(),
-            tally,
             stats: GameStats {
+                counts: Tally::start(game.score(), line_count(game.lines), game.level),
                 start_level: game.start_level,
                 ..GameStats::default()
             },
             until: Until::TopOut,
             max_lines: None,
-        };
-        play.stats.count(&tally);
-        play
+        }
     }
 
     /// The plan being followed, if any.
@@ -191,7 +102,8 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         if let Some(Pos { x, y, .. }) = report.locked {
             self.stats.locks.push((y, x));
         }
-        self.tally
+        self.stats
+            .counts
             .frame(game.score(), line_count(game.lines), game.level, &report);
         if ev.topped_out {
             self.stats.topped_out = true;
@@ -202,7 +114,6 @@ impl<'p, E: Evaluator> SelfPlay<'p, E> {
         if ev.landing > 0 && thin_margin(ev.landing) {
             self.stats.thin_margin_frames += 1;
         }
-        self.stats.count(&self.tally);
         ev
     }
 

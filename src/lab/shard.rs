@@ -281,6 +281,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<(RunIdentity, Vec<GameResult>), ShardE
 mod tests {
     use super::*;
     use crate::lab::selfplay::GameStats;
+    use crate::search::follow::Tally;
 
     #[test]
     fn shard_specs_parse_and_bad_ones_say_why() {
@@ -334,8 +335,11 @@ mod tests {
                 index: i,
                 seed: identity.seed + u64::from(i),
                 stats: GameStats {
-                    score: 1000 * i,
-                    lines: i,
+                    counts: Tally {
+                        score: 1000 * i,
+                        lines: i,
+                        ..Tally::default()
+                    },
                     ..GameStats::default()
                 },
             })

@@ -6,7 +6,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -135,33 +135,7 @@ pub fn replay_in_fceux(
     let out = work.join("fceux-ram.bin");
     let lua = work.join("fceux-ram.lua");
     std::fs::write(&lua, script(&out)).map_err(|e| FceuxError::Work(work.into(), e))?;
-    let mut child = Command::new(&tools.xvfb_run)
-        .arg("-a")
-        .arg(&tools.fceux)
-        .args(["--no-config", "1", "--sound", "0", "--playmov"])
-        .arg(movie)
-        .arg("--loadlua")
-        .arg(&lua)
-        .arg(rom)
-        .env("HOME", work) // FCEUX writes its settings folder under $HOME
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(FceuxError::Spawn)?;
-    // A script error leaves FCEUX running its window forever: give up after `timeout`.
-    let deadline = Instant::now() + timeout;
-    while child.try_wait().map_err(FceuxError::Spawn)?.is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(FceuxError::Timeout {
-                movie: movie.into(),
-                seconds: timeout.as_secs(),
-            });
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let run = child.wait_with_output().map_err(FceuxError::Spawn)?;
+    let run = run_script(tools, rom, movie, &lua, work, timeout)?;
     let no_output = || FceuxError::NoOutput {
         movie: movie.into(),
         code: run.status.code(),
@@ -174,6 +148,45 @@ pub fn replay_in_fceux(
         return Err(no_output());
     }
     Ok(end)
+}
+
+/// Plays `movie` on `rom` in headless FCEUX running the Lua script `lua`, with `work` as its
+/// home (FCEUX writes its settings folder there), and returns its exit once it quit. A script
+/// error leaves FCEUX running its window forever: it is killed after `timeout`.
+pub fn run_script(
+    tools: &FceuxTools,
+    rom: &Path,
+    movie: &Path,
+    lua: &Path,
+    work: &Path,
+    timeout: Duration,
+) -> Result<Output, FceuxError> {
+    let mut child = Command::new(&tools.xvfb_run)
+        .arg("-a")
+        .arg(&tools.fceux)
+        .args(["--no-config", "1", "--sound", "0", "--playmov"])
+        .arg(movie)
+        .arg("--loadlua")
+        .arg(lua)
+        .arg(rom)
+        .env("HOME", work)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(FceuxError::Spawn)?;
+    let deadline = Instant::now() + timeout;
+    while child.try_wait().map_err(FceuxError::Spawn)?.is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(FceuxError::Timeout {
+                movie: movie.into(),
+                seconds: timeout.as_secs(),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().map_err(FceuxError::Spawn)
 }
 
 /// Reads the RAM stream (one [`RECORD`] per frame) and judges it frame by frame.

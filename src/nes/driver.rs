@@ -187,7 +187,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
     #[cfg(test)]
     pub(crate) fn override_replan(&mut self, after: Option<usize>) {
-        self.follower.replan_override = after;
+        self.follower.override_replan(after);
     }
 
     /// True while a game is being played (not in the menus or the start-up screens).
@@ -229,9 +229,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     fn start_counts(&mut self) {
         if !self.game_counted {
             // A game left unfinished (`new_game`) keeps its pieces in the run's counts.
-            self.finished.pieces += self.game.pieces;
-            self.finished.tetrises += self.game.tetrises;
-            self.finished.desyncs += self.game.desyncs;
+            self.finished += self.game.plays();
         }
         self.game = if self.is_playing() {
             Tally::start(
@@ -254,9 +252,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     fn sum_total(&mut self) {
         self.total = self.finished;
         if !self.game_counted {
-            self.total.pieces += self.game.pieces;
-            self.total.tetrises += self.game.tetrises;
-            self.total.desyncs += self.game.desyncs;
+            self.total += self.game.plays();
         }
     }
 
@@ -496,12 +492,8 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         if state == curtain && before != curtain {
             self.follower.reset();
             self.games_over += 1;
-            self.finished.score += score;
-            self.finished.lines += lines;
-            self.finished.level = self.finished.level.max(level);
-            self.finished.pieces += self.game.pieces;
-            self.finished.tetrises += self.game.tetrises;
-            self.finished.desyncs += self.game.desyncs;
+            // `frame` just took this frame's score, lines and level into the game's counts.
+            self.finished += self.game;
             self.game_counted = true;
             self.sum_total();
             self.mode = Mode::Menu(MenuNav::back_to_level_menu());

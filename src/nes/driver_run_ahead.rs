@@ -37,6 +37,32 @@ pub struct RunAheadCounts {
     pub disagreements: u64,
 }
 
+/// A run's counts from its games' (or its jobs').
+impl std::ops::Add for RunAheadCounts {
+    type Output = RunAheadCounts;
+
+    fn add(self, other: RunAheadCounts) -> RunAheadCounts {
+        RunAheadCounts {
+            checks: self.checks + other.checks,
+            crashes: self.crashes + other.crashes,
+            open: self.open + other.open,
+            disagreements: self.disagreements + other.disagreements,
+        }
+    }
+}
+
+impl std::ops::AddAssign for RunAheadCounts {
+    fn add_assign(&mut self, other: RunAheadCounts) {
+        *self = *self + other;
+    }
+}
+
+impl std::iter::Sum for RunAheadCounts {
+    fn sum<I: Iterator<Item = RunAheadCounts>>(counts: I) -> RunAheadCounts {
+        counts.fold(RunAheadCounts::default(), |a, b| a + b)
+    }
+}
+
 /// What the rules model said of a plan's frames, played beside the copy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct ModelVerdict {
@@ -212,7 +238,26 @@ fn step_model(g: &mut Game, pad: PadState, ram: &[u8], verdict: &mut ModelVerdic
 
 #[cfg(test)]
 mod tests {
-    use super::ModelVerdict;
+    use super::{ModelVerdict, RunAheadCounts};
+
+    #[test]
+    fn a_run_s_counts_are_its_games_counts_summed() {
+        let c = |checks, crashes, open, disagreements| RunAheadCounts {
+            checks,
+            crashes,
+            open,
+            disagreements,
+        };
+        let games = [c(5, 1, 2, 0), c(7, 3, 0, 1), c(0, 0, 0, 0)];
+        assert_eq!(
+            games.iter().copied().sum::<RunAheadCounts>(),
+            c(12, 4, 2, 1)
+        );
+        let mut run = c(1, 1, 1, 1);
+        run += c(2, 0, 3, 4);
+        assert_eq!(run, c(3, 1, 4, 5));
+        assert_eq!(std::iter::empty().sum::<RunAheadCounts>(), c(0, 0, 0, 0));
+    }
 
     #[test]
     fn an_open_frame_agrees_with_both_outcomes_a_decided_one_with_its_own() {

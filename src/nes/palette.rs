@@ -1,23 +1,14 @@
-//! The NES master palette as RGB: tetanes-core's system palette, so that nestor's own picture
-//! and the emulated cartridge's agree on what each palette index looks like.
-
-use tetanes_core::ppu::Ppu;
-
-/// The RGB colour of NES master-palette `index` (its low six bits, as the PPU reads them).
-pub fn master_rgb(index: u8) -> [u8; 3] {
-    let (r, g, b) = Ppu::SYSTEM_PALETTE[usize::from(index & 0x3F)];
-    [r, g, b]
-}
+//! The core's NES master palette (`game::palette::SYSTEM_PALETTE`, which the page uses too)
+//! checked against tetanes-core's, which colours the emulated cartridge.
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::game::palette::SYSTEM_PALETTE;
+    use tetanes_core::ppu::Ppu;
 
     #[test]
-    fn black_white_and_a_blue_are_where_the_ntsc_palette_has_them() {
-        assert_eq!(master_rgb(0x0F), [0, 0, 0]);
-        assert_eq!(master_rgb(0x30), [0xEC, 0xEE, 0xEC]);
-        assert_eq!(master_rgb(0x21), [0x4C, 0x9A, 0xEC]);
-        assert_eq!(master_rgb(0x40 | 0x21), master_rgb(0x21));
+    fn the_core_s_master_palette_is_tetanes_core_s_entry_for_entry() {
+        let theirs = Ppu::SYSTEM_PALETTE.map(|(r, g, b)| [r, g, b]);
+        assert_eq!(SYSTEM_PALETTE, theirs);
     }
 }

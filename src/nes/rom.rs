@@ -31,6 +31,8 @@ pub const ROM_ENV: &str = "NESTOR_ROM";
 
 /// The cartridge named by `NESTOR_ROM`, for the tests that need it; panics with the reason
 /// when it is unset or not the known dump (such a test was asked to run, so that is a failure).
+/// Not in the product: the integration tests get it through the `test-hooks` feature.
+#[cfg(any(test, feature = "test-hooks"))]
 pub fn rom_for_tests() -> Rom {
     let path = std::env::var_os(ROM_ENV)
         .filter(|p| !p.is_empty())

@@ -5,7 +5,7 @@ pub use crate::movegen::fixtures::*;
 
 use crate::game::pad::Buttons;
 use crate::game::score::drop_speed;
-use crate::game::{Active, Board, PadState, Piece};
+use crate::game::{Board, PadState, Piece};
 use crate::movegen::profile::PieceProgress;
 use crate::movegen::CollisionMap;
 use crate::search::{Placement, Situation};
@@ -18,15 +18,7 @@ pub fn at_spawn(
     lines: [u8; 2],
     next: Option<Piece>,
 ) -> Situation {
-    Situation {
-        board,
-        active: Active::spawn(piece.spawn().id(), 0, 0),
-        prev: PadState::NONE,
-        level,
-        lines,
-        next,
-        progress: PieceProgress::default(),
-    }
+    Situation::at_spawn(board, piece, level, lines, next)
 }
 
 /// The O piece (its one orientation) placed at column `x`, row `y`.

@@ -78,12 +78,19 @@ pub struct Follower {
     /// Plans dropped where they asked (`Plan::replan_after`).
     replans: u64,
     /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
-    pub replan_override: Option<usize>,
+    #[cfg(test)]
+    replan_override: Option<usize>,
     /// Held from the lock of a followed plan to the next spawn (`Plan::entry_hold`).
     entry: PadState,
 }
 
 impl Follower {
+    /// Tests: sets `replan_after` on every plan made at a spawn, before the planner does.
+    #[cfg(test)]
+    pub(crate) fn override_replan(&mut self, after: Option<usize>) {
+        self.replan_override = after;
+    }
+
     /// The plan being followed, if any.
     pub fn following(&self) -> Option<&Following> {
         self.following.as_ref()
@@ -144,6 +151,7 @@ impl Follower {
                 if plan.hide_preview != game.preview_hidden() {
                     plan.entry_hold = plan.entry_hold.union(PadState::SELECT);
                 }
+                #[cfg(test)]
                 if situation.progress.frames == 0 && self.replan_override.is_some() {
                     plan.replan_after = self.replan_override;
                 }
@@ -380,6 +388,17 @@ impl Tally {
             .map_or(0, |at| self.lines.saturating_sub(at))
     }
 
+    /// The pieces, tetrises and desyncs alone: what a game left unfinished adds to its run
+    /// (its score, lines and level count only once it is over).
+    pub fn plays(&self) -> Tally {
+        Tally {
+            pieces: self.pieces,
+            tetrises: self.tetrises,
+            desyncs: self.desyncs,
+            ..Tally::default()
+        }
+    }
+
     /// Lines cleared by tetrises over all lines (0 when no line was cleared).
     pub fn tetris_rate(&self) -> f64 {
         if self.lines == 0 {
@@ -387,6 +406,37 @@ impl Tally {
         } else {
             f64::from(self.tetrises * 4) / f64::from(self.lines)
         }
+    }
+}
+
+/// A run's counts from its games': scores, lines, pieces, tetrises and desyncs add up, the
+/// level is the highest. The marks of one game (level 29, the rebirth, level 155, the crash)
+/// mean nothing for a run and stay empty.
+impl std::ops::Add for Tally {
+    type Output = Tally;
+
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            score: self.score + other.score,
+            lines: self.lines + other.lines,
+            level: self.level.max(other.level),
+            pieces: self.pieces + other.pieces,
+            tetrises: self.tetrises + other.tetrises,
+            desyncs: self.desyncs + other.desyncs,
+            ..Tally::default()
+        }
+    }
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        *self = *self + other;
+    }
+}
+
+impl std::iter::Sum for Tally {
+    fn sum<I: Iterator<Item = Tally>>(games: I) -> Tally {
+        games.fold(Tally::default(), |a, b| a + b)
     }
 }
 

@@ -110,3 +110,47 @@ fn the_line_count_reads_the_hundreds_as_binary() {
     );
     assert_eq!(line_count([0x00, 33]), 3300);
 }
+
+#[test]
+fn a_run_s_tally_sums_its_games_and_keeps_the_highest_level() {
+    let mut a = Tally::start(0, 0, 19);
+    a.frame(800, 4, 19, &Report::default());
+    let b = Tally {
+        score: 5000,
+        lines: 10,
+        level: 18,
+        pieces: 30,
+        tetrises: 2,
+        desyncs: 1,
+        lines_at_29: Some(3),
+        crash: Some(Crash {
+            kind: CrashKind::Crash,
+            frame: 9,
+            level: 18,
+            lines: 10,
+        }),
+        ..Tally::default()
+    };
+    let run: Tally = [a, b].into_iter().sum();
+    assert_eq!(
+        (run.score, run.lines, run.level, run.tetrises, run.desyncs),
+        (5800, 14, 19, 3, 1)
+    );
+    assert_eq!(run.pieces, a.pieces + 30);
+    assert_eq!(
+        (run.lines_at_29, run.crash, run.peak_level),
+        (None, None, 0),
+        "one game's marks are not the run's"
+    );
+    let mut unfinished = Tally::default();
+    unfinished += b.plays();
+    assert_eq!(
+        (unfinished.score, unfinished.lines, unfinished.level),
+        (0, 0, 0),
+        "a game in progress adds its plays alone"
+    );
+    assert_eq!(
+        (unfinished.pieces, unfinished.tetrises, unfinished.desyncs),
+        (30, 2, 1)
+    );
+}

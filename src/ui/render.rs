@@ -4,10 +4,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::game::palette::{level_colours, WHITE};
+use crate::game::palette::{level_colours, master_rgb, WHITE};
 use crate::game::playfield::{CURTAIN, EMPTY};
 use crate::game::{Game, Orientation, PlayState};
-use crate::nes::palette::master_rgb;
 use crate::search::Placement;
 
 use super::font::{draw_text, text_width, GLYPH_H};

@@ -2,8 +2,7 @@
 //! NES overlay, and a PNG round trip through the `png` decoder.
 
 use super::*;
-use crate::game::palette::{level_colours, WHITE};
-use crate::nes::palette::master_rgb;
+use crate::game::palette::{level_colours, master_rgb, WHITE};
 use crate::ui::font::draw_text;
 
 fn game() -> Game {

@@ -4,8 +4,8 @@
 #![allow(dead_code)] // each test crate uses a different subset
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use nestor::game::PadState;
 use nestor::movegen::profile::Profile;
@@ -218,34 +218,12 @@ emu.exit()
 /// Plays `movie` on `rom` in headless FCEUX and returns, for each input line n = 1, 2, …
 /// (lead frame included), the RAM after it.
 pub fn fceux_ram(rom: &Path, movie: &Path, dir: &Path) -> Result<Vec<Vec<u8>>, String> {
-    let (fceux, xvfb) = fceux_tools()?;
+    let tools = nestor::movie::fceux::FceuxTools::find().map_err(|e| e.to_string())?;
     let out = dir.join("fceux-ram.txt");
     let lua = dir.join("dump.lua");
     std::fs::write(&lua, dump_script(&out)).map_err(|e| e.to_string())?;
-    let mut child = Command::new(xvfb)
-        .arg("-a")
-        .arg(fceux)
-        .args(["--no-config", "1", "--sound", "0", "--playmov"])
-        .arg(movie)
-        .arg("--loadlua")
-        .arg(&lua)
-        .arg(rom)
-        .env("HOME", dir) // FCEUX writes its settings folder under $HOME
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run FCEUX: {e}"))?;
-    // A script error leaves FCEUX running its window forever: give up after a while.
-    let deadline = Instant::now() + FCEUX_TIMEOUT;
-    while child.try_wait().map_err(|e| e.to_string())?.is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("FCEUX did not exit within {FCEUX_TIMEOUT:?}"));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let run = child.wait_with_output().map_err(|e| e.to_string())?;
+    let run = nestor::movie::fceux::run_script(&tools, rom, movie, &lua, dir, FCEUX_TIMEOUT)
+        .map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(&out).map_err(|e| {
         format!(
             "FCEUX wrote no RAM dump ({e}); exit {:?}, stderr: {}",

@@ -1,14 +1,14 @@
 //! Analyse mode: a position (board, piece, next, level, lines, profile) and the planner's
 //! answer: its chosen lock and inputs, the top placements by value with each feature's part.
 
-use nestor::game::active::Active;
 use nestor::game::board::Board;
 use nestor::game::pad::PadState;
 use nestor::game::piece::Piece;
+use nestor::game::score::line_bytes;
 use nestor::search::explain::{Explainer, Explanation};
 use nestor::search::profile::preset_names;
 use nestor::search::rank::Ranker;
-use nestor::search::{PieceProgress, Planner, Profile, Situation, Standard};
+use nestor::search::{Planner, Profile, Situation, Standard};
 use serde::Serialize;
 
 use crate::view::cells_of;
@@ -60,34 +60,6 @@ pub fn board_of(text: &str) -> Result<Board, String> {
     }
     let rows: Vec<String> = cells.chunks(10).map(|r| r.iter().collect()).collect();
     Board::from_text(&rows.join("\n")).ok_or_else(|| "the board does not parse".to_string())
-}
-
-/// The lines counter as the cartridge keeps it: BCD tens and ones, binary hundreds.
-pub fn lines_bytes(lines: u32) -> [u8; 2] {
-    let ones = (lines % 100) as u8;
-    [
-        ((ones / 10) << 4) | (ones % 10),
-        (lines / 100).min(255) as u8,
-    ]
-}
-
-/// The position at the piece's spawn: nothing held, nothing of its timeline spent.
-pub fn situation(
-    board: Board,
-    piece: Piece,
-    next: Option<Piece>,
-    level: u8,
-    lines: u32,
-) -> Situation {
-    Situation {
-        board,
-        active: Active::spawn(piece.spawn().id(), 0, 0),
-        prev: PadState::NONE,
-        level,
-        lines: lines_bytes(lines),
-        next,
-        progress: PieceProgress::default(),
-    }
 }
 
 /// One placement with its visible cells and its inputs (letters per frame, `.` for none).
@@ -177,5 +149,6 @@ pub fn analyse_text(
     let piece = piece_of(piece, "piece")?.ok_or("piece: none given")?;
     let next = piece_of(next, "next piece")?;
     let profile = profile_named(profile)?;
-    analyse(&situation(board, piece, next, level, lines), profile, n)
+    let situation = Situation::at_spawn(board, piece, level, line_bytes(lines), next);
+    analyse(&situation, profile, n)
 }

@@ -2,7 +2,6 @@
 //! explanations) behind a few typed wasm-bindgen calls that answer in JSON.
 
 pub mod analyse;
-mod master;
 pub mod play;
 pub mod view;
 pub mod watch;

@@ -1,13 +1,11 @@
 //! What the page draws of a game, as one JSON object: the field's cells by look, the falling
 //! piece, an outlined placement, the counters and the level's colours (the cartridge's).
 
-use nestor::game::palette::{level_colours, BACKDROP, WHITE};
+use nestor::game::palette::{level_colours, master_rgb, BACKDROP, WHITE};
 use nestor::game::piece::Orientation;
 use nestor::game::state::Game;
 use nestor::search::eval::Placement;
 use serde::Serialize;
-
-use crate::master::master_rgb;
 
 /// One game as the page draws it.
 #[derive(Serialize)]

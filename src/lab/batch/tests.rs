@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::search::eval::Standard;
+use crate::search::follow::Tally;
 
 fn config(games: u32, pieces: u32) -> BatchConfig {
     BatchConfig {
@@ -122,12 +123,15 @@ fn game(lines: u32, level: u8, at29: Option<(u32, u32)>, end: End) -> GameResult
         index: 0,
         seed: 0,
         stats: GameStats {
-            score: at29.map_or(lines * 1000, |(s, _)| s + 10_000),
-            lines,
-            level,
+            counts: Tally {
+                score: at29.map_or(lines * 1000, |(s, _)| s + 10_000),
+                lines,
+                level,
+                score_at_29: at29.map(|(s, _)| s),
+                lines_at_29: at29.map(|(_, l)| l),
+                ..Tally::default()
+            },
             start_level: 19,
-            score_at_29: at29.map(|(s, _)| s),
-            lines_at_29: at29.map(|(_, l)| l),
             end,
             ..GameStats::default()
         },
@@ -140,13 +144,16 @@ fn summary_figures() {
         index: 0,
         seed: 0,
         stats: GameStats {
-            score,
-            score_at_29: at29,
-            lines_at_29: at29.map(|_| 230),
-            maxed_before_29: maxed,
-            lines,
-            tetrises,
-            level: if at29.is_some() { 29 } else { 27 },
+            counts: Tally {
+                score,
+                score_at_29: at29,
+                lines_at_29: at29.map(|_| 230),
+                maxed_before_29: maxed,
+                lines,
+                tetrises,
+                level: if at29.is_some() { 29 } else { 27 },
+                ..Tally::default()
+            },
             start_level: 19,
             ..GameStats::default()
         },

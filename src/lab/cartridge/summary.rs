@@ -100,13 +100,7 @@ impl CartridgeSummary {
         let kind = |k: CrashKind| count(&|r| r.crash.is_some_and(|c| c.kind == k));
         let mut stops: Vec<Stop> = done.iter().filter_map(|r| stop_of(r)).collect();
         stops.sort_by_key(|s| (s.level, s.lines, s.game));
-        let mut run_ahead = RunAheadCounts::default();
-        for r in &done {
-            run_ahead.checks += r.run_ahead.checks;
-            run_ahead.crashes += r.run_ahead.crashes;
-            run_ahead.open += r.run_ahead.open;
-            run_ahead.disagreements += r.run_ahead.disagreements;
-        }
+        let run_ahead: RunAheadCounts = done.iter().map(|r| r.run_ahead).sum();
         let frames: u64 = done.iter().map(|r| r.frames).sum();
         let game_seconds: f64 = done.iter().map(|r| r.seconds).sum();
         CartridgeSummary {

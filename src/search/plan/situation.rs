@@ -39,4 +39,23 @@ impl Situation {
             progress: PieceProgress::default(),
         }
     }
+
+    /// `piece` at its spawn on `board`: nothing held, nothing of its timeline spent.
+    pub fn at_spawn(
+        board: Board,
+        piece: Piece,
+        level: u8,
+        lines: [u8; 2],
+        next: Option<Piece>,
+    ) -> Situation {
+        Situation {
+            board,
+            active: Active::spawn(piece.spawn().id(), 0, 0),
+            prev: PadState::NONE,
+            level,
+            lines,
+            next,
+            progress: PieceProgress::default(),
+        }
+    }
 }
