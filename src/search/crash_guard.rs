@@ -40,6 +40,9 @@ pub const PRESSURE_TETRIS: u8 = 6;
 /// off columns, and a top-out is sure where a "may crash" is only possible.
 pub const PRESSURE_ANY: u8 = 10;
 
+/// A key's risk and what its margin costs ([`thin_margin_cost`], [`INSIDE_PENALTY`]).
+type KeyCost = (ClearRisk, f64);
+
 /// Which candidate locks the planner may choose: those of the best risk class present
 /// (safe, else "may crash", else "crashes"); the rest are refused. One exception keeps the
 /// game alive through stretches where no clear is safe: when every safe candidate is a lock
@@ -55,7 +58,7 @@ pub struct CrashGuard {
     /// What each candidate's margin costs ([`thin_margin_cost`]).
     margin_cost: Vec<f64>,
     /// Risk per [`RiskKey`] within the current decision (most decisions need 2-5).
-    memo: Box<[[[Option<(ClearRisk, f64)>; HOLD_ANY + 1]; 11]; 5]>,
+    memo: Box<[[[Option<KeyCost>; HOLD_ANY + 1]; 11]; 5]>,
     best: u8,
     /// Whether the last [`CrashGuard::screen`] screened (level and `off`).
     active: bool,
