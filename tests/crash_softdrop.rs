@@ -2,8 +2,10 @@
 //! clear's frame safe, the planner holds Down for its path's last frames, and the rules model
 //! plays that plan exactly and does not crash.
 
+mod common;
+
 use nestor::game::crash::ClearRisk;
-use nestor::game::{Active, Board, Game, PadState, Piece, Playfield, Pos};
+use nestor::game::{Board, Game, PadState, Piece, Pos};
 use nestor::search::crash_guard::{
     clear_size_needed, in_stretch, key_risk, lock_risk, ready_rows, CrashGuard, READY_PENALTY,
 };
@@ -12,23 +14,6 @@ use nestor::search::{Plan, Planner, Situation};
 
 /// Level 169 at 1,630 lines (BCD low byte, binary hundreds as a game counts them).
 const AT_169: (u8, [u8; 2]) = (169, [0x30, 16]);
-
-/// A game at `level`/`lines` with the score at the cap, `piece` at its spawn, `next` to come,
-/// on a board whose bottom rows are `rows` ('#' filled).
-fn game(rows: &[&str], piece: Piece, next: Piece, (level, lines): (u8, [u8; 2])) -> Game {
-    let text: Vec<&str> = std::iter::repeat_n("..........", 20 - rows.len())
-        .chain(rows.iter().copied())
-        .collect();
-    let board = Board::from_text(&text.join("\n")).expect("a test board");
-    let mut g = Game::new(level, 0x8988, 0, 0);
-    g.field = Playfield::from_board(&board);
-    g.level = level;
-    g.lines = lines;
-    g.score = [0x99; 3];
-    g.active = Active::spawn(piece.spawn().id(), 0, 0);
-    g.next = next.spawn().id();
-    g
-}
 
 /// A planner that leaves the preview shown: the soft-drop lever these tests were written for
 /// (the preview's lever: `tests/crash_windows.rs`).
@@ -68,7 +53,7 @@ fn the_double_at_169_is_safe_only_with_a_soft_drop() {
 
 #[test]
 fn the_planner_holds_down_to_make_the_double_safe_and_the_model_plays_it_exactly() {
-    let mut g = game(&DOUBLE_WELL, Piece::I, Piece::O, AT_169);
+    let mut g = common::game_past_155(&DOUBLE_WELL, Piece::I, Piece::O, AT_169);
     let (plan, planner, s, cleared) = plan_of(&g);
     // The I stands in column 9 (pivot x 9, vertical) and clears the two full rows.
     assert_eq!(cleared, 2, "{plan:?}");
@@ -113,7 +98,7 @@ fn the_planner_holds_down_to_make_the_double_safe_and_the_model_plays_it_exactly
 
 #[test]
 fn the_same_double_with_the_plain_drop_may_crash_in_the_model() {
-    let mut g = game(&DOUBLE_WELL, Piece::I, Piece::O, AT_169);
+    let mut g = common::game_past_155(&DOUBLE_WELL, Piece::I, Piece::O, AT_169);
     let s = Situation::of(&g);
     let mut planner = shown_planner();
     let mut plan = planner.plan(&s).expect("a plan");
@@ -139,7 +124,7 @@ fn the_same_double_with_the_plain_drop_may_crash_in_the_model() {
 /// Below the guard's level the lever is off: the plan has no Down at all.
 #[test]
 fn below_the_guard_level_no_soft_drop_is_added() {
-    let g = game(&DOUBLE_WELL, Piece::I, Piece::O, (139, [0x30, 13]));
+    let g = common::game_past_155(&DOUBLE_WELL, Piece::I, Piece::O, (139, [0x30, 13]));
     let mut planner = shown_planner();
     let plan = planner.plan(&Situation::of(&g)).expect("a plan");
     assert_eq!(planner.soft.last, None);
@@ -154,7 +139,7 @@ fn a_single_that_hangs_is_still_refused() {
     for h in [0, 2, 5] {
         assert!(!key_risk((1, 10, h), level, lines, false).is_safe());
     }
-    let g = game(&["#########."], Piece::I, Piece::O, AT_169);
+    let g = common::game_past_155(&["#########."], Piece::I, Piece::O, AT_169);
     let (plan, planner, _, cleared) = plan_of(&g);
     assert_eq!(cleared, 0, "{plan:?}");
     assert!(planner.crash_guard.refused > 0);

@@ -1,9 +1,11 @@
 //! The wall at levels 253 and 255: every clear is safe there and a lock without a line is not.
 //! Where such a lock cannot be avoided, the planner plays the frame farthest from the windows.
 
+mod common;
+
 use nestor::game::crash::{clear_cycles, window, window_distance, ClearInput, ClearRisk};
 use nestor::game::timing::preview_landing;
-use nestor::game::{Active, Board, Game, PadState, Piece, Playfield};
+use nestor::game::{PadState, Piece};
 use nestor::search::crash_guard::{key_grade, key_preview, key_risk};
 use nestor::search::eval::Standard;
 use nestor::search::{Planner, Situation};
@@ -75,23 +77,6 @@ fn at_253_a_short_soft_drop_lands_farther_from_the_windows_than_the_plain_drop()
     assert!(!key_preview((0, 10, 0), level, lines).1);
 }
 
-/// A game at `at` with the score at the cap, `piece` at its spawn and `next` to come, on a
-/// board whose bottom rows are `rows` ('#' filled).
-fn game(rows: &[&str], piece: Piece, next: Piece, (level, lines): (u8, [u8; 2])) -> Game {
-    let text: Vec<&str> = std::iter::repeat_n("..........", 20 - rows.len())
-        .chain(rows.iter().copied())
-        .collect();
-    let board = Board::from_text(&text.join("\n")).expect("a test board");
-    let mut g = Game::new(level, 0x8988, 0, 0);
-    g.field = Playfield::from_board(&board);
-    g.level = level;
-    g.lines = lines;
-    g.score = [0x99; 3];
-    g.active = Active::spawn(piece.spawn().id(), 0, 0);
-    g.next = next.spawn().id();
-    g
-}
-
 /// Nine rows open in column 9, the top two also in columns 4-5: the O fills that gap under its
 /// spawn and clears nothing anywhere, and the stack is too high for the 8-17 soft-drop rows
 /// that would make its frame safe. The planner holds Down for a few rows, and the model plays
@@ -100,7 +85,7 @@ fn game(rows: &[&str], piece: Piece, next: Piece, (level, lines): (u8, [u8; 2]))
 fn at_253_the_planner_holds_down_where_no_lock_is_safe_and_the_model_lands_farther() {
     let mut rows = vec!["####..###."; 2];
     rows.extend(["#########."; 7]);
-    let mut g = game(&rows, Piece::O, Piece::T, AT_253);
+    let mut g = common::game_past_155(&rows, Piece::O, Piece::T, AT_253);
     let s = Situation::of(&g);
     let mut planner = Planner::new(Standard::default());
     let plan = planner.plan(&s).expect("a plan");

@@ -287,3 +287,27 @@ pub fn no_window_reason() -> &'static str {
         "rebuild with `cargo build --release --features window`"
     }
 }
+
+/// A game at `level`/`lines` with the score at the cap, `piece` at its spawn and `next` to
+/// come, on a board whose bottom rows are `rows` ('#' filled): a position past level 155 as a
+/// game from 19 reaches it.
+pub fn game_past_155(
+    rows: &[&str],
+    piece: nestor::game::Piece,
+    next: nestor::game::Piece,
+    (level, lines): (u8, [u8; 2]),
+) -> nestor::game::Game {
+    use nestor::game::{Active, Board, Game, Playfield};
+    let text: Vec<&str> = std::iter::repeat_n("..........", 20 - rows.len())
+        .chain(rows.iter().copied())
+        .collect();
+    let board = Board::from_text(&text.join("\n")).expect("a test board");
+    let mut g = Game::new(level, 0x8988, 0, 0);
+    g.field = Playfield::from_board(&board);
+    g.level = level;
+    g.lines = lines;
+    g.score = [0x99; 3];
+    g.active = Active::spawn(piece.spawn().id(), 0, 0);
+    g.next = next.spawn().id();
+    g
+}
