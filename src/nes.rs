@@ -21,7 +21,7 @@ pub(crate) mod test_consoles;
 pub mod testcart;
 
 pub use addresses::AddressMap;
-pub use console::{Console, ConsoleError};
+pub use console::{Console, ConsoleError, Poke};
 pub use deck::{NesDeck, Video, SAMPLE_RATE};
 pub use driver::{Driver, DriverConfig, DriverError, GameCounts, Step};
 pub use faults::{Fault, FaultyPad};

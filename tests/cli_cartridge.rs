@@ -29,6 +29,9 @@ fn bad_settings_are_refused_before_anything_runs() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--level 25"));
     let o = run(&["--games", "0"]);
     assert_eq!(o.status.code(), Some(2));
+    let o = run(&["--level", "18", "--from-level", "18"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--from-level 18"));
     let o = run(&["--until", "soon"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("`soon`"));
@@ -214,4 +217,65 @@ fn sigterm_keeps_the_finished_games_and_marks_the_one_in_hand_for_resume() {
         ends.contains(&serde_json::Value::from("interrupted")),
         "{ends:?}"
     );
+}
+
+#[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
+fn a_game_put_at_level_150_replays_with_its_poke_in_nestor_and_fceux() {
+    let rom = std::env::var("NESTOR_ROM").unwrap();
+    let tmp = temp_dir("cartridge-from-level");
+    let out = tmp.path().join("games");
+    let o = nestor(&args(&[
+        "cartridge",
+        rom.as_str(),
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "1",
+        "--first-game",
+        "3",
+        "--from-level",
+        "150",
+        "--until",
+        "level:152",
+        "--json",
+    ]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let record = json(&out.join("game-0003.json"));
+    assert_eq!(record["end"], "reached");
+    assert_eq!(record["spec"]["from_level"], 150);
+    assert_eq!(record["level"], 152);
+    // 1,440 lines at 150 (a game from 19), then 20 more.
+    let lines = record["lines"].as_u64().unwrap();
+    assert!((1_460..1_464).contains(&lines), "{lines}");
+    let movie = out.join("game-0003.fm2");
+    let text = std::fs::read_to_string(&movie).unwrap();
+    assert!(
+        text.contains("comment nestor poke after frame "),
+        "{text:.600}"
+    );
+    let r = nestor(&args(&[
+        "replay",
+        rom.as_str(),
+        movie.to_str().unwrap(),
+        "--headless",
+        "--json",
+    ]));
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let replayed: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(replayed["lines"], record["lines"]);
+    assert_eq!(replayed["level"], record["level"]);
+    if !common::without_fceux() {
+        let f = nestor(&args(&[
+            "fceux-replay",
+            rom.as_str(),
+            movie.to_str().unwrap(),
+            "--json",
+        ]));
+        assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&f.stdout).unwrap();
+        assert_eq!(report[0]["fceux"]["froze"], serde_json::Value::Null);
+        assert_eq!(report[0]["fceux"]["lines"], record["lines"]);
+        assert_eq!(report[0]["fceux"]["level"], record["level"]);
+    }
 }

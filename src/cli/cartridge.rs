@@ -41,6 +41,12 @@ pub struct CartridgeArgs {
     /// Start level (0-19).
     #[arg(long, default_value_t = 19)]
     pub level: u8,
+    /// Put each game at this level (20-255) at its first frame of play, with the lines a game
+    /// from --level has there and the score at its cap: the early levels are skipped (the board
+    /// is the fresh game's, empty). The movie and record keep the bytes written, and
+    /// `fceux-replay` writes them too [default: off, the game from --level].
+    #[arg(long, value_name = "LEVEL")]
+    pub from_level: Option<u8>,
     /// Play each game to `top-out`, `level:N`, `lines:N` or `rebirth` (every game also stops
     /// at its top-out, crash or hang).
     #[arg(long, default_value = "rebirth")]
@@ -89,6 +95,14 @@ pub fn run(args: &CartridgeArgs) -> Result<ExitCode> {
             nestor::nes::settings::LEVELS
         )));
     }
+    if let Some(l) = args.from_level {
+        if l <= args.level {
+            return Err(super::args::bad_argument(format!(
+                "--from-level {l}: must be above the start level ({})",
+                args.level
+            )));
+        }
+    }
     if args.games == 0 {
         return Err(super::args::bad_argument("--games must be at least 1"));
     }
@@ -102,6 +116,7 @@ pub fn run(args: &CartridgeArgs) -> Result<ExitCode> {
         run_ahead_from: args.run_ahead_from,
         frame_limit: args.frames,
         profile: bot.profile.name.clone(),
+        from_level: args.from_level,
     };
     let last = args
         .first_game
@@ -248,14 +263,13 @@ fn previous(record: &Path, spec: &BatchSpec, resume: bool) -> Result<Option<Game
 
 /// The movie of a finished game: every pad from power-on, with comments saying what it is.
 fn movie_of(name: &str, md5: [u8; 16], r: &GameRecord, pads: &[nestor::game::PadState]) -> Movie {
-    let comments = vec![
-        format!(
-            "nestor cartridge batch: game {}, {} frames on the level menu before the start \
-             press, start level {}",
-            r.game, r.menu_wait, r.spec.level
-        ),
-        format!("ended: {}", end_text(r)),
-    ];
+    let mut comments = vec![format!(
+        "nestor cartridge batch: game {}, {} frames on the level menu before the start \
+         press, start level {}",
+        r.game, r.menu_wait, r.spec.level
+    )];
+    comments.extend(r.poke.as_ref().map(nestor::movie::Header::poke_comment));
+    comments.push(format!("ended: {}", end_text(r)));
     let mut movie = Movie::new_recording(name, md5, comments);
     for &pad in pads {
         movie.push(pad);

@@ -50,14 +50,17 @@ pub fn run(args: &FceuxReplayArgs) -> Result<ExitCode> {
             break;
         }
         let movie = Movie::load(path).map_err(|e| anyhow!("{e}"))?;
+        let poke = movie
+            .header
+            .poke()
+            .map_err(|e| anyhow!("{}: {e}", path.display()))?;
         let work = tempfile::Builder::new()
             .prefix("nestor-fceux-")
             .tempdir()
             .context("cannot make a work folder for FCEUX")?;
         let end = replay_in_fceux(
             &tools,
-            &rom.path,
-            path,
+            (&rom.path, path, poke.as_ref()),
             &map,
             work.path(),
             timeout(movie.frames.len()),

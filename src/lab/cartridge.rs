@@ -14,11 +14,12 @@ use serde::{Deserialize, Serialize};
 use crate::game::PadState;
 use crate::lab::Until;
 use crate::nes::driver::RunAheadCounts;
-use crate::nes::{AddressMap, Console, Driver, DriverConfig, GameCounts, Step};
+use crate::nes::{AddressMap, Console, Driver, DriverConfig, GameCounts, Poke, Step};
 use crate::search::eval::Evaluator;
 use crate::search::follow::Crash;
 use crate::search::plan::Planner;
 
+pub mod start;
 mod summary;
 pub use summary::{CartridgeSummary, Share};
 
@@ -44,11 +45,19 @@ pub struct BatchSpec {
     pub frame_limit: Option<u64>,
     /// The profile's name, so that a resumed batch plays on with the same player.
     pub profile: String,
+    /// Each game put at this level at its first frame of play ([`start`]); `None`: played
+    /// from the start level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_level: Option<u8>,
 }
 
 impl std::fmt::Display for BatchSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "start level {}, until {}, ", self.level, self.until)?;
+        write!(f, "start level {}, ", self.level)?;
+        if let Some(l) = self.from_level {
+            write!(f, "put at level {l} at the first frame of play, ")?;
+        }
+        write!(f, "until {}, ", self.until)?;
         match self.run_ahead_from {
             Some(l) => write!(f, "run-ahead from level {l}, ")?,
             None => write!(f, "no run-ahead, ")?,
@@ -101,6 +110,9 @@ pub struct GameRecord {
     pub run_ahead: RunAheadCounts,
     /// The spec the game was played under.
     pub spec: BatchSpec,
+    /// The RAM written at the first frame of play (`spec.from_level`); a replay writes it too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poke: Option<Poke>,
 }
 
 impl GameRecord {
@@ -144,7 +156,8 @@ pub fn play_game<C: Console, E: Evaluator>(
 ) -> (GameRecord, Vec<PadState>) {
     let started = Instant::now();
     let mut pads = Vec::new();
-    let record = |end, driver: Option<&Driver<C, E>>, frames| {
+    let mut poke = None;
+    let record = |end, driver: Option<&Driver<C, E>>, frames, poke| {
         let c = driver.map(|d| *d.game()).unwrap_or_default();
         GameRecord {
             game,
@@ -162,12 +175,13 @@ pub fn play_game<C: Console, E: Evaluator>(
             seconds: started.elapsed().as_secs_f64(),
             run_ahead: driver.map(Driver::run_ahead).unwrap_or_default(),
             spec: spec.clone(),
+            poke,
         }
     };
     let config = DriverConfig { level: spec.level };
     let mut driver = match Driver::new(console, map.clone(), planner, config) {
         Ok(d) => d,
-        Err(e) => return (record(GameEnd::Failed(e.to_string()), None, 0), pads),
+        Err(e) => return (record(GameEnd::Failed(e.to_string()), None, 0, None), pads),
     };
     driver.set_run_ahead(spec.run_ahead_from);
     driver.set_menu_wait(menu_wait(game));
@@ -175,6 +189,14 @@ pub fn play_game<C: Console, E: Evaluator>(
     let end = loop {
         if stop.load(Ordering::Relaxed) {
             break GameEnd::Interrupted;
+        }
+        if poke.is_none() && driver.is_playing() {
+            if let Some(level) = spec.from_level {
+                match put_at_level(&mut driver, map, spec.level, level, frames) {
+                    Ok(p) => poke = Some(p),
+                    Err(e) => break GameEnd::Failed(e),
+                }
+            }
         }
         let g = driver.game();
         if driver.is_playing()
@@ -206,7 +228,31 @@ pub fn play_game<C: Console, E: Evaluator>(
             );
         }
     };
-    (record(end, Some(&driver), frames), pads)
+    (record(end, Some(&driver), frames, poke), pads)
+}
+
+/// Puts the game in play at `level` ([`start`]) after `frames` frames, as a new game.
+fn put_at_level<C: Console, E: Evaluator>(
+    driver: &mut Driver<C, E>,
+    map: &AddressMap,
+    start: u8,
+    level: u8,
+    frames: u64,
+) -> Result<Poke, String> {
+    let bytes = start::bytes_for_level(map, start, level)
+        .ok_or_else(|| format!("a game from level {start} never shows level {level}"))?;
+    let poke = Poke {
+        frame: frames,
+        bytes,
+    };
+    let mut written = true;
+    driver
+        .new_game(|c| written = poke.apply(c))
+        .map_err(|e| format!("the game put at level {level}: {e}"))?;
+    if !written {
+        return Err("this console's RAM cannot be written (from_level)".into());
+    }
+    Ok(poke)
 }
 
 /// Plays `games` (1-based indices) in `jobs` parallel jobs: `console(game)` makes each game's
@@ -308,6 +354,7 @@ fn failed_record(game: u32, spec: &BatchSpec) -> GameRecord {
         seconds: 0.0,
         run_ahead: RunAheadCounts::default(),
         spec: spec.clone(),
+        poke: None,
     }
 }
 

@@ -16,7 +16,7 @@ use crate::game::score::line_count;
 use crate::game::CrashKind;
 use crate::nes::freeze::FreezeWatch;
 use crate::nes::observe::RamSnapshot;
-use crate::nes::AddressMap;
+use crate::nes::{AddressMap, Poke};
 
 /// Bytes FCEUX writes per frame: the zero page (the game's variables) and the playfield page
 /// ($0400), what [`RamSnapshot`] reads.
@@ -93,12 +93,25 @@ pub struct Froze {
     pub lines: u32,
 }
 
-/// The Lua script FCEUX runs: every movie frame's two pages appended to `out`, then quit.
-fn script(out: &Path) -> String {
+/// The Lua script FCEUX runs: every movie frame's two pages appended to `out` (and `poke`'s
+/// bytes written after its frame), then quit.
+fn script(out: &Path, poke: Option<&Poke>) -> String {
     let reads: Vec<String> = PAGES
         .iter()
         .map(|a| format!("memory.readbyterange({a}, 256)"))
         .collect();
+    let poke = poke.map_or(String::new(), |p| {
+        let writes: Vec<String> = p
+            .bytes
+            .iter()
+            .map(|(a, v)| format!("memory.writebyte({a}, {v})"))
+            .collect();
+        let at = p.frame + super::FCEUX_LEAD_FRAMES as u64;
+        format!(
+            "  if n ~= last and n == {at} then {} end\n",
+            writes.join("; ")
+        )
+    });
     format!(
         r#"-- nestor: the zero page and the playfield page after every movie frame, then quit
 local out = assert(io.open([==[{out}]==], "wb"))
@@ -109,7 +122,7 @@ local spins = 0
 while true do
   local n = movie.framecount()
   if n ~= last and n >= 1 then out:write({reads}) end
-  last = n
+{poke}  last = n
   if n >= len or movie.mode() == "finished" or spins > len + 10 then break end
   spins = spins + 1
   emu.frameadvance()
@@ -118,23 +131,23 @@ out:close()
 emu.exit()
 "#,
         out = out.display(),
-        reads = reads.join(", ")
+        reads = reads.join(", "),
     )
 }
 
-/// Replays `movie` on `rom` in headless FCEUX and judges every frame as the driver would.
-/// `work` holds the script and the RAM stream while it runs.
+/// Replays `movie` on `rom` in headless FCEUX and judges every frame as the driver would,
+/// writing `poke` (the movie's poke comment) at its frame. `work` holds the script and the
+/// RAM stream while it runs.
 pub fn replay_in_fceux(
     tools: &FceuxTools,
-    rom: &Path,
-    movie: &Path,
+    (rom, movie, poke): (&Path, &Path, Option<&Poke>),
     map: &AddressMap,
     work: &Path,
     timeout: Duration,
 ) -> Result<FceuxEnd, FceuxError> {
     let out = work.join("fceux-ram.bin");
     let lua = work.join("fceux-ram.lua");
-    std::fs::write(&lua, script(&out)).map_err(|e| FceuxError::Work(work.into(), e))?;
+    std::fs::write(&lua, script(&out, poke)).map_err(|e| FceuxError::Work(work.into(), e))?;
     let run = run_script(tools, rom, movie, &lua, work, timeout)?;
     let no_output = || FceuxError::NoOutput {
         movie: movie.into(),

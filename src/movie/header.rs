@@ -6,9 +6,11 @@ use base64::Engine as _;
 
 use super::guid::fresh_guid;
 use crate::movegen::profile::Profile;
+use crate::nes::Poke;
 
 /// How a recording's `comment` line naming its player profile begins.
 const PROFILE_COMMENT: &str = "profile ";
+const POKE_COMMENT: &str = "nestor poke after frame ";
 
 /// `emuVersion` nestor writes: FCEUX 2.6.5, the version the lead-frame alignment was measured
 /// on (FCEUX encodes major*10000 + minor*100 + patch).
@@ -137,6 +139,43 @@ impl Header {
         })
     }
 
+    /// The `comment` line that records RAM written during the game (`nestor cartridge
+    /// --from-level`): `nestor poke after frame F: 0064=9B 0070=60 …`, F counted as nestor
+    /// counts frames (the input lines after the lead).
+    pub fn poke_comment(poke: &Poke) -> String {
+        let bytes: Vec<String> = poke
+            .bytes
+            .iter()
+            .map(|(a, v)| format!("{a:04X}={v:02X}"))
+            .collect();
+        format!("{POKE_COMMENT}{}: {}", poke.frame, bytes.join(" "))
+    }
+
+    /// The RAM the movie's comment says was written, if any; `Err` names a malformed one.
+    pub fn poke(&self) -> Result<Option<Poke>, String> {
+        let Some(rest) = self
+            .comments
+            .iter()
+            .find_map(|c| c.strip_prefix(POKE_COMMENT))
+        else {
+            return Ok(None);
+        };
+        let bad = || format!("malformed poke comment \"{POKE_COMMENT}{rest}\"");
+        let (frame, list) = rest.split_once(": ").ok_or_else(bad)?;
+        let frame = frame.parse().map_err(|_| bad())?;
+        let bytes = list
+            .split_whitespace()
+            .map(|pair| {
+                let (a, v) = pair.split_once('=')?;
+                let a = u16::from_str_radix(a, 16).ok().filter(|&a| a < 0x800)?;
+                Some((a, u8::from_str_radix(v, 16).ok()?))
+            })
+            .collect::<Option<Vec<_>>>()
+            .filter(|b| !b.is_empty())
+            .ok_or_else(bad)?;
+        Ok(Some(Poke { frame, bytes }))
+    }
+
     /// The value of the first unknown key named `key`.
     pub fn extra_value(&self, key: &str) -> Option<&str> {
         self.extra
@@ -196,6 +235,37 @@ mod tests {
             "profile human (timeline X., tap, reaction 18, start delay 18, 3 blind placements)"
         );
         assert_eq!(h.profile_name(), Some("human"));
+    }
+
+    #[test]
+    fn the_poke_comment_reads_back_and_a_malformed_one_is_named() {
+        let mut h = Header::for_recording("t".into(), [0; 16], vec![]);
+        assert_eq!(h.poke(), Ok(None));
+        let poke = Poke {
+            frame: 1234,
+            bytes: vec![(0x64, 155), (0x70, 0x90), (0x71, 0x14), (0x73, 0x99)],
+        };
+        h.comments.push(Header::poke_comment(&poke));
+        assert_eq!(
+            h.comments.last().unwrap(),
+            "nestor poke after frame 1234: 0064=9B 0070=90 0071=14 0073=99"
+        );
+        assert_eq!(h.poke(), Ok(Some(poke)));
+        for bad in [
+            "x: 0064=9B",
+            "12 0064=9B",
+            "12: ",
+            "12: 0064",
+            "12: 0800=01",
+            "12: 64=1FF",
+        ] {
+            h.comments = vec![format!("{POKE_COMMENT}{bad}")];
+            let e = h.poke().expect_err(bad);
+            assert!(
+                e.contains("malformed poke comment") && e.contains(bad),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::header::encode_checksum;
 use super::input::commands;
 use super::{Error as MovieError, Movie, FCEUX_LEAD_FRAMES};
 use crate::game::PadState;
-use crate::nes::console::{Console, ConsoleError};
+use crate::nes::console::{Console, ConsoleError, Poke};
 use crate::nes::rom::hex;
 
 /// Why a movie cannot be replayed.
@@ -54,6 +54,11 @@ pub enum ReplayError {
         commands: u8,
         what: &'static str,
     },
+    #[error("{0}")]
+    Poke(String),
+    /// The console cannot take the RAM the movie's poke comment asks for.
+    #[error("the movie writes RAM after frame {0} (its poke comment); this console cannot")]
+    PokeRefused(u64),
     #[error(transparent)]
     Console(#[from] ConsoleError),
 }
@@ -96,6 +101,8 @@ pub struct Replay {
     movie: Movie,
     /// 1-based text line of every input line (lead frame included), for error messages.
     lines: Vec<usize>,
+    /// RAM the recording wrote during the game (its poke comment), written again here.
+    poke: Option<Poke>,
 }
 
 /// The 1-based line numbers of the input lines of FM2 text, found as the parser finds them
@@ -133,7 +140,8 @@ impl Replay {
         if movie.header.pal {
             return Err(ReplayError::Pal);
         }
-        let replay = Replay { movie, lines };
+        let poke = movie.header.poke().map_err(ReplayError::Poke)?;
+        let replay = Replay { movie, lines, poke };
         for (i, f) in replay.movie.frames.iter().enumerate() {
             let reset = f.commands & (commands::SOFT_RESET | commands::POWER);
             // A reset or power cycle on the very first line acts on a console that has just
@@ -203,6 +211,11 @@ impl Replay {
         for (index, input) in frames.iter().enumerate() {
             console.frame(input.port0)?;
             end.frames += 1;
+            if let Some(p) = self.poke.as_ref().filter(|p| p.frame == end.frames as u64) {
+                if !p.apply(console) {
+                    return Err(ReplayError::PokeRefused(p.frame));
+                }
+            }
             let frame = ReplayFrame {
                 index,
                 frame: console.frame_number(),
@@ -241,6 +254,47 @@ mod tests {
             m.push(PadState(p));
         }
         m
+    }
+
+    #[test]
+    fn the_movies_poke_is_written_after_its_frame() {
+        use crate::game::Game;
+        use crate::nes::{AddressMap, ModelConsole};
+        let map = AddressMap::default();
+        let mut m = movie(&[0; 6]);
+        let poke = Poke {
+            frame: 3,
+            bytes: vec![(map.level, 77)],
+        };
+        m.header
+            .comments
+            .push(crate::movie::Header::poke_comment(&poke));
+        let replay = Replay::from_movie(m).unwrap();
+        let mut console = ModelConsole::new(Game::seeded(19, 9), map.clone());
+        let mut levels = Vec::new();
+        replay
+            .run(&mut console, |f| {
+                levels.push(f.ram[usize::from(map.level)]);
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert_eq!(levels, [19, 19, 77, 77, 77, 77]);
+        // A console whose RAM cannot be written refuses the movie at that frame.
+        let mut deck = NesDeck::from_image("t", &testcart::nrom_image(), Video::Headless).unwrap();
+        struct ReadOnly<'a>(&'a mut NesDeck);
+        impl Console for ReadOnly<'_> {
+            fn frame(&mut self, pad: PadState) -> Result<(), ConsoleError> {
+                self.0.frame(pad)
+            }
+            fn ram(&self) -> &[u8] {
+                self.0.ram()
+            }
+            fn frame_number(&self) -> u64 {
+                self.0.frame_number()
+            }
+        }
+        let e = replay.run(&mut ReadOnly(&mut deck), |_| ControlFlow::Continue(()));
+        assert!(matches!(e, Err(ReplayError::PokeRefused(3))), "{e:?}");
     }
 
     #[test]

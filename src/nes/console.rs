@@ -26,6 +26,31 @@ pub trait Console {
     fn restore(&mut self, _saved: &Saved) -> Result<(), ConsoleError> {
         Ok(())
     }
+
+    /// Writes one byte of RAM (address mirrored into $0000-$07FF), to start a game from a
+    /// chosen level, lines and score; `false` for a console whose RAM cannot be written (the
+    /// default: one hosted elsewhere).
+    fn poke(&mut self, _address: u16, _value: u8) -> bool {
+        false
+    }
+}
+
+/// Bytes written into RAM after a given frame: a game put at a chosen level (`nestor
+/// cartridge --from-level`), which a replay in another emulator writes at the same frame.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Poke {
+    /// The frames run from power-on (tetanes-core's count, as a movie's input lines after its
+    /// lead) before the bytes are written.
+    pub frame: u64,
+    /// (address, byte) in the order they are written.
+    pub bytes: Vec<(u16, u8)>,
+}
+
+impl Poke {
+    /// Writes the bytes into `console`'s RAM; `false` when it cannot take a write.
+    pub fn apply<C: Console + ?Sized>(&self, console: &mut C) -> bool {
+        self.bytes.iter().all(|&(a, v)| console.poke(a, v))
+    }
 }
 
 /// A state `Console::save` kept, opaque to everyone but the console that made it.

@@ -101,14 +101,6 @@ impl NesDeck {
         })
     }
 
-    /// Writes one byte of the console's 2 KiB of RAM (address mirrored into $0000-$07FF), for
-    /// tests that start the cartridge from a chosen state (level, lines, score).
-    pub fn poke(&mut self, address: u16, value: u8) {
-        let ram = self.deck.wram_mut();
-        let len = ram.len();
-        ram[address as usize % len] = value;
-    }
-
     /// Turns audio mixing on or off (off after power-on). The APU runs either way, so RAM and
     /// timing do not change; only [`NesDeck::audio_samples`] fills or stays empty.
     pub fn set_audio(&mut self, on: bool) {
@@ -190,6 +182,13 @@ impl Console for NesDeck {
 
     fn ram(&self) -> &[u8] {
         &self.deck.wram()[..]
+    }
+
+    fn poke(&mut self, address: u16, value: u8) -> bool {
+        let ram = self.deck.wram_mut();
+        let len = ram.len();
+        ram[address as usize % len] = value;
+        true
     }
 
     fn frame_number(&self) -> u64 {

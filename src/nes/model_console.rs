@@ -81,6 +81,24 @@ impl Console for ModelConsole {
         }
         Ok(())
     }
+
+    /// The byte lands in RAM and the model takes its state from RAM again; a write that leaves
+    /// RAM describing no game the model can hold is refused (RAM and model unchanged).
+    fn poke(&mut self, address: u16, value: u8) -> bool {
+        let i = address as usize % RAM_SIZE;
+        let before = self.ram[i];
+        self.ram[i] = value;
+        match RamSnapshot::read(&self.ram[..], &self.map).to_game() {
+            Ok(game) => {
+                self.game = game;
+                true
+            }
+            Err(_) => {
+                self.ram[i] = before;
+                false
+            }
+        }
+    }
 }
 
 #[cfg(test)]

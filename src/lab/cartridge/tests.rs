@@ -13,6 +13,7 @@ fn spec(until: Until) -> BatchSpec {
         run_ahead_from: None,
         frame_limit: None,
         profile: "unlimited".into(),
+        from_level: None,
     }
 }
 
@@ -60,6 +61,56 @@ fn a_batch_plays_every_game_in_parallel_and_keeps_every_pad() {
     let summary = CartridgeSummary::of(&finished.into_iter().map(|(r, _)| r).collect::<Vec<_>>());
     assert_eq!((summary.games, summary.reached_goal.count), (3, 3));
     assert_eq!(summary.reached_155.count, 0);
+}
+
+#[test]
+fn a_game_put_at_a_level_plays_from_there_and_keeps_what_it_wrote() {
+    let stop = AtomicBool::new(false);
+    let mut finished = Vec::new();
+    let mut from_160 = spec(Until::Lines(1_600));
+    from_160.from_level = Some(160);
+    play_batch(
+        &[1],
+        1,
+        (model, || Planner::new(Standard::default())),
+        &AddressMap::default(),
+        &from_160,
+        &stop,
+        |e| {
+            if let BatchEvent::Finished(r, _) = e {
+                finished.push(*r);
+            }
+        },
+    );
+    let r = &finished[0];
+    let map = AddressMap::default();
+    let poke = r.poke.as_ref().expect("the record keeps the bytes written");
+    assert_eq!(
+        poke.frame, 0,
+        "the model's game is in play from its first frame"
+    );
+    assert_eq!(poke.bytes, start::bytes_for_level(&map, 19, 160).unwrap());
+    // 1,540 lines at 160, so 60 more lines played from there: no level below 160 is shown.
+    assert_eq!(r.end, GameEnd::Reached, "{r:?}");
+    assert!(r.lines >= 1_600 && r.lines < 1_610, "{r:?}");
+    assert!(r.peak_level >= 165 && r.level >= 165, "{r:?}");
+    assert!(r.score >= 999_999, "the score stays at its cap: {r:?}");
+    // Without the level, the same game keeps no poke.
+    let mut plain = Vec::new();
+    play_batch(
+        &[1],
+        1,
+        (model, || Planner::new(Standard::default())),
+        &map,
+        &spec(Until::Lines(4)),
+        &stop,
+        |e| {
+            if let BatchEvent::Finished(r, _) = e {
+                plain.push(r.poke.clone());
+            }
+        },
+    );
+    assert_eq!(plain, [None]);
 }
 
 #[test]
