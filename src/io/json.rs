@@ -9,27 +9,37 @@ use serde::Serialize;
 /// Why one of nestor's data files could not be read, parsed or written; each names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
+    /// The file could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The file named.
         path: PathBuf,
+        /// The OS's error.
         source: std::io::Error,
     },
+    /// The file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
+        /// The file named.
         path: PathBuf,
+        /// The OS's error.
         source: std::io::Error,
     },
+    /// The file's text is not the JSON this kind of file holds.
     #[error("{path} is not a nestor {kind} file (truncated or another format): {source}")]
     Parse {
+        /// The file named.
         path: PathBuf,
         /// What the file should have been ("shard", "tune").
         kind: &'static str,
+        /// The JSON parser's error.
         source: serde_json::Error,
     },
 }
 
 /// A module's error type that holds [`DataError`]s; `KIND` names its files in a parse error.
 pub trait FileError: From<DataError> {
+    /// What the module's files are called in a parse error ("shard", "tune").
     const KIND: &'static str;
 }
 

@@ -12,38 +12,80 @@ pub type Input<'a> = (&'static str, &'a Path);
 /// Why an output is refused; the message names the option and the file.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
+    /// The output is one of the command's inputs.
     #[error("{flag} {path} is the {role} {input}: refusing to overwrite an input (choose another output file)")]
     IsInput {
+        /// The option that names the output (`--out`).
         flag: String,
+        /// The output's path as given.
         path: PathBuf,
+        /// The input's role as the user knows it ("ROM", "movie").
         role: &'static str,
+        /// The input's path as given.
         input: PathBuf,
     },
+    /// Two options of one run name the same file.
     #[error("{flag} {path} is also {other_flag} {other}: two outputs of one run cannot be the same file (choose another name for one of them)")]
     Twice {
+        /// The option checked second.
         flag: String,
+        /// Its path as given.
         path: PathBuf,
+        /// The option checked first that names the same file.
         other_flag: String,
+        /// That option's path as given.
         other: PathBuf,
     },
+    /// The output exists and `--overwrite` was not given.
     #[error("{flag} {path} exists: a file that already exists is never replaced unless --overwrite is given (choose another name, or add --overwrite)")]
-    Exists { flag: String, path: PathBuf },
+    Exists {
+        /// The option that names the output.
+        flag: String,
+        /// The output's path as given.
+        path: PathBuf,
+    },
+    /// The output is a folder.
     #[error("{flag} {path} is a folder, not a file")]
-    Folder { flag: String, path: PathBuf },
+    Folder {
+        /// The option that names the output.
+        flag: String,
+        /// The output's path as given.
+        path: PathBuf,
+    },
+    /// A folder of outputs (`--plots DIR`) names something that is not a folder.
     #[error("{flag} {path} is not a directory")]
-    NotFolder { flag: String, path: PathBuf },
+    NotFolder {
+        /// The option that names the output.
+        flag: String,
+        /// The output's path as given.
+        path: PathBuf,
+    },
+    /// The output is a block device or a socket.
     #[error("{flag} {path} is {kind}, which nestor never writes to")]
     Unsupported {
+        /// The option that names the output.
         flag: String,
+        /// The output's path as given.
         path: PathBuf,
+        /// What the output is ("a block device", "a socket").
         kind: &'static str,
     },
+    /// The output is an existing file without write permission.
     #[error("{flag} {path} is read-only: refusing to replace it")]
-    ReadOnly { flag: String, path: PathBuf },
+    ReadOnly {
+        /// The option that names the output.
+        flag: String,
+        /// The output's path as given.
+        path: PathBuf,
+    },
+    /// The OS refused a check (opening, resolving links, creating a file in the folder).
     #[error("{flag} {path}: cannot write there: {source}")]
     Unwritable {
+        /// The option that names the output.
         flag: String,
+        /// The output's path as given.
         path: PathBuf,
+        /// The OS's error, or in words why no file can be created in the folder.
         source: std::io::Error,
     },
 }
@@ -179,6 +221,7 @@ impl Output {
         &self.path
     }
 
+    /// How the output will be written: a new file, a replacement, or a stream.
     pub fn kind(&self) -> OutputKind {
         self.kind
     }
@@ -232,6 +275,7 @@ pub struct OutputSet<'a> {
 }
 
 impl<'a> OutputSet<'a> {
+    /// An empty set for one command: its `inputs`, and whether the user gave `--overwrite`.
     pub fn new(inputs: Vec<Input<'a>>, overwrite: bool) -> OutputSet<'a> {
         OutputSet {
             inputs,

@@ -22,16 +22,24 @@ pub enum Destination {
     /// A regular file at `path` (links resolved), or nothing yet (`existing` is `None`): a
     /// dangling link leads here too, and the file it names is created.
     File {
+        /// Where the links lead: the file that is written.
         path: PathBuf,
+        /// The existing file's metadata; `None` when nothing is there yet.
         existing: Option<Metadata>,
     },
     /// Something written in order and never replaced: a character device (`/dev/null`), a
     /// FIFO, or a descriptor path (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`).
-    Stream { kind: &'static str },
+    Stream {
+        /// What it is ("a named pipe (FIFO)", "a character device"), for messages.
+        kind: &'static str,
+    },
     /// A folder.
     Folder,
     /// A block device or a socket: never written.
-    Unsupported { kind: &'static str },
+    Unsupported {
+        /// What it is ("a block device", "a socket"), for messages.
+        kind: &'static str,
+    },
 }
 
 /// Follows `path`'s links (at most 40, as the kernel does) to what it names.
