@@ -12,16 +12,19 @@ pub const FULL_ROW: u16 = 0x3FF;
 
 /// Answers the cartridge's `isPositionValid` for orientation id `id` with its pivot at (x, y).
 pub trait Collide {
+    /// Whether orientation `id` with its pivot at column `x`, row `y` (−2..19, as a `u8`) fits.
     fn fits(&self, x: u8, y: u8, id: u8) -> bool;
 }
 
 /// Occupancy of rows −2..19; `rows[r]` is row `r − 2`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Board {
+    /// One bit row per row −2..19 (`rows[0]` is row −2); bit c is column c.
     pub rows: [u16; BOARD_ROWS],
 }
 
 impl Board {
+    /// No cell filled.
     pub const EMPTY: Board = Board {
         rows: [0; BOARD_ROWS],
     };
@@ -58,6 +61,7 @@ impl Board {
         self.rows[(row + HIDDEN_ROWS as i8) as usize] & (1 << col) != 0
     }
 
+    /// Fills (row, col); row −2..19.
     #[inline]
     pub fn set(&mut self, row: i8, col: u8) {
         self.rows[(row + HIDDEN_ROWS as i8) as usize] |= 1 << col;
@@ -122,6 +126,7 @@ impl Board {
         self.visible().iter().map(|r| r.count_ones()).sum()
     }
 
+    /// True when no row (hidden ones included) holds a cell.
     pub fn is_empty(&self) -> bool {
         self.rows.iter().all(|&r| r == 0)
     }

@@ -54,7 +54,10 @@ pub enum ClearRisk {
     /// No value of the varying terms brings the NMI within [`SAFETY_MARGIN`] of a window
     /// ([`DANGER_WINDOWS`]); `margin_cycles` is the distance to the nearest one
     /// (≥ [`SAFETY_MARGIN`]).
-    Safe { margin_cycles: u32 },
+    Safe {
+        /// Cycles from the frame's counted logic range to the nearest window.
+        margin_cycles: u32,
+    },
     /// The NMI can land in a window where the traces show crashes, long lags or hangs
     /// (which of those, or none, depends on what RAM does not hold).
     MayCrash,
@@ -180,7 +183,9 @@ pub const SAFETY_MARGIN: u32 = 14;
 pub enum Window {
     /// The `k`-th dispatch (0 = the one reached with the largest overrun).
     Switch(u8),
+    /// The confetti band ([`CONFETTI_BAND`]): a lag with corrupted graphics, then play goes on.
     Confetti,
+    /// The hang window ([`HANG_WINDOW`]): the logic never finishes.
     Hang,
 }
 
@@ -236,9 +241,11 @@ pub fn clear_risk(lo: u32, hi: u32) -> ClearRisk {
 /// What decides the cost of the coming play-state-5 frame once a lock is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClearInput {
-    /// Level, lines (BCD [$70, $71]) and score (BCD) before the clear.
+    /// Level ($64) before the clear.
     pub level: u8,
+    /// BCD lines [$70, $71] before the clear.
     pub lines: [u8; 2],
+    /// BCD score [$73, $74, $75] before the clear.
     pub score: [u8; 3],
     /// Rows the lock completes (0-4).
     pub cleared: u8,

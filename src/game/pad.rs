@@ -8,14 +8,23 @@ use std::fmt;
 pub struct PadState(pub u8);
 
 impl PadState {
+    /// No button.
     pub const NONE: PadState = PadState(0);
+    /// A (bit 7).
     pub const A: PadState = PadState(0x80);
+    /// B (bit 6).
     pub const B: PadState = PadState(0x40);
+    /// Select (bit 5).
     pub const SELECT: PadState = PadState(0x20);
+    /// Start (bit 4).
     pub const START: PadState = PadState(0x10);
+    /// Up (bit 3).
     pub const UP: PadState = PadState(0x08);
+    /// Down (bit 2).
     pub const DOWN: PadState = PadState(0x04);
+    /// Left (bit 1).
     pub const LEFT: PadState = PadState(0x02);
+    /// Right (bit 0).
     pub const RIGHT: PadState = PadState(0x01);
     /// Left and Right: what `shift_tetrimino` and `drop_tetrimino` test as one.
     pub const LEFT_RIGHT: PadState = PadState(0x03);
@@ -25,26 +34,31 @@ impl PadState {
     /// Trace letters, most significant bit first (`A B s S U D L R`).
     const LETTERS: [u8; 8] = *b"ABsSUDLR";
 
+    /// The byte as the game stores it.
     #[inline]
     pub const fn bits(self) -> u8 {
         self.0
     }
 
+    /// True when every button of `other` is held.
     #[inline]
     pub const fn contains(self, other: PadState) -> bool {
         self.0 & other.0 == other.0
     }
 
+    /// True when any button of `other` is held.
     #[inline]
     pub const fn intersects(self, other: PadState) -> bool {
         self.0 & other.0 != 0
     }
 
+    /// The buttons of both.
     #[inline]
     pub const fn union(self, other: PadState) -> PadState {
         PadState(self.0 | other.0)
     }
 
+    /// These buttons less those of `other`.
     #[inline]
     pub const fn without(self, other: PadState) -> PadState {
         PadState(self.0 & !other.0)
@@ -110,7 +124,9 @@ impl fmt::Display for PadState {
 /// pressed ($F5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Buttons {
+    /// Buttons held this frame ($F7).
     pub held: PadState,
+    /// Buttons down this frame that were up the frame before ($F5).
     pub newly: PadState,
 }
 

@@ -4,17 +4,26 @@
 /// A piece type, in the cartridge's type order (statistics and picker table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Piece {
+    /// T, spawn id $02.
     T = 0,
+    /// J, spawn id $07.
     J = 1,
+    /// Z, spawn id $08.
     Z = 2,
+    /// O, spawn id $0A.
     O = 3,
+    /// S, spawn id $0B.
     S = 4,
+    /// L, spawn id $0E.
     L = 5,
+    /// I, spawn id $12.
     I = 6,
 }
 
 impl Piece {
+    /// Number of piece types.
     pub const NUM: usize = 7;
+    /// Every piece, in type order.
     pub const ALL: [Piece; 7] = [
         Piece::T,
         Piece::J,
@@ -25,6 +34,7 @@ impl Piece {
         Piece::I,
     ];
 
+    /// Position in type order (0 = T … 6 = I): the index of statistics and tables.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -36,6 +46,7 @@ impl Piece {
         Orientation(SPAWN_IDS[self as usize])
     }
 
+    /// The piece's letter (`T`, `J`, …).
     pub const fn letter(self) -> char {
         ['T', 'J', 'Z', 'O', 'S', 'L', 'I'][self as usize]
     }
@@ -60,6 +71,7 @@ pub const HIDDEN_ID: u8 = 0x13;
 pub struct Orientation(u8);
 
 impl Orientation {
+    /// Number of orientation ids ($00-$12).
     pub const NUM: usize = 19;
 
     /// The orientation with id `id`, if it is one of $00-$12.
@@ -72,15 +84,18 @@ impl Orientation {
         }
     }
 
+    /// Every orientation, in id order.
     pub fn all() -> impl Iterator<Item = Orientation> {
         (0..Self::NUM as u8).map(Orientation)
     }
 
+    /// The cartridge's id ($00-$12).
     #[inline]
     pub const fn id(self) -> u8 {
         self.0
     }
 
+    /// The piece this orientation belongs to.
     #[inline]
     pub const fn piece(self) -> Piece {
         Piece::ALL[PIECE_OF[self.0 as usize] as usize]

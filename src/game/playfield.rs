@@ -18,6 +18,7 @@ pub const fn offset(row: i16, col: i16) -> usize {
 /// The whole $0400 page, as the game addresses it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Playfield {
+    /// Tile bytes at `offset(row, col)`; a byte ≥ $EF is empty.
     pub page: [u8; 256],
 }
 
@@ -33,11 +34,13 @@ impl Playfield {
         Playfield { page: [EMPTY; 256] }
     }
 
+    /// The tile at (row, col), wrapping as the game's address does.
     #[inline]
     pub fn get(&self, row: i16, col: i16) -> u8 {
         self.page[offset(row, col)]
     }
 
+    /// Writes `tile` at (row, col), wrapping as the game's address does.
     #[inline]
     pub fn set(&mut self, row: i16, col: i16, tile: u8) {
         self.page[offset(row, col)] = tile;

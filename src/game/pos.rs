@@ -8,13 +8,16 @@ use super::piece::Orientation;
 /// orientation id (0..18, or $13 when no piece is shown).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pos {
+    /// Pivot column ($40).
     pub x: u8,
+    /// Pivot row ($41): row −2..19 as a wrapping `u8`.
     pub y: u8,
     /// The orientation id ($42), not a rotation count: it names the piece too.
     pub id: u8,
 }
 
 impl Pos {
+    /// The place with pivot (x, y) and orientation id `id`.
     pub const fn new(x: u8, y: u8, id: u8) -> Pos {
         Pos { x, y, id }
     }

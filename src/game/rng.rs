@@ -16,8 +16,11 @@ pub const fn step(v: u16) -> u16 {
 /// Picker state kept in RAM: the LFSR, the last spawn id ($19) and the pick counter ($1A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Picker {
+    /// The LFSR, ($17 << 8) | $18.
     pub rng: u16,
+    /// Spawn id of the last pick ($19).
     pub spawn_id: u8,
+    /// Picks so far, wrapping ($1A).
     pub spawn_count: u8,
 }
 

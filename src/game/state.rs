@@ -28,10 +28,13 @@ pub struct Game {
     pub field: Playfield,
     /// The piece and its counters ($60-$62, $65, $66, $6E, $6F).
     pub active: Active,
+    /// `playState` ($68).
     pub play_state: PlayState,
     /// Spawn-orientation id of the next piece ($BF).
     pub next: u8,
+    /// `levelNumber` ($64), binary.
     pub level: u8,
+    /// The level chosen on the menu ($67).
     pub start_level: u8,
     /// BCD lines, [$70, $71].
     pub lines: [u8; 2],
@@ -43,6 +46,7 @@ pub struct Game {
     pub frame_counter: u16,
     /// Buttons polled this frame ($F7) and newly pressed ($F5).
     pub held: PadState,
+    /// Buttons down this frame that were up the frame before ($F5).
     pub newly: PadState,
     /// $69: next playfield row the NMI copies; 32 when done.
     pub vram_row: u8,

@@ -91,16 +91,22 @@ pub const HOLD_NIBBLE: (u32, u32) = (3, 12);
 /// High-nibble carry into the next byte, taken instead of skipped.
 pub const HOLD_CARRY: (u32, u32) = (3, 14);
 
-/// `addLineClearPoints` before and after its loop.
+/// `addLineClearPoints` before its loop.
 pub const POINTS_SETUP: u32 = 16;
+/// `addLineClearPoints` after its loop.
 pub const POINTS_END: u32 = 24;
 /// The loop's five tests: (skipped, taken) cycles for the byte-0 carry, the byte-1 low and
 /// high fix-ups, the byte-2 fix-up and the cap; then `dec generalCounter` / `bne` (8, last 7).
 pub const POINTS_BYTE0: (u32, u32) = (24, 35);
+/// Byte-1 low-nibble fix-up: (skipped, taken) cycles.
 pub const POINTS_BYTE1_LOW: (u32, u32) = (21, 30);
+/// Byte-1 high-nibble fix-up: (skipped, taken) cycles.
 pub const POINTS_BYTE1_HIGH: (u32, u32) = (10, 24);
+/// Byte-2 fix-up: (skipped, taken) cycles.
 pub const POINTS_BYTE2: (u32, u32) = (10, 19);
+/// The cap at 999,999: (skipped, taken) cycles.
 pub const POINTS_CAP: (u32, u32) = (10, 20);
+/// `dec generalCounter` / `bne` per pass (the last pass 7).
 pub const POINTS_LOOP: u32 = 8;
 
 /// Allowance for `updateAudio` (sound effects and the music engine), which is not counted
@@ -191,9 +197,13 @@ pub fn points_counter_clobbered(logic: u32, shown: ShownDigits, level_up: bool) 
 /// them (`ShownBlock` in the game state: the same bytes).
 #[derive(Clone, Copy, Debug)]
 pub struct ShownDigits {
+    /// Soft-drop rows of the locking piece ($6F): 2 or more draw the score.
     pub hold_down_points: u8,
+    /// Low byte of the BCD score ($73).
     pub score_low: u8,
+    /// Rows the lock completed ($76): nonzero draws the lines.
     pub completed_lines: u8,
+    /// Low byte of the BCD lines ($70).
     pub lines_low: u8,
 }
 

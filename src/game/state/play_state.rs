@@ -32,6 +32,7 @@ pub enum PlayState {
 }
 
 impl PlayState {
+    /// The state with value `v`, if it is one of 0-11.
     pub fn from_u8(v: u8) -> Option<PlayState> {
         use PlayState::*;
         Some(match v {

@@ -37,11 +37,17 @@ pub enum Wait {
 /// ([`timing::Landing::BeforeSave`]), and on every frame of a hang.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ShownBlock {
+    /// `playState` ($68).
     pub play_state: PlayState,
+    /// `levelNumber` ($64), binary.
     pub level: u8,
+    /// BCD lines, [$70, $71].
     pub lines: [u8; 2],
+    /// BCD score, [$73, $74, $75].
     pub score: [u8; 3],
+    /// Rows the lock completed ($76).
     pub completed_lines: u8,
+    /// Soft-drop rows of the locking piece ($6F): 2 or more score points.
     pub hold_down_points: u8,
 }
 
