@@ -20,22 +20,47 @@ const HIDDEN_OFFSET: u16 = 0xEC;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The file could not be read.
     #[error("cannot read address map {file}: {source}")]
     Io {
+        /// The file's name as given (or [`DEFAULT_NAME`]).
         file: String,
+        /// The OS's error.
         #[source]
         source: std::io::Error,
     },
+    /// The text is not TOML.
     #[error("{file} is not valid TOML: {message}")]
-    Syntax { file: String, message: String },
+    Syntax {
+        /// The file's name as given (or [`DEFAULT_NAME`]).
+        file: String,
+        /// The TOML parser's message.
+        message: String,
+    },
+    /// A key the map does not have (a misspelling, or a field of another version).
     #[error("{file}: unknown key `{key}`")]
-    UnknownKey { file: String, key: String },
+    UnknownKey {
+        /// The file's name as given (or [`DEFAULT_NAME`]).
+        file: String,
+        /// The key, with its section (`ram.level`).
+        key: String,
+    },
+    /// A key the map needs is not in the file.
     #[error("{file}: missing key `{key}`")]
-    MissingKey { file: String, key: String },
+    MissingKey {
+        /// The file's name as given (or [`DEFAULT_NAME`]).
+        file: String,
+        /// The key, with its section (`ram.level`).
+        key: String,
+    },
+    /// A key holds a value of the wrong type.
     #[error("{file}: `{key}` must be {expected}")]
     WrongType {
+        /// The file's name as given (or [`DEFAULT_NAME`]).
         file: String,
+        /// The key, with its section (`ram.level`).
         key: String,
+        /// What the key must hold, in words ("an integer").
         expected: &'static str,
     },
     /// `width` is the field's size in bytes; 0 means the value is a tile, not an address.
@@ -49,23 +74,37 @@ pub enum Error {
         shown = Shown(*value)
     )]
     OutOfRange {
+        /// The file's name as given (or [`DEFAULT_NAME`]).
         file: String,
+        /// The key, with its section (`ram.level`).
         key: String,
+        /// The value as written.
         value: i64,
+        /// Bytes the field spans; 0 for a tile value.
         width: u16,
     },
+    /// A value that cannot work with the rest of the map (a playfield off a page boundary).
     #[error("{file}: `{key}` = {shown}: {reason}", shown = Shown(*value))]
     Inconsistent {
+        /// The file's name as given (or [`DEFAULT_NAME`]).
         file: String,
+        /// The key, with its section (`playfield.base`).
         key: String,
+        /// The value as written.
         value: i64,
+        /// Why it cannot work.
         reason: &'static str,
     },
+    /// Two fields claim the same RAM byte.
     #[error("{file}: `{first}` and `{second}` share the byte ${address:04X}: each field has bytes of its own (only ram.player_block and ram.working_block hold other fields)")]
     Overlap {
+        /// The file's name as given (or [`DEFAULT_NAME`]).
         file: String,
+        /// The first field's key.
         first: String,
+        /// The second field's key.
         second: String,
+        /// The byte both claim.
         address: u16,
     },
 }

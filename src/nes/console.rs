@@ -66,20 +66,33 @@ impl std::fmt::Debug for Saved {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConsoleError {
+    /// The emulator returned an error while running a frame.
     #[error("the emulator failed at frame {frame}: {source}")]
     Emulator {
+        /// Frames run since power-on when it failed.
         frame: u64,
+        /// tetanes-core's error.
         #[source]
         source: tetanes_core::control_deck::Error,
     },
+    /// The emulator refused the cartridge image.
     #[error("could not load {name} into the emulator: {source}")]
     Load {
+        /// The image's name (the ROM's path).
         name: String,
+        /// tetanes-core's error.
         #[source]
         source: tetanes_core::control_deck::Error,
     },
+    /// One `clock_frame` ran other than one PPU frame.
     #[error("the emulator ran {ran} PPU frames instead of 1 at frame {frame}")]
-    FrameSkew { frame: u64, ran: i64 },
+    FrameSkew {
+        /// Frames run since power-on when it happened.
+        frame: u64,
+        /// PPU frames the call ran.
+        ran: i64,
+    },
+    /// The ROM file was refused.
     #[error(transparent)]
     Rom(#[from] super::rom::Error),
     /// A console hosted elsewhere (an emulator across `nestor serve`'s bridge) failed or

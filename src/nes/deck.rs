@@ -11,8 +11,9 @@ use super::console::{Console, ConsoleError, Saved};
 use super::rom::Rom;
 use crate::game::PadState;
 
-/// Frame buffer width and height in pixels (RGBA8, row-major).
+/// Frame buffer width in pixels (RGBA8, row-major).
 pub const WIDTH: usize = 256;
+/// Frame buffer height in pixels.
 pub const HEIGHT: usize = 240;
 
 /// tetanes' default output rate for [`NesDeck::audio_samples`], in Hz (left unchanged here).

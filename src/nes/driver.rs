@@ -138,18 +138,22 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         }
     }
 
+    /// The console the driver plays on.
     pub fn console(&self) -> &C {
         &self.console
     }
 
+    /// The console, to change it between frames (load a state, poke RAM).
     pub fn console_mut(&mut self) -> &mut C {
         &mut self.console
     }
 
+    /// Ends the driver and gives the console back.
     pub fn into_console(self) -> C {
         self.console
     }
 
+    /// The planner that chooses each piece's placement.
     pub fn planner(&self) -> &Planner<E> {
         &self.planner
     }

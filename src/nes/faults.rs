@@ -58,10 +58,12 @@ impl<C: Console> FaultyPad<C> {
         }
     }
 
+    /// The console the faults are put in front of.
     pub fn inner(&self) -> &C {
         &self.inner
     }
 
+    /// The console the faults are put in front of, to change it.
     pub fn inner_mut(&mut self) -> &mut C {
         &mut self.inner
     }

@@ -24,7 +24,10 @@ use super::modes::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MenuGoal {
     /// An A-type game running at this start level (0-19): `gameMode` 4, `levelNumber` = level.
-    StartGame { level: u8 },
+    StartGame {
+        /// Start level, 0-19.
+        level: u8,
+    },
     /// The level menu after a game over (`gameMode` 3), pressing nothing more.
     LevelMenu,
 }
@@ -42,24 +45,40 @@ impl std::fmt::Display for MenuGoal {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum MenuError {
+    /// The goal asks for a start level past 19.
     #[error("start level {0} is out of range: an A-type game starts at level 0-19")]
     LevelOutOfRange(u8),
+    /// The goal was not reached within the frame limit.
     #[error(
         "gave up after {frames} frames trying to reach {goal}: the menus never showed what \
          Tetris (U) [!] shows (RAM: gameMode {game_mode}, playState {play_state}, renderMode \
          {render_mode}, gameType {game_type}, startLevel {start_level})"
     )]
     Timeout {
+        /// What the navigation was after.
         goal: MenuGoal,
+        /// Frames it tried.
         frames: u64,
+        /// `gameMode` ($C0) at the end.
         game_mode: u8,
+        /// `playState` ($68) at the end.
         play_state: u8,
+        /// `renderMode` ($BD) at the end.
         render_mode: u8,
+        /// `gameType` ($C1) at the end.
         game_type: u8,
+        /// `startLevel` ($67) at the end.
         start_level: u8,
     },
+    /// The game started at another level than asked.
     #[error("the game started at level {got}, not {wanted}")]
-    WrongLevel { wanted: u8, got: u8 },
+    WrongLevel {
+        /// The level asked for.
+        wanted: u8,
+        /// `levelNumber` when the game started.
+        got: u8,
+    },
+    /// The console failed.
     #[error(transparent)]
     Console(#[from] ConsoleError),
 }
@@ -120,6 +139,7 @@ impl MenuNav {
         self
     }
 
+    /// Where the navigation ends.
     pub fn goal(&self) -> MenuGoal {
         self.goal
     }

@@ -30,6 +30,7 @@ impl ModelConsole {
         c
     }
 
+    /// The rules-model state the RAM is laid out from.
     pub fn game(&self) -> &Game {
         &self.game
     }

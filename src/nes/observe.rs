@@ -21,20 +21,35 @@ pub use super::modes::{GAME_MODE_PLAY, RENDER_MODE_PLAY};
 /// Every game quantity the host reads, straight from RAM, unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RamSnapshot {
+    /// `gameMode` ($C0).
     pub game_mode: u8,
+    /// `gameModeState` ($A7).
     pub game_mode_state: u8,
+    /// `renderMode` ($BD).
     pub render_mode: u8,
+    /// `gameType` ($C1): 0 for A-type.
     pub game_type: u8,
+    /// `playState` ($68).
     pub play_state: u8,
+    /// `currentPiece` ($62): orientation id, $13 when no piece is shown.
     pub orientation: u8,
+    /// `tetriminoX` ($60): pivot column.
     pub x: u8,
+    /// `tetriminoY` ($61): pivot row, −2..19 as a wrapping `u8`.
     pub y: u8,
+    /// `nextPiece` ($BF): spawn orientation id.
     pub next: u8,
+    /// `fallTimer` ($65): frames since the last gravity drop.
     pub fall_timer: u8,
+    /// `autorepeatX` ($66): the DAS counter.
     pub das: u8,
+    /// `autorepeatY` ($6E): the soft-drop counter.
     pub soft_drop: u8,
+    /// `holdDownPoints` ($6F): soft-drop rows of the current piece.
     pub hold_down_points: u8,
+    /// `levelNumber` ($64), binary.
     pub level: u8,
+    /// `startLevel` ($67).
     pub start_level: u8,
     /// [$70, $71].
     pub lines_bcd: [u8; 2],
@@ -42,16 +57,27 @@ pub struct RamSnapshot {
     pub score_bcd: [u8; 3],
     /// ($17 << 8) | $18.
     pub rng: u16,
+    /// `spawnID` ($19): spawn id of the last pick.
     pub spawn_id: u8,
+    /// `spawnCount` ($1A).
     pub spawn_count: u8,
+    /// `frameCounter` ($B1-$B2).
     pub frame_counter: u16,
+    /// `heldButtons_player1` ($F7), the game's bit order.
     pub held: u8,
+    /// `newlyPressedButtons_player1` ($F5), the game's bit order.
     pub newly: u8,
+    /// `vramRow` ($69): next playfield row the NMI copies; 32 when done.
     pub vram_row: u8,
+    /// `completedLines` ($76).
     pub completed_lines: u8,
+    /// `completedRow[4]` ($6A-$6D).
     pub completed_rows: [u8; 4],
+    /// `lineIndex` ($77).
     pub line_index: u8,
+    /// `rowY` ($72): line-clear animation step.
     pub row_y: u8,
+    /// `curtainRow` ($78).
     pub curtain_row: u8,
     /// `displayNextPiece` ($DF).
     pub display_next_piece: u8,
@@ -257,8 +283,11 @@ pub fn is_spawn_frame(prev: &RamSnapshot, now: &RamSnapshot) -> bool {
 /// One field that cannot be part of a rules-model state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadField {
+    /// The snapshot field's name (`lines_bcd`).
     pub field: &'static str,
+    /// Its value (two bytes for the 16-bit fields).
     pub value: u16,
+    /// Why no game in progress holds it.
     pub reason: &'static str,
 }
 
@@ -266,7 +295,9 @@ pub struct BadField {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub struct SnapshotError {
+    /// `frameCounter` of the snapshot.
     pub frame_counter: u16,
+    /// Every field in the wrong.
     pub bad: Vec<BadField>,
 }
 

@@ -45,6 +45,7 @@ pub fn rom_for_tests() -> Rom {
 /// A cartridge dump this program knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KnownDump {
+    /// The dump's name (`Tetris (U) [!]`).
     pub name: &'static str,
     /// MD5 of the whole file as it is usually distributed (16-byte iNES 1.0 header, no trainer).
     pub file_md5: [u8; 16],
@@ -110,43 +111,72 @@ pub fn hex(bytes: &[u8]) -> String {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The file could not be read.
     #[error("cannot read ROM file {name}: {source}")]
     Io {
+        /// The file's path as given.
         name: String,
+        /// The OS's error.
         #[source]
         source: std::io::Error,
     },
+    /// The file does not start with `NES\x1A`.
     #[error("{name} is not an iNES ROM: the file does not start with \"NES\\x1A\"")]
-    BadMagic { name: String },
+    BadMagic {
+        /// The file's path as given.
+        name: String,
+    },
+    /// A header byte holds a value this program refuses.
     #[error("{name}: iNES header byte {byte} is {value:#04x}: {reason}")]
     BadHeader {
+        /// The file's path as given.
         name: String,
+        /// The byte's index in the header (0-15).
         byte: usize,
+        /// Its value.
         value: u8,
+        /// Why it is refused.
         reason: &'static str,
     },
+    /// The file is shorter than its header says.
     #[error(
         "{name} is truncated: its header promises {expected} bytes \
          (header {HEADER_LEN}{trainer}, PRG {prg}, CHR {chr}) but the file has {actual}",
         trainer = if *trainer { " + trainer 512" } else { "" }
     )]
     Truncated {
+        /// The file's path as given.
         name: String,
+        /// Bytes the header promises.
         expected: usize,
+        /// Bytes in the file.
         actual: usize,
+        /// PRG-ROM bytes the header promises.
         prg: usize,
+        /// CHR-ROM bytes the header promises.
         chr: usize,
+        /// Whether the header promises a 512-byte trainer.
         trainer: bool,
     },
+    /// The image is not an MMC1 cartridge.
     #[error("{name} uses mapper {mapper}; NES Tetris (NTSC) is an MMC1 (mapper 1) cartridge")]
-    WrongMapper { name: String, mapper: u16 },
+    WrongMapper {
+        /// The file's path as given.
+        name: String,
+        /// The mapper number the header gives.
+        mapper: u16,
+    },
+    /// An MMC1 image that is not a known dump, without `--allow-unknown-rom`.
     #[error(
         "{name} is a well-formed MMC1 image but not a known Tetris (U) [!] dump \
          (file MD5 {file_md5}, PRG+CHR MD5 {prg_chr_md5}); pass --allow-unknown-rom to run it anyway"
     )]
     UnknownDump {
+        /// The file's path as given.
         name: String,
+        /// MD5 of the whole file, in hex.
         file_md5: String,
+        /// MD5 of PRG-ROM then CHR-ROM, in hex.
         prg_chr_md5: String,
     },
 }
@@ -154,10 +184,15 @@ pub enum Error {
 /// The parts of an iNES header this program needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// PRG-ROM size in bytes.
     pub prg_len: usize,
+    /// CHR-ROM size in bytes (0 for CHR-RAM).
     pub chr_len: usize,
+    /// Whether a 512-byte trainer sits between the header and PRG-ROM.
     pub trainer: bool,
+    /// iNES mapper number (1 = MMC1).
     pub mapper: u16,
+    /// Whether the header is NES 2.0 (byte 7 bits 2-3 = 2).
     pub nes2: bool,
 }
 
@@ -239,14 +274,19 @@ impl Header {
 #[derive(Clone, Debug)]
 #[must_use]
 pub struct Rom {
+    /// The file's path as given.
     pub path: PathBuf,
     /// The whole file, as read.
     pub bytes: Vec<u8>,
+    /// The checked iNES header.
     pub header: Header,
     /// MD5 of PRG-ROM then CHR-ROM (the FM2 `romChecksum`).
     pub prg_chr_md5: [u8; 16],
+    /// SHA-1 of PRG-ROM then CHR-ROM.
     pub prg_chr_sha1: [u8; 20],
+    /// MD5 of the whole file.
     pub file_md5: [u8; 16],
+    /// iNES mapper number, as in [`Header::mapper`].
     pub mapper: u16,
     /// The known dump's name, or `None` when accepted with `allow_unknown`.
     pub known: Option<&'static str>,

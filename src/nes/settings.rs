@@ -97,15 +97,20 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
 /// Why a settings file was refused; every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
+    /// The file could not be read.
     #[error("cannot read settings file {path}: {source}")]
     Io {
+        /// The file's path as given.
         path: PathBuf,
+        /// The OS's error.
         source: std::io::Error,
     },
     /// Bad TOML, a wrong type or an unknown key (the TOML message names the key and line).
     #[error("bad settings file {path}: {source}")]
     Parse {
+        /// The file's path as given.
         path: PathBuf,
+        /// The TOML error, naming the key and line.
         source: crate::io::TomlError,
     },
 }

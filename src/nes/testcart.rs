@@ -58,8 +58,9 @@ const NMI_CODE: &[u8] = &[
 /// Address of the `rti` used as the IRQ vector.
 const RTI: u16 = 0x8061;
 
-/// Address of the polled buttons and of the frame counter.
+/// Address of the polled buttons (the game's bit order).
 pub const HELD: u16 = 0xF7;
+/// Address of the frame counter, little-endian ($B1-$B2).
 pub const COUNTER: u16 = 0xB1;
 
 fn image(flags6: u8) -> Vec<u8> {
