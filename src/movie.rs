@@ -52,7 +52,9 @@ pub(crate) fn read_text(path: &Path) -> Result<String, Error> {
 /// An FM2 movie: the header and one `FrameInput` per input line, lead frame included.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Movie {
+    /// Every header line: keys, comments, subtitles.
     pub header: Header,
+    /// One entry per input line, in order, FCEUX's lead frame first.
     pub frames: Vec<FrameInput>,
 }
 

@@ -26,6 +26,7 @@ pub struct Violation {
     /// The frame within the piece (0 = its first frame under control); for an entry-delay
     /// breach, within the entry delay (0 = the frame after the lock).
     pub piece_frame: usize,
+    /// Which profile rule the input breaks.
     pub breach: Breach,
     /// For a reaction breach found with `every_next`: the next piece the spawn's plan that the
     /// inputs do not follow was made with.
@@ -61,6 +62,7 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
+    /// True when no input breaks the profile and every piece could be checked.
     pub fn passed(&self) -> bool {
         self.violations.is_empty() && self.unplanned == 0
     }

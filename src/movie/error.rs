@@ -8,36 +8,61 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The file could not be read or written.
     #[error("{path}: {action}: {source}")]
     Io {
+        /// The file named.
         path: PathBuf,
+        /// What failed ("cannot read").
         action: &'static str,
+        /// The OS's error.
         #[source]
         source: io::Error,
     },
     /// A parse error in a file: the path, then the error itself.
     #[error("{path}: {source}")]
     InFile {
+        /// The file the error is in.
         path: PathBuf,
+        /// The error itself.
         #[source]
         source: Box<Error>,
     },
+    /// The text does not start with `version 3`.
     #[error("not an FM2 movie: the text must begin with `version 3`")]
     NotVersion3,
     /// A malformed line; `line` and `column` count from 1 (`column` in bytes).
     #[error("line {line}, column {column}: {reason}")]
     Line {
+        /// Line in the text, from 1.
         line: usize,
+        /// Byte column in the line, from 1.
         column: usize,
+        /// What is wrong.
         reason: String,
     },
+    /// A header key FM2 requires is absent.
     #[error("the header has no `{key}` line, which FM2 requires")]
-    MissingKey { key: &'static str },
+    MissingKey {
+        /// The key (`romChecksum`).
+        key: &'static str,
+    },
+    /// The `romChecksum` value is not `base64:` and a 16-byte MD5.
     #[error("line {line}: romChecksum `{value}` is not `base64:` followed by a 16-byte MD5")]
-    RomChecksum { line: usize, value: String },
+    RomChecksum {
+        /// Line in the text, from 1.
+        line: usize,
+        /// The value as written (cut short when long).
+        value: String,
+    },
     /// Valid FM2 that nestor cannot represent (four-score, zapper, binary input log, ...).
     #[error("line {line}: {what} is not supported")]
-    Unsupported { line: usize, what: String },
+    Unsupported {
+        /// Line in the text, from 1.
+        line: usize,
+        /// What is not supported, in words.
+        what: String,
+    },
 }
 
 impl Error {

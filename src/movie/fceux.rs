@@ -26,18 +26,31 @@ const RECORD: usize = 256 * PAGES.len();
 /// Why FCEUX could not replay a movie.
 #[derive(Debug, thiserror::Error)]
 pub enum FceuxError {
+    /// A tool is not installed: the tool, then the Debian package that has it.
     #[error("{0} is not installed (apt-get install {1})")]
     Missing(&'static str, &'static str),
+    /// FCEUX could not be started.
     #[error("cannot run FCEUX: {0}")]
     Spawn(std::io::Error),
+    /// FCEUX ran past the time limit and was stopped.
     #[error("FCEUX did not finish {movie} within {seconds} s")]
-    Timeout { movie: PathBuf, seconds: u64 },
+    Timeout {
+        /// The movie replayed.
+        movie: PathBuf,
+        /// The limit in seconds.
+        seconds: u64,
+    },
+    /// FCEUX ended without writing any frame's RAM.
     #[error("FCEUX wrote no RAM for {movie} (exit {code:?}): {stderr}")]
     NoOutput {
+        /// The movie replayed.
         movie: PathBuf,
+        /// FCEUX's exit code (`None` when a signal ended it).
         code: Option<i32>,
+        /// What FCEUX wrote on standard error.
         stderr: String,
     },
+    /// The temporary folder for FCEUX's files could not be made or used.
     #[error("cannot use the work folder {0}: {1}")]
     Work(PathBuf, std::io::Error),
 }
@@ -45,7 +58,9 @@ pub enum FceuxError {
 /// Where FCEUX and `xvfb-run` are.
 #[derive(Clone, Debug)]
 pub struct FceuxTools {
+    /// The `fceux` executable.
     pub fceux: PathBuf,
+    /// The `xvfb-run` executable that gives FCEUX a display.
     pub xvfb_run: PathBuf,
 }
 
@@ -72,8 +87,11 @@ impl FceuxTools {
 pub struct FceuxEnd {
     /// Input lines FCEUX ran (the lead line included).
     pub frames: u64,
+    /// Score at the last frame in play before any stop (BCD decoded).
     pub score: u32,
+    /// Lines at the last frame in play before any stop (BCD decoded).
     pub lines: u32,
+    /// `levelNumber` at the last frame in play before any stop.
     pub level: u8,
     /// The level rolled over from 255 to 0, at these lines.
     pub lines_at_rebirth: Option<u32>,
@@ -88,8 +106,11 @@ pub struct Froze {
     pub frame: u64,
     /// `crash`, `hang`, `demo`, or `nonsense` (RAM no longer describes a game).
     pub kind: String,
+    /// What RAM showed ("the frame counter stopped").
     pub what: String,
+    /// `levelNumber` when it stopped.
     pub level: u8,
+    /// Lines when it stopped (BCD decoded).
     pub lines: u32,
 }
 

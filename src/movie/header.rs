@@ -54,7 +54,9 @@ impl PortDevice {
 /// A `subtitle FRAME TEXT` line: FCEUX shows TEXT from input line FRAME on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Subtitle {
+    /// Input line from which FCEUX shows the text.
     pub frame: u32,
+    /// The text shown.
     pub text: String,
 }
 
@@ -62,29 +64,41 @@ pub struct Subtitle {
 /// so that nothing a newer FCEUX (or another tool) wrote is silently dropped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// `emuVersion`: the FCEUX version that wrote it (major*10000 + minor*100 + patch).
     pub emu_version: u32,
+    /// `rerecordCount`.
     pub rerecord_count: u32,
     /// `palFlag`: the movie runs on a PAL console.
     pub pal: bool,
+    /// `romFilename`: the ROM's name as the recorder gave it (not checked).
     pub rom_filename: String,
     /// MD5 of PRG-ROM followed by CHR-ROM (no iNES header), as `romChecksum` encodes it.
     pub rom_checksum: [u8; 16],
+    /// `guid`: the movie's identifier.
     pub guid: String,
     /// Four-player adapter. Parsed movies always have it off (four-score input is refused).
     pub fourscore: bool,
+    /// `microphone`: the Famicom microphone in use.
     pub microphone: bool,
+    /// `port0`: the device on controller port 1.
     pub port0: PortDevice,
+    /// `port1`: the device on controller port 2.
     pub port1: PortDevice,
     /// Famicom expansion port device; parsed movies always have 0 (none).
     pub port2: u32,
+    /// `FDS`: a Famicom Disk System movie.
     pub fds: bool,
     /// `NewPPU`: recorded with FCEUX's new PPU core.
     pub new_ppu: bool,
+    /// `RAMInitOption`: how FCEUX fills RAM at power-on ([`RAM_INIT_ZEROS`] for zeros).
     pub ram_init_option: Option<u32>,
+    /// `RAMInitSeed`: the seed for a random RAM fill.
     pub ram_init_seed: Option<i32>,
     /// Unknown keys as (key, value), in file order (e.g. `savestate`, `length`).
     pub extra: Vec<(String, String)>,
+    /// The `comment` lines' text, in file order.
     pub comments: Vec<String>,
+    /// The `subtitle` lines, in file order.
     pub subtitles: Vec<Subtitle>,
 }
 
@@ -196,6 +210,7 @@ impl Header {
     }
 }
 
+/// `romChecksum` text for `md5`: `base64:` and the padded standard base64 of the MD5.
 pub fn encode_checksum(md5: &[u8; 16]) -> String {
     format!("base64:{}", STANDARD.encode(md5))
 }

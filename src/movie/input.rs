@@ -7,19 +7,26 @@ use crate::game::pad::PadState;
 
 /// Bits of the `commands` field, applied by FCEUX at the start of the frame.
 pub mod commands {
+    /// Soft reset (the Reset button).
     pub const SOFT_RESET: u8 = 1;
     /// Power cycle (hard reset).
     pub const POWER: u8 = 2;
+    /// Famicom Disk System: insert (or eject) the disk.
     pub const FDS_INSERT: u8 = 4;
+    /// Famicom Disk System: select the disk side.
     pub const FDS_SELECT: u8 = 8;
+    /// VS. System: insert a coin.
     pub const VS_COIN: u8 = 16;
 }
 
 /// One frame of a movie: the commands and controllers 1 and 2 (the expansion port is empty).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct FrameInput {
+    /// The `commands` bits ([`commands`]): resets and disk and coin commands.
     pub commands: u8,
+    /// Controller 1.
     pub port0: PadState,
+    /// Controller 2.
     pub port1: PadState,
 }
 

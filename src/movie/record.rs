@@ -14,14 +14,17 @@ pub struct Recorder<C> {
 }
 
 impl<C: Console> Recorder<C> {
+    /// Records `console`'s frames onto `movie`.
     pub fn new(console: C, movie: Movie) -> Recorder<C> {
         Recorder { console, movie }
     }
 
+    /// The movie recorded so far.
     pub fn movie(&self) -> &Movie {
         &self.movie
     }
 
+    /// The console being recorded.
     pub fn console(&self) -> &C {
         &self.console
     }

@@ -16,12 +16,15 @@ use crate::nes::rom::hex;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReplayError {
+    /// The movie could not be read.
     #[error(transparent)]
     Movie(#[from] MovieError),
     /// A movie file that parses but cannot be replayed: the file, then why.
     #[error("{path}: {source}")]
     InFile {
+        /// The movie file.
         path: std::path::PathBuf,
+        /// Why it cannot be replayed.
         #[source]
         source: Box<ReplayError>,
     },
@@ -33,13 +36,19 @@ pub enum ReplayError {
          replay it anyway"
     )]
     ChecksumMismatch {
+        /// The movie's `romChecksum`, in hex.
         movie_hex: String,
+        /// The movie's `romChecksum`, as FM2 writes it (base64).
         movie_fm2: String,
+        /// The ROM's PRG+CHR MD5, in hex.
         rom_hex: String,
+        /// The ROM's PRG+CHR MD5, as FM2 writes it (base64).
         rom_fm2: String,
     },
+    /// The movie starts from an FCEUX save state.
     #[error("the movie starts from an FCEUX save state; nestor replays power-on movies only")]
     Savestate,
+    /// The movie was recorded on a PAL console.
     #[error("the movie is a PAL recording (palFlag 1); nestor emulates an NTSC console")]
     Pal,
     /// A reset or power cycle after power-on. Where FCEUX's frames line up with nestor's
@@ -49,16 +58,22 @@ pub enum ReplayError {
          only replay a movie that runs from power-on without resets"
     )]
     Command {
+        /// Line in the file, from 1.
         line: usize,
+        /// Input line, from 1 (the lead frame is 1).
         input_line: usize,
+        /// The line's `commands` bits.
         commands: u8,
+        /// Which command: "power" or "soft reset".
         what: &'static str,
     },
+    /// The movie's poke comment is malformed (the message names it).
     #[error("{0}")]
     Poke(String),
     /// The console cannot take the RAM the movie's poke comment asks for.
     #[error("the movie writes RAM after frame {0} (its poke comment); this console cannot")]
     PokeRefused(u64),
+    /// The console failed.
     #[error(transparent)]
     Console(#[from] ConsoleError),
 }
@@ -66,6 +81,7 @@ pub enum ReplayError {
 /// How the movie's `romChecksum` compared with the cartridge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChecksumCheck {
+    /// The checksums agree.
     Match,
     /// Different, and replayed anyway because the caller forced it.
     ForcedMismatch,
@@ -163,6 +179,7 @@ impl Replay {
         Ok(replay)
     }
 
+    /// The movie replayed.
     pub fn movie(&self) -> &Movie {
         &self.movie
     }
