@@ -36,8 +36,11 @@ pub struct Moment {
     pub frame: u64,
     /// The frame the piece locked.
     pub lock_frame: u64,
+    /// `levelNumber` at the spawn.
     pub level: u8,
+    /// Lines at the spawn (BCD decoded).
     pub lines: u32,
+    /// Score at the spawn (BCD decoded).
     pub score: u32,
 }
 
@@ -50,9 +53,11 @@ pub struct Verdict {
     pub placements: usize,
     /// The player's value and the best value (`None`: the rules reject every pair after it).
     pub value: Option<f64>,
+    /// The best placement's value (`None`: the rules reject every pair after it).
     pub best_value: Option<f64>,
     /// Player's value − best value; `None` when only the player's placement is rejected.
     pub loss: Option<f64>,
+    /// The class the loss falls in.
     pub class: Class,
     /// The profile's move set reaches the player's lock; if not, it was valued directly.
     pub reachable: bool,
@@ -61,13 +66,17 @@ pub struct Verdict {
 /// The rating of one placement the player made.
 #[derive(Clone, Debug)]
 pub struct Rating {
+    /// Which piece, when, and the counters at its spawn.
     pub at: Moment,
+    /// The piece the player placed.
     pub piece: Piece,
+    /// The next piece, if the decision knew it.
     pub next: Option<Piece>,
     /// Where the player locked the piece.
     pub player: Placement,
     /// The best placement (the planner's choice).
     pub best: Placement,
+    /// How the player's placement compares with the best.
     pub verdict: Verdict,
     /// The decision: the state at the end of the spawn frame (the field without the piece).
     pub situation: Situation,
@@ -77,17 +86,23 @@ pub struct Rating {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnalysisError {
+    /// The console failed.
     #[error(transparent)]
     Console(#[from] ConsoleError),
+    /// The movie holds no A-type game with a placed piece.
     #[error(
         "no game in it: {frames} frames replayed and no piece was ever placed in an A-type game"
     )]
-    NoGame { frames: u64 },
+    NoGame {
+        /// Frames replayed.
+        frames: u64,
+    },
 }
 
 /// What one observed frame brought.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Observed {
+    /// Nothing to report.
     Nothing,
     /// A new piece was ranked (see [`Analyzer::pending`]).
     Ranked,
@@ -120,6 +135,7 @@ pub struct Analyzer<E: Evaluator> {
 }
 
 impl<E: Evaluator + Clone> Analyzer<E> {
+    /// An analyzer that ranks with `evaluator`, reads RAM through `map` and classes with `thresholds`.
     pub fn new(evaluator: E, map: AddressMap, thresholds: Thresholds) -> Analyzer<E> {
         Analyzer {
             ranker: Ranker::new(evaluator),
@@ -135,10 +151,12 @@ impl<E: Evaluator + Clone> Analyzer<E> {
         }
     }
 
+    /// The ratings so far, in lock order.
     pub fn ratings(&self) -> &[Rating] {
         &self.ratings
     }
 
+    /// The ratings, in lock order.
     pub fn into_ratings(self) -> Vec<Rating> {
         self.ratings
     }

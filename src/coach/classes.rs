@@ -15,14 +15,20 @@ const DEFAULT_TOML: &str = include_str!("../../config/coach.toml");
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Class {
+    /// No loss: as good as the planner's choice.
     Best,
+    /// Loss at most [`Thresholds::good`].
     Good,
+    /// Loss at most [`Thresholds::inaccuracy`].
     Inaccuracy,
+    /// Loss at most [`Thresholds::mistake`].
     Mistake,
+    /// Loss above [`Thresholds::mistake`], or no playable pair left where the best had one.
     Blunder,
 }
 
 impl Class {
+    /// Every class, best first.
     pub const ALL: [Class; 5] = [
         Class::Best,
         Class::Good,
@@ -31,6 +37,7 @@ impl Class {
         Class::Blunder,
     ];
 
+    /// The class's name in lower case, as the reports and the JSON spell it.
     pub fn name(self) -> &'static str {
         match self {
             Class::Best => "best",
@@ -52,8 +59,11 @@ impl fmt::Display for Class {
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Thresholds {
+    /// Largest loss rated good.
     pub good: f64,
+    /// Largest loss rated an inaccuracy.
     pub inaccuracy: f64,
+    /// Largest loss rated a mistake.
     pub mistake: f64,
 }
 
@@ -72,6 +82,7 @@ impl Thresholds {
     }
 }
 
+/// The `[report]` table: what the reports show.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReportSettings {
@@ -84,13 +95,21 @@ pub struct ReportSettings {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ButtonNames {
+    /// The button for Left.
     pub left: String,
+    /// The button for Right.
     pub right: String,
+    /// The button for Up.
     pub up: String,
+    /// The button for Down.
     pub down: String,
+    /// The button for A.
     pub a: String,
+    /// The button for B.
     pub b: String,
+    /// The button for Start.
     pub start: String,
+    /// The button for Select.
     pub select: String,
 }
 
@@ -118,10 +137,15 @@ impl ButtonNames {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CoachSettings {
+    /// `[classes]`: the loss thresholds.
     pub classes: Thresholds,
+    /// `[report]`: what the reports show.
     pub report: ReportSettings,
+    /// `[keys]`: the keyboard key for each button.
     pub keys: ButtonNames,
+    /// `[pad]`: the gamepad button for each button.
     pub pad: ButtonNames,
+    /// `[stick]`: the left stick as a D-pad.
     pub stick: Stick,
 }
 
@@ -137,22 +161,32 @@ pub struct Stick {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SettingsError {
+    /// The file could not be read.
     #[error("cannot read coach settings {path}: {source}")]
     Io {
+        /// The file's path as given.
         path: PathBuf,
+        /// The OS's error.
         source: std::io::Error,
     },
     /// Bad TOML, a wrong type, a missing or an unknown key (the message names it and the line).
     #[error("bad coach settings {path}: {source}")]
     Parse {
+        /// The file's path as given.
         path: PathBuf,
+        /// The TOML error, naming the key and line.
         source: crate::io::TomlError,
     },
+    /// The `[classes]` thresholds are not finite and in order.
     #[error("coach settings {path}: [classes] must be 0 <= good <= inaccuracy <= mistake (finite), got {good}, {inaccuracy}, {mistake}")]
     Order {
+        /// The file's path as given.
         path: PathBuf,
+        /// `good` as given.
         good: f64,
+        /// `inaccuracy` as given.
         inaccuracy: f64,
+        /// `mistake` as given.
         mistake: f64,
     },
 }

@@ -16,15 +16,20 @@ pub fn accurate(class: Class) -> bool {
 /// Placements and accuracy at one level.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LevelAccuracy {
+    /// The level (`levelNumber` at the spawn).
     pub level: u8,
+    /// Placements rated at this level.
     pub pieces: u32,
+    /// Share of them rated best or good (0-1).
     pub accuracy: f64,
 }
 
 /// The totals of a run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
+    /// Games, counted as the highest game number among the ratings.
     pub games: u32,
+    /// Placements rated.
     pub pieces: u32,
     /// Share of placements rated best or good (0-1).
     pub accuracy: f64,
@@ -35,6 +40,7 @@ pub struct Summary {
     pub counts: Vec<(Class, u32)>,
     /// Placements the move set does not reach (valued directly).
     pub outside_move_set: u32,
+    /// Accuracy per level, in ascending level order.
     pub per_level: Vec<LevelAccuracy>,
     /// Indices into the ratings of the worst placements, worst first.
     #[serde(skip)]
@@ -58,6 +64,7 @@ fn worse(a: &Rating, b: &Rating) -> std::cmp::Ordering {
 }
 
 impl Summary {
+    /// The totals of `ratings`, with at most `worst` of the worst placements (none rated best) picked out.
     pub fn new(ratings: &[Rating], worst: usize) -> Summary {
         let n = ratings.len() as u32;
         let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / f64::from(n) };
@@ -184,16 +191,26 @@ pub fn line(r: &Rating) -> String {
 /// placements as coordinates.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
+    /// Which piece, when, and the counters at its spawn.
     #[serde(flatten)]
     pub at: Moment,
+    /// The piece's letter.
     pub piece: char,
+    /// The next piece's letter, if known.
     pub next: Option<char>,
+    /// The player's pivot column.
     pub x: u8,
+    /// The player's pivot row (−2 and −1 are the hidden rows).
     pub y: i8,
+    /// The player's orientation id ($00-$12).
     pub orientation: u8,
+    /// The best placement's pivot column.
     pub best_x: u8,
+    /// The best placement's pivot row.
     pub best_y: i8,
+    /// The best placement's orientation id.
     pub best_orientation: u8,
+    /// How the player's placement compares with the best.
     #[serde(flatten)]
     pub verdict: Verdict,
 }
@@ -202,6 +219,7 @@ pub struct Row {
 pub const CSV_HEADER: &str = "game,piece_number,frame,lock_frame,level,lines,score,piece,next,x,y,orientation,best_x,best_y,best_orientation,rank,placements,value,best_value,loss,class,reachable";
 
 impl Row {
+    /// The row for rating `r`.
     pub fn of(r: &Rating) -> Row {
         let p = PlacementView::from(&r.player);
         let b = PlacementView::from(&r.best);
