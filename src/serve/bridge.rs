@@ -11,28 +11,43 @@ use crate::nes::console::{Console, ConsoleError};
 /// Why the connection stopped (or the frames stopped following each other).
 #[derive(Debug, thiserror::Error)]
 pub enum BridgeError {
+    /// Reading or writing the connection failed.
     #[error("the connection failed: {0}")]
     Io(#[from] std::io::Error),
+    /// The other side closed the connection without `bye`.
     #[error("the emulator's script closed the connection")]
     Closed,
+    /// The other side sent `bye`.
     #[error("the emulator's script said bye")]
     Bye,
+    /// A line is not a valid message.
     #[error("line {line}: {source}")]
     Protocol {
+        /// The line's number in the connection, from 1.
         line: u64,
+        /// What is wrong with it.
         #[source]
         source: ProtocolError,
     },
+    /// A valid message where another was due (`frame` before `hello`).
     #[error("line {line}: `{got}` where {expected} was expected")]
     Unexpected {
+        /// The line's number in the connection, from 1.
         line: u64,
+        /// The message received.
         got: &'static str,
+        /// The message that was due.
         expected: &'static str,
     },
     /// Not an end: the emulator jumped (reset, a loaded save state, a rewind); RAM now holds
     /// the new frame and the caller re-plans from it.
     #[error("the emulator jumped from frame {from} to frame {to}")]
-    Jump { from: u64, to: u64 },
+    Jump {
+        /// The frame number the last `frame` line had.
+        from: u64,
+        /// The frame number the new `frame` line has.
+        to: u64,
+    },
 }
 
 impl BridgeError {

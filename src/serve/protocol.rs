@@ -29,6 +29,7 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The mode's word on a `hello` line (`play`, `assist`).
     pub fn word(self) -> &'static str {
         match self {
             Mode::Play => "play",
@@ -42,12 +43,20 @@ impl Mode {
 pub enum ClientMsg<'a> {
     /// `hello VERSION CLIENT MODE`: the first line of a connection.
     Hello {
+        /// The protocol version the script speaks.
         version: u32,
+        /// The script's name for itself (one word).
         client: &'a str,
+        /// What the script asks nestor to do.
         mode: Mode,
     },
     /// `frame N HEX`: RAM at the end of the emulator's frame N, the ranges' bytes in order.
-    Frame { number: u64, hex: &'a str },
+    Frame {
+        /// The emulator's frame number N.
+        number: u64,
+        /// The ranges' bytes in hex, two digits a byte.
+        hex: &'a str,
+    },
     /// `bye`: the script stops; nestor answers with its summary and closes.
     Bye,
 }
@@ -58,16 +67,23 @@ pub enum ServerMsg {
     /// `hello VERSION nestor NESTOR_VERSION MODE ranges A-B ...`: the RAM ranges every
     /// `frame` line carries, inclusive, in hex.
     Hello {
+        /// The protocol version nestor speaks ([`VERSION`]).
         version: u32,
+        /// nestor's version (`CARGO_PKG_VERSION`).
         nestor: String,
+        /// The mode, as the script asked.
         mode: Mode,
+        /// The RAM ranges each `frame` line carries.
         ranges: Ranges,
     },
     /// `pad N BUTTONS [lock C:R C:R C:R C:R]`: the buttons (FM2's `RLDUTSBA` field) to hold
     /// in the frame after frame N, and the cells (column 0-9, row 0-19) of the planned lock.
     Pad {
+        /// The frame N the answer is for.
         number: u64,
+        /// The buttons to hold in the frame after frame N.
         pad: PadState,
+        /// The planned lock's four cells as (column 0-9, row 0-19), or `None` when none is shown.
         lock: Option<[(i8, i8); 4]>,
     },
     /// `note TEXT`: something the script should show its user; more lines follow.
@@ -81,24 +97,43 @@ pub enum ServerMsg {
 /// Why a line is not a valid message.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ProtocolError {
+    /// A line is longer than the limit.
     #[error("a line is longer than {limit} bytes")]
-    TooLong { limit: usize },
+    TooLong {
+        /// The limit in bytes ([`MAX_LINE`]).
+        limit: usize,
+    },
+    /// A line holds a control character (tab aside) or a byte that is not ASCII.
     #[error("a line is not ASCII text")]
     NotText,
+    /// A line holds no word.
     #[error("an empty line")]
     Empty,
+    /// A line's first word names no message.
     #[error("unknown message `{word}` (expected {expected})")]
     Unknown {
+        /// The word received (cut short when long).
         word: String,
+        /// The messages that may come here, in words.
         expected: &'static str,
     },
+    /// A known message with bad arguments.
     #[error("`{message}`: {what}")]
-    Bad { message: &'static str, what: String },
+    Bad {
+        /// The message's word (`frame`).
+        message: &'static str,
+        /// What is wrong with its arguments.
+        what: String,
+    },
+    /// The script speaks another protocol version.
     #[error(
         "protocol version {theirs} is not spoken here: this nestor speaks version {VERSION} \
          (use the script shipped with it, lua/nestor-fceux.lua)"
     )]
-    Version { theirs: u32 },
+    Version {
+        /// The version the script speaks.
+        theirs: u32,
+    },
 }
 
 fn bad(message: &'static str, what: impl Into<String>) -> ProtocolError {

@@ -18,13 +18,17 @@ use crate::search::plan::{Planner, Situation};
 /// What a connection did, for the log and the `bye` answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SessionReport {
+    /// The script's name for itself, from its `hello`.
     pub client: String,
+    /// The mode the script asked for (`None` before `hello`).
     pub mode: Option<Mode>,
     /// Frames received from the emulator (each answered, but for the last).
     pub frames: u64,
     /// Pieces locked under nestor's control (play) or pieces shown a lock (assist).
     pub pieces: u64,
+    /// Frames at whose end the piece was off the plan (play).
     pub desyncs: u64,
+    /// Games that ended (topped out) during the connection.
     pub games: u64,
     /// Jumps in the emulator's frame numbers (resets, loaded states), each re-planned from.
     pub jumps: u64,
@@ -36,7 +40,9 @@ pub struct SessionReport {
     /// game has been seen reading a pressed answer: the emulator is not pressing what nestor
     /// says, or a frame late.
     pub echo_mismatches: u64,
+    /// Score of the game in progress, or the last one (BCD decoded).
     pub score: u32,
+    /// Lines of the game in progress, or the last one (BCD decoded).
     pub lines: u32,
     /// Why the connection ended.
     pub end: String,

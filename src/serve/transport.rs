@@ -18,25 +18,48 @@ pub const PID_FILE: &str = "pid";
 /// Why a transport could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum TransportError {
+    /// A file operation on the pipe folder failed.
     #[error("{path}: {source}")]
     Io {
+        /// The path it was on.
         path: String,
+        /// The OS's error.
         #[source]
         source: io::Error,
     },
+    /// Something that is not a pipe or nestor's pid file is in the way.
     #[error(
         "{path} exists and is not a named pipe (FIFO) or pid file nestor made; not touching it"
     )]
-    NotAFifo { path: String },
+    NotAFifo {
+        /// What is in the way.
+        path: String,
+    },
+    /// Another live `nestor serve` holds the pipe folder.
     #[error("another nestor serve (pid {pid}) serves {path}; stop it or choose another --fifo")]
-    Busy { path: String, pid: u32 },
+    Busy {
+        /// The pipe folder.
+        path: String,
+        /// The other server's process id, from its pid file.
+        pid: u32,
+    },
+    /// The pipe folder or a pipe belongs to another user.
     #[error("{path} belongs to another user (uid {uid}); choose another --fifo folder")]
-    NotOurs { path: String, uid: u32 },
+    NotOurs {
+        /// The path that is not ours.
+        path: String,
+        /// Its owner's user id.
+        uid: u32,
+    },
+    /// A TCP address that is not loopback, without `--listen-any`.
     #[error(
         "{addr} is not a loopback address: anyone on the network could drive nestor and read \
          what it is sent; pass --listen-any to allow it"
     )]
-    NotLoopback { addr: SocketAddr },
+    NotLoopback {
+        /// The address asked for.
+        addr: SocketAddr,
+    },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> TransportError + '_ {
@@ -186,14 +209,17 @@ impl FifoPair {
         Ok(pair)
     }
 
+    /// The pipe folder.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
+    /// The pipe the script writes (`frame` lines).
     pub fn to_nestor(&self) -> PathBuf {
         self.dir.join(TO_NESTOR)
     }
 
+    /// The pipe the script reads (`pad` lines).
     pub fn from_nestor(&self) -> PathBuf {
         self.dir.join(FROM_NESTOR)
     }
