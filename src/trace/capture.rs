@@ -37,6 +37,7 @@ pub enum CaptureSpan {
 }
 
 impl CaptureSpan {
+    /// The span's name in the trace header (`movie`, `first_game`).
     pub fn name(self) -> &'static str {
         match self {
             CaptureSpan::Movie => "movie",
@@ -49,19 +50,36 @@ impl CaptureSpan {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CaptureError {
+    /// `--fields` names fields the schema does not have.
     #[error("unknown trace field(s) {unknown}; the fields are: {valid}")]
-    UnknownFields { unknown: String, valid: String },
+    UnknownFields {
+        /// The unknown names, quoted and comma-separated.
+        unknown: String,
+        /// Every field of the schema, comma-separated.
+        valid: String,
+    },
+    /// `--fields` names no field at all.
     #[error("--fields names no field; give some of: {valid} (or leave it out for all)")]
-    NoFields { valid: String },
+    NoFields {
+        /// Every field of the schema, comma-separated.
+        valid: String,
+    },
+    /// A first-game capture of a movie that never starts an A-type game.
     #[error(
         "the movie never starts an A-type game ({frames} frames replayed), so there is no \
          game to trace"
     )]
-    NoGame { frames: usize },
+    NoGame {
+        /// Frames replayed.
+        frames: usize,
+    },
+    /// The movie holds only its lead frame.
     #[error("the movie has no frames after its lead frame: nothing to trace")]
     EmptyMovie,
+    /// The movie could not be replayed.
     #[error(transparent)]
     Replay(#[from] ReplayError),
+    /// The trace file could not be written.
     #[error(transparent)]
     Trace(#[from] TraceError),
 }
@@ -115,6 +133,7 @@ pub struct TraceCapture {
 }
 
 impl TraceCapture {
+    /// A capture of `span` through `map`, writing `fields` (`None`: every field); the names are checked.
     pub fn new(
         map: AddressMap,
         span: CaptureSpan,

@@ -18,8 +18,11 @@ pub struct FieldDifference {
     pub t: Option<u64>,
     /// The line's `frame` value (A's, or B's if A has none).
     pub frame: Option<u64>,
+    /// The field's name.
     pub field: String,
+    /// A's value (`None`: A's line lacks the field).
     pub a: Option<Value>,
+    /// B's value (`None`: B's line lacks the field).
     pub b: Option<Value>,
 }
 
@@ -30,7 +33,12 @@ pub enum Difference {
     /// A field differs on a line both traces have.
     Field(FieldDifference),
     /// Every common line is equal, but one trace has more lines.
-    Length { a_frames: usize, b_frames: usize },
+    Length {
+        /// Frame lines in A.
+        a_frames: usize,
+        /// Frame lines in B.
+        b_frames: usize,
+    },
 }
 
 /// The result of comparing trace A with trace B. Only frame lines decide equality; the
@@ -39,16 +47,22 @@ pub enum Difference {
 pub struct DiffReport {
     /// What to call each trace in messages: its path from `run_diff`, else `A` and `B`.
     pub a: String,
+    /// What to call trace B in messages.
     pub b: String,
+    /// Frame lines in A.
     pub a_frames: usize,
+    /// Frame lines in B.
     pub b_frames: usize,
     /// Frame lines found equal before the first difference (all common lines if none).
     pub equal_frames: usize,
+    /// Whether the two headers are equal (for information: it does not decide equality).
     pub headers_equal: bool,
+    /// The first difference in the frame lines; `None` when they are equal.
     pub difference: Option<Difference>,
 }
 
 impl DiffReport {
+    /// True when the frame lines are equal (the headers aside).
     pub fn is_equal(&self) -> bool {
         self.difference.is_none()
     }

@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 /// A trace read into memory: its header (if any) and its frame lines.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
+    /// The first line's `header` object, if the file has one.
     pub header: Option<Value>,
+    /// The frame lines, in file order.
     pub frames: Vec<Map<String, Value>>,
 }
 
@@ -28,25 +30,37 @@ impl Trace {
     }
 }
 
+/// Why a trace file could not be read or written; each names the file.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TraceError {
+    /// The file could not be read or written.
     #[error("{path}: cannot {action}: {source}")]
     Io {
+        /// The file named.
         path: PathBuf,
         /// "read" or "write".
         action: &'static str,
+        /// The OS's error.
         #[source]
         source: std::io::Error,
     },
+    /// A line is not a JSON object.
     #[error("{path}:{line}: {reason}")]
     Line {
+        /// The file named.
         path: PathBuf,
+        /// The line's number, from 1.
         line: usize,
+        /// What is wrong with it.
         reason: String,
     },
+    /// The file has no frame line.
     #[error("{path}: no frame lines")]
-    Empty { path: PathBuf },
+    Empty {
+        /// The file named.
+        path: PathBuf,
+    },
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TraceError + '_ {
@@ -192,6 +206,7 @@ pub struct TraceWriter {
 }
 
 impl TraceWriter {
+    /// Starts writing the trace at `path` (replaced if it exists), its first line the `header`.
     pub fn create(path: &Path, header: &Value) -> Result<TraceWriter, TraceError> {
         let file = AtomicFile::create(path, Existing::Replace).map_err(write_error(path))?;
         let out = if path.extension().is_some_and(|e| e == "gz") {
@@ -209,6 +224,7 @@ impl TraceWriter {
         Ok(w)
     }
 
+    /// Writes one line (a JSON object) of the trace.
     pub fn write_line(&mut self, line: &Map<String, Value>) -> Result<(), TraceError> {
         let text = serde_json::to_string(line).expect("a JSON map always serialises");
         let out: &mut dyn Write = match &mut self.out {

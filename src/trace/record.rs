@@ -52,9 +52,13 @@ pub const FIELDS: &[&str] = &[
 /// One trace line: the frame's identity and the RAM quantities it records.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameRecord {
+    /// Frames since power-on, this one included.
     pub frame: u64,
+    /// The line's index in the trace, from 0.
     pub t: u64,
+    /// The buttons held in the frame.
     pub input: PadState,
+    /// RAM at the end of the frame.
     pub ram: RamSnapshot,
 }
 
@@ -170,7 +174,9 @@ impl FrameRecord {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("field `{field}`: {reason}")]
 pub struct StartError {
+    /// The trace field that is missing or wrong.
     pub field: String,
+    /// What is wrong with it.
     pub reason: String,
 }
 

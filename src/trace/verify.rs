@@ -17,17 +17,24 @@ use crate::game::timing::audio::{audio_cycles, AUDIO_RAM, AUDIO_RAM_LEN};
 /// The first place the model and the trace disagree.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Divergence {
+    /// The frame line's `t`.
     pub t: u64,
+    /// The frame line's `frame`.
     pub frame: u64,
+    /// The field that differs.
     pub field: String,
+    /// The trace's value (the cartridge).
     pub expected: Value,
+    /// The model's value.
     pub actual: Value,
 }
 
 /// One file's verification result.
 #[derive(Clone, Debug, Serialize)]
 pub struct VerifyReport {
+    /// The file's path as given.
     pub file: String,
+    /// The trace's name: its header's `note`, or the path.
     pub name: String,
     /// Frame lines in the file.
     pub frames: u64,
@@ -35,6 +42,7 @@ pub struct VerifyReport {
     pub frames_checked: u64,
     /// Field comparisons made.
     pub fields_checked: u64,
+    /// The first disagreement; `None` when the model follows the whole trace.
     pub divergence: Option<Divergence>,
     /// Fields in the trace the model does not produce (not compared).
     pub unknown_fields: Vec<String>,
@@ -49,6 +57,7 @@ pub struct VerifyReport {
 /// A frame where the trace took the other branch of an outcome the model left open.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Fork {
+    /// The frame line's `t`.
     pub t: u64,
     /// `lag`, `no lag`, `crash` or `legal screen` (the jump ran the legal screen's tail, then
     /// the demo): what the cartridge did there.
@@ -56,6 +65,7 @@ pub struct Fork {
 }
 
 impl VerifyReport {
+    /// True when the file was checked and the model follows it to the end.
     pub fn ok(&self) -> bool {
         self.divergence.is_none() && self.error.is_none()
     }
