@@ -74,10 +74,12 @@ impl SampleQueue {
         self.primed = false;
     }
 
+    /// Samples queued.
     pub fn len(&self) -> usize {
         self.samples.len()
     }
 
+    /// True when no sample is queued.
     pub fn is_empty(&self) -> bool {
         self.samples.is_empty()
     }

@@ -32,6 +32,7 @@ pub type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 #[error("cannot draw the chart: {0}")]
 pub struct ChartError(String);
 
+/// `c` as a plotters colour.
 pub fn colour(c: Rgb) -> RGBColor {
     RGBColor(c[0], c[1], c[2])
 }

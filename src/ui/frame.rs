@@ -10,20 +10,30 @@ pub type Rgb = [u8; 3];
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RenderError {
+    /// The picture file could not be written.
     #[error("cannot write {path}: {source}")]
     Io {
+        /// The file named.
         path: PathBuf,
+        /// The OS's error.
         source: std::io::Error,
     },
+    /// The picture could not be encoded as PNG.
     #[error("cannot encode PNG {path}: {source}")]
     Png {
+        /// The file named.
         path: PathBuf,
+        /// The PNG encoder's error.
         source: png::EncodingError,
     },
+    /// A pixel buffer of the wrong length for the picture's size.
     #[error("expected a {expected_width}x{expected_height} RGBA picture ({} bytes), got {got} bytes", expected_width * expected_height * 4)]
     WrongSize {
+        /// Width the buffer should have, in pixels.
         expected_width: usize,
+        /// Height the buffer should have, in pixels.
         expected_height: usize,
+        /// Bytes the buffer has.
         got: usize,
     },
 }
@@ -31,8 +41,11 @@ pub enum RenderError {
 /// An RGBA8 picture, row-major, 4 bytes per pixel, alpha always 255.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
+    /// Width in pixels.
     pub width: usize,
+    /// Height in pixels.
     pub height: usize,
+    /// RGBA bytes, row by row from the top: `width * height * 4` of them.
     pub pixels: Vec<u8>,
 }
 

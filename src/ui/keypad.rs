@@ -10,7 +10,9 @@ use crate::game::PadState;
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("`{button}` = \"{name}\" is not a key name (e.g. Left, X, Enter, RightShift)")]
 pub struct KeyNameError {
+    /// The button being bound (`left`, `a`, ...).
     pub button: &'static str,
+    /// The name given for it.
     pub name: String,
 }
 
@@ -22,7 +24,7 @@ macro_rules! keys {
         /// window; the window (feature `window`) maps each to its own key.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum KeyName {
-            $($key),*
+            $(#[doc = concat!("The key named `", $name, "` in the settings.")] $key),*
         }
 
         impl KeyName {
@@ -102,6 +104,7 @@ fn key_named(button: &'static str, name: &str) -> Result<KeyName, KeyNameError> 
 }
 
 impl Keypad {
+    /// The keypad with the keys `names` gives each button; a name that is no key is refused.
     pub fn new(names: &ButtonNames) -> Result<Keypad, KeyNameError> {
         Ok(Keypad {
             bindings: names.bind(key_named)?,

@@ -21,7 +21,9 @@ pub fn frame_period(speed: f64) -> Duration {
 /// One pacing decision: how long to sleep now, and the next frame's deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Schedule {
+    /// How long to sleep now (zero when behind).
     pub sleep: Duration,
+    /// The next frame's deadline.
     pub next: Instant,
 }
 
@@ -54,6 +56,7 @@ pub struct Pacer {
 }
 
 impl Pacer {
+    /// A pacer with no schedule yet: the first `wait` waits one period.
     pub fn new() -> Pacer {
         Pacer::default()
     }
@@ -79,6 +82,7 @@ impl Pacer {
 /// What the person did, as a view (window or terminal) reports it after showing a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ViewEvent {
+    /// Go on to the next frame.
     Continue,
     /// Esc (or q in the terminal), or the window was closed.
     Quit,
@@ -87,17 +91,24 @@ pub enum ViewEvent {
 /// What a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
+    /// Pause or resume (Space in the window).
     TogglePause,
+    /// Fast-forward on or off (F in the window).
     ToggleFast,
+    /// Double the speed, up to ×8 (= or + in the window).
     Faster,
+    /// Halve the speed, down to ×1/8 (- in the window).
     Slower,
+    /// Save a picture of the screen (S in the window).
     Screenshot,
+    /// Stop viewing (Esc in the window).
     Quit,
 }
 
 /// The viewer's playback state (default: running, paced, normal speed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Controls {
+    /// Frames do not advance.
     pub paused: bool,
     /// Fast-forward: no pacing at all.
     pub fast: bool,

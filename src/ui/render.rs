@@ -72,17 +72,22 @@ impl Default for DrawOptions {
 /// Where everything goes for a given cell size (all in frame pixels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Side of a playfield cell in pixels (at least 4).
     pub cell: usize,
     /// Top-left corner of cell (0, 0), on the grid line.
     pub field: (usize, usize),
     /// Left edge of the side panel.
     pub panel_x: usize,
+    /// Pixels per font pixel.
     pub font_scale: usize,
+    /// Frame width in pixels.
     pub width: usize,
+    /// Frame height in pixels.
     pub height: usize,
 }
 
 impl Layout {
+    /// The layout for cells of `cell` pixels (raised to 4 if smaller).
     pub fn new(cell: usize) -> Layout {
         let cell = cell.max(4);
         let margin = cell;
@@ -121,7 +126,9 @@ impl Layout {
 /// How a block looks: its colour and, for tile $7B, the white inside its border.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlockLook {
+    /// The block's colour.
     pub fill: Rgb,
+    /// The colour inside its border, for tile $7B (white); `None` for a solid block.
     pub centre: Option<Rgb>,
 }
 

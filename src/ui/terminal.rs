@@ -39,6 +39,7 @@ pub struct TermOptions {
 /// What the legend at the foot of the panel says.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Legend {
+    /// No legend.
     #[default]
     None,
     /// How to quit.
