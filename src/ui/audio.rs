@@ -162,14 +162,19 @@ mod device {
     #[derive(Debug, thiserror::Error)]
     #[non_exhaustive]
     pub enum AudioError {
+        /// No default sound output device.
         #[error("no default sound output device")]
         NoDevice,
+        /// The device's configuration could not be read.
         #[error("cannot read the sound device's configuration: {0}")]
         Config(#[from] cpal::DefaultStreamConfigError),
+        /// The device's default sample format is none of f32, i16 and u16.
         #[error("unsupported sample format {0}")]
         Format(SampleFormat),
+        /// The output stream could not be built.
         #[error("cannot open a sound stream: {0}")]
         Build(#[from] cpal::BuildStreamError),
+        /// The output stream could not be started.
         #[error("cannot start the sound stream: {0}")]
         Play(#[from] cpal::PlayStreamError),
     }

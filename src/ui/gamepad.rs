@@ -12,11 +12,18 @@ use super::keypad::without_opposites;
 #[derive(Debug, thiserror::Error, PartialEq)]
 #[non_exhaustive]
 pub enum PadError {
+    /// A `[pad]` name that is no gamepad button.
     #[error(
         "[pad] `{button}` = \"{name}\" is not a gamepad button name (e.g. DPadLeft, South, \
          East, Start, Select)"
     )]
-    Name { button: &'static str, name: String },
+    Name {
+        /// The NES button being bound (`left`, `a`, ...).
+        button: &'static str,
+        /// The name given for it.
+        name: String,
+    },
+    /// A `[stick] dpad` share outside 0 to below 1 (or not a number).
     #[error("[stick] `dpad` = {0}: a share of the stick's travel from 0 (off) to below 1")]
     Stick(f32),
 }
@@ -67,6 +74,8 @@ pub struct PadMap {
 }
 
 impl PadMap {
+    /// The map with the bindings of `names` and the stick setting `stick`; a bad name or
+    /// share is refused.
     pub fn new(names: &ButtonNames, stick: Stick) -> Result<PadMap, PadError> {
         if !(0.0..1.0).contains(&stick.dpad) {
             return Err(PadError::Stick(stick.dpad));

@@ -15,11 +15,14 @@ use super::window::{screenshot_path, PixelAspect, Window, WindowError};
 /// Fastest redraw while fast-forwarding: the emulator runs on, the screen keeps up at ~60 Hz.
 const MAX_REDRAW: Duration = Duration::from_micros(16_640);
 
+/// Why the view could not be opened or drawn.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ViewError {
+    /// The window could not be opened or drawn to.
     #[error(transparent)]
     Window(#[from] WindowError),
+    /// A picture could not be made or saved (a screenshot).
     #[error(transparent)]
     Picture(#[from] RenderError),
 }

@@ -15,10 +15,13 @@ use super::render::Frame;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum WindowError {
+    /// Neither `DISPLAY` nor `WAYLAND_DISPLAY` names a display.
     #[error("no display: neither DISPLAY nor WAYLAND_DISPLAY is set")]
     NoDisplay,
+    /// minifb could not open the window (its message).
     #[error("cannot open a window: {0}")]
     Open(String),
+    /// minifb could not draw to the window (its message).
     #[error("cannot draw to the window: {0}")]
     Update(String),
 }
@@ -117,6 +120,7 @@ pub struct Input {
     pub screenshot: bool,
     /// E pressed: the caller shows or hides its explanation panel.
     pub explain: bool,
+    /// The playback state after the keys of this poll.
     pub controls: Controls,
 }
 
