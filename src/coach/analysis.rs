@@ -135,7 +135,8 @@ pub struct Analyzer<E: Evaluator> {
 }
 
 impl<E: Evaluator + Clone> Analyzer<E> {
-    /// An analyzer that ranks with `evaluator`, reads RAM through `map` and classes with `thresholds`.
+    /// An analyzer that ranks with `evaluator`, reads RAM through `map` and classes losses
+    /// with `thresholds`.
     pub fn new(evaluator: E, map: AddressMap, thresholds: Thresholds) -> Analyzer<E> {
         Analyzer {
             ranker: Ranker::new(evaluator),

@@ -64,7 +64,8 @@ fn worse(a: &Rating, b: &Rating) -> std::cmp::Ordering {
 }
 
 impl Summary {
-    /// The totals of `ratings`, with at most `worst` of the worst placements (none rated best) picked out.
+    /// The totals of `ratings`, with at most `worst` of the worst placements (none rated best)
+    /// picked out.
     pub fn new(ratings: &[Rating], worst: usize) -> Summary {
         let n = ratings.len() as u32;
         let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / f64::from(n) };

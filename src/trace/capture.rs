@@ -133,7 +133,8 @@ pub struct TraceCapture {
 }
 
 impl TraceCapture {
-    /// A capture of `span` through `map`, writing `fields` (`None`: every field); the names are checked.
+    /// A capture of `span` through `map`, writing `fields` (`None`: every field); the names
+    /// are checked against the schema.
     pub fn new(
         map: AddressMap,
         span: CaptureSpan,
