@@ -223,7 +223,8 @@ pub fn run_script(
     child.wait_with_output().map_err(FceuxError::Spawn)
 }
 
-/// Reads the RAM stream (one [`RECORD`] per frame) and judges it frame by frame.
+/// Reads the RAM stream (one record of the zero page and the playfield page, 512 bytes, per
+/// frame) and judges it frame by frame.
 pub fn judge(mut stream: impl Read, map: &AddressMap) -> std::io::Result<FceuxEnd> {
     let mut ram = vec![0u8; 0x800];
     let mut record = [0u8; RECORD];
