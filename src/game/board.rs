@@ -12,7 +12,7 @@ pub const FULL_ROW: u16 = 0x3FF;
 
 /// Answers the cartridge's `isPositionValid` for orientation id `id` with its pivot at (x, y).
 pub trait Collide {
-    /// Whether orientation `id` with its pivot at column `x`, row `y` (−2..19, as a `u8`) fits.
+    /// Whether orientation `id` fits with its pivot at column `x`, row `y` (−2..19, wrapping `u8`).
     fn fits(&self, x: u8, y: u8, id: u8) -> bool;
 }
 
