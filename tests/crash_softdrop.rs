@@ -7,7 +7,8 @@ mod common;
 use nestor::game::crash::ClearRisk;
 use nestor::game::{Board, Game, PadState, Piece, Pos};
 use nestor::search::crash_guard::{
-    clear_size_needed, in_stretch, key_risk, lock_risk, ready_rows, CrashGuard, READY_PENALTY,
+    clear_size_cap, clear_size_needed, in_stretch, key_risk, lock_risk, ready_rows, CrashGuard,
+    EXCESS_READY_PENALTY, READY_PENALTY,
 };
 use nestor::search::eval::Standard;
 use nestor::search::{Plan, Planner, Situation};
@@ -202,4 +203,37 @@ fn a_pair_without_a_well_for_level_170_costs_per_missing_row() {
     let decision = (166, [0x00, 16]);
     g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
     assert_eq!(g.second_penalty(decision, 0, &flat, 0), 0.0);
+}
+
+/// Levels 180-183 (1,748-1,777 lines) allow no double or triple, and tetrises only at some
+/// counts: from 1,737 (179) the look-ahead caps the useful well at the largest clear that
+/// stays safe; at 1,700 (176) nothing within the look-ahead caps it.
+#[test]
+fn the_clear_size_cap_looks_ahead_to_the_singles_of_level_180() {
+    // 1,750 lines (the hundreds byte binary): level 180, only singles safe.
+    assert_eq!(clear_size_cap(180, [0x50, 17], true), 1);
+    assert_eq!(clear_size_cap(179, [0x37, 17], true), 1);
+    assert_eq!(clear_size_cap(176, [0x00, 17], true), 4);
+    assert_eq!(clear_size_cap(150, [0x40, 14], true), 4);
+}
+
+/// Before the singles of level 180 a pair leaving a well deeper than a single costs
+/// [`EXCESS_READY_PENALTY`] per ready row above it; a flat stack costs nothing; at 176 the
+/// deep well costs nothing.
+#[test]
+fn a_pair_with_a_deep_well_before_the_singles_costs_per_row_above_the_cap() {
+    let well = board_of(&["#########.", "#########.", "#########.", "##########"]);
+    let flat = board_of(&["##########", "##########", "##########", "##########"]);
+    let mut g = CrashGuard::default();
+    let safe = ClearRisk::Safe { margin_cycles: 100 };
+    let decision = (180, [0x50, 17]);
+    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
+    assert_eq!(g.second_penalty(decision, 0, &flat, 0), 0.0);
+    assert_eq!(
+        g.second_penalty(decision, 0, &well, 0),
+        2.0 * EXCESS_READY_PENALTY
+    );
+    let decision = (176, [0x00, 17]);
+    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
+    assert_eq!(g.second_penalty(decision, 0, &well, 0), 0.0);
 }

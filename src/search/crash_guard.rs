@@ -64,8 +64,9 @@ pub struct CrashGuard {
     active: bool,
     /// Risk class per (first lock's lines, second lock's [`risk_key`]) within the decision.
     memo2: [[[Option<u8>; 11]; 5]; 5],
-    /// [`clear_size_needed`] per lines the pair clears (0-8) within the decision.
-    memo_need: [Option<u8>; 9],
+    /// [`clear_size_needed`] and [`clear_size_cap`] per lines the pair clears (0-8) within
+    /// the decision.
+    memo_need: [Option<(u8, u8)>; 9],
     /// Candidates refused by the last [`CrashGuard::screen`].
     pub refused: usize,
     /// Decisions that refused at least one candidate, since the planner was made.
@@ -161,6 +162,38 @@ pub fn clear_size_needed(level: u8, lines: [u8; 2], preview: bool) -> u8 {
         }
     }
     need
+}
+
+/// What the pair value adds per ready row ([`ready_rows`]) above [`clear_size_cap`] (unless
+/// [`clear_size_needed`] asks for a big clear): a well deeper than the safe clears can use is
+/// filled only by a clear that may crash, or capped.
+/// At 179-183 (1,737-1,777 lines) no double or triple is safe for 40 lines; games that reached
+/// it with a deep well covered it with singles and topped out (3 of 40 games from 19 to 185).
+pub const EXCESS_READY_PENALTY: f64 = 10.0;
+
+/// The largest clear size (1 or 2) that is the largest one safe (plain drop or some soft drop,
+/// row 5 empty) at some line count from `level`/`lines` to [`NEED_LOOKAHEAD`] lines on, where
+/// no triple or tetris is safe; 4 when there is no such count.
+pub fn clear_size_cap(level: u8, lines: [u8; 2], preview: bool) -> u8 {
+    let safe_any = |n: usize, level, lines| {
+        (0..HOLD_ANY).any(|h| key_risk((n, 10, h), level, lines, preview).is_safe())
+    };
+    let mut cap = 4u8;
+    let (mut level, mut lines) = (level, lines);
+    for d in 0..=NEED_LOOKAHEAD {
+        if d > 0 {
+            (level, lines) = level_and_lines_after(level, lines, 1);
+        }
+        if level < GUARD_FROM_LEVEL {
+            continue;
+        }
+        if let Some(n) = (1..=4).rev().find(|&n| safe_any(n, level, lines)) {
+            if n <= 2 {
+                cap = cap.min(n as u8);
+            }
+        }
+    }
+    cap
 }
 
 /// The rows a triple or tetris can clear at once: the most rows, stacked right above a
@@ -284,16 +317,30 @@ impl CrashGuard {
             SECOND_LOCK_PENALTY
         };
         let total = (first + k.0).min(8);
-        let need = *self.memo_need[total].get_or_insert_with(|| {
+        let (need, cap) = *self.memo_need[total].get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, total as u32);
-            clear_size_needed(level2, lines2, preview)
+            (
+                clear_size_needed(level2, lines2, preview),
+                clear_size_cap(level2, lines2, preview),
+            )
         });
+        let ready = if need >= 3 || cap <= 2 {
+            ready_rows(board2)
+        } else {
+            0
+        };
         let unready = if need >= 3 {
-            f64::from(need.saturating_sub(ready_rows(board2)))
+            f64::from(need.saturating_sub(ready))
         } else {
             0.0
         };
-        f64::from(2 - class) * per_lock + unready * READY_PENALTY
+        // Where big clears are needed within the look-ahead, the well is wanted (need wins).
+        let excess = if cap <= 2 && need < 3 {
+            f64::from(ready.saturating_sub(cap))
+        } else {
+            0.0
+        };
+        f64::from(2 - class) * per_lock + unready * READY_PENALTY + excess * EXCESS_READY_PENALTY
     }
 
     /// What the pair value adds for candidate `i` itself: in a stretch with no safe clear,
