@@ -2,6 +2,7 @@
 //! naming it on each; `play --model-console --profile P --record` names P in the movie, the
 //! text and JSON summaries, and the movie check passes on what it recorded; tune keeps it;
 //! `--reaction FRAMES` replaces the profile's reaction everywhere, a bad one is a clear error;
+//! `--adjust restart` plays and records adjustments on the restarted tap table;
 //! a profile's weight set is picked with it, `--weights` replaces it, a bad one is a clear error.
 
 use std::path::Path;
@@ -472,4 +473,72 @@ fn a_bad_profile_weight_file_is_a_clear_error_on_every_command() {
         "{err}"
     );
     assert!(!dir.path().join("s.json").exists(), "tune wrote nothing");
+}
+
+#[test]
+fn adjust_on_the_command_line_restarts_the_taps_at_the_reaction_and_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "play",
+        "--model-console",
+        "6",
+        "--level",
+        "18",
+        "--pieces",
+        "60",
+        "--profile",
+        "15hz",
+        "--reaction",
+        "18",
+        "--adjust",
+        "restart",
+        "--record",
+        "r.fm2",
+        "--json",
+    ];
+    let v = json_of(&args, dir.path());
+    assert_eq!(v["settings"]["profile"]["adjust"], "restart", "{v}");
+    assert_eq!(v["totals"]["desyncs"], 0, "{v}");
+    let m = Movie::load(&dir.path().join("r.fm2")).unwrap();
+    let want = "profile 15hz (timeline X..., tap, reaction 18, start delay 0, adjust restart)";
+    assert!(
+        m.header.comments.iter().any(|c| c == want),
+        "{:?}",
+        m.header.comments
+    );
+    // The movie obeys the restarted tables, and some adjustment tapped off the spawn's table.
+    let mut profile = Profile::preset("15hz").unwrap();
+    profile.reaction = 18;
+    let map = AddressMap::default();
+    let check = |profile: &Profile| {
+        let mut planner = Planner::new(Standard::default());
+        planner.profile = profile.clone();
+        let mut console = ModelConsole::new(Game::seeded(18, 6), map.clone());
+        check_movie(&m, &mut console, &map, &mut planner, ReactionCheck::AsSeen).unwrap()
+    };
+    let spawn_table = check(&profile);
+    let off = |v: &nestor::movie::check::Violation| {
+        matches!(
+            v.breach,
+            nestor::movegen::profile_check::Breach::OffTimeline { .. }
+        )
+    };
+    let found = &spawn_table.violations;
+    assert!(
+        !found.is_empty() && found.iter().all(off),
+        "{:?}",
+        found.first()
+    );
+    profile.adjust = nestor::movegen::profile::Adjust::Restart;
+    let r = check(&profile);
+    assert!(r.passed(), "{:?}", r.violations.first());
+
+    // A bad rule is a clear error.
+    let out = nestor(&["sim", "--games", "1", "--adjust", "later"], dir.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("\"later\" is not \"continue\" or \"restart\""),
+        "{err}"
+    );
 }

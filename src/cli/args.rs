@@ -165,8 +165,13 @@ fn parse_blind_placements(s: &str) -> Result<u16, String> {
     )
 }
 
-/// `--profile`, `--reaction` and `--blind-placements`, for commands whose weights options
-/// differ (`sim compare`).
+/// `--adjust continue|restart`.
+fn parse_adjust(s: &str) -> Result<nestor::movegen::profile::Adjust, String> {
+    nestor::movegen::profile::Adjust::parse(s)
+}
+
+/// `--profile`, `--reaction`, `--blind-placements` and `--adjust`, for commands whose weights
+/// options differ (`sim compare`).
 #[derive(Args, Clone, Debug, Default)]
 pub struct ProfileArg {
     #[arg(long = "profile", value_name = "NAME|FILE", help = profile_help())]
@@ -179,6 +184,12 @@ pub struct ProfileArg {
     /// (0: every one), replacing the profile's `blind_placements` [default: the profile's].
     #[arg(long, value_name = "N", value_parser = parse_blind_placements, allow_negative_numbers = true)]
     pub blind_placements: Option<u16>,
+    /// How the re-plan at the reaction times its taps, replacing the profile's `adjust`:
+    /// `continue` (the spawn's tap table goes on) or `restart` (BetaTetris's rule: the table
+    /// starts again at the reaction, or at the spawn table's next tap when later) [default:
+    /// the profile's].
+    #[arg(long, value_name = "RULE", value_parser = parse_adjust)]
+    pub adjust: Option<nestor::movegen::profile::Adjust>,
 }
 
 impl ProfileArg {
@@ -187,13 +198,13 @@ impl ProfileArg {
         self.name.as_deref().unwrap_or("unlimited")
     }
 
-    /// The profile asked for, with `--reaction` and `--blind-placements` applied.
+    /// The profile asked for, with `--reaction`, `--blind-placements` and `--adjust` applied.
     pub fn resolve(&self) -> anyhow::Result<nestor::movegen::profile::Profile> {
         Ok(self.apply(super::profile::resolve(self.name())?))
     }
 
-    /// `--reaction` and `--blind-placements` applied to a profile found elsewhere (`play`'s
-    /// settings file).
+    /// `--reaction`, `--blind-placements` and `--adjust` applied to a profile found elsewhere
+    /// (`play`'s settings file).
     pub fn apply(
         &self,
         mut profile: nestor::movegen::profile::Profile,
@@ -203,6 +214,9 @@ impl ProfileArg {
         }
         if let Some(n) = self.blind_placements {
             profile.blind_placements = n;
+        }
+        if let Some(a) = self.adjust {
+            profile.adjust = a;
         }
         profile
     }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::anyhow;
 use nestor::io::read_toml_text;
-use nestor::movegen::profile::{Profile, ProfileError, Shift};
+use nestor::movegen::profile::{Adjust, Profile, ProfileError, Shift};
 use serde::Serialize;
 
 /// A profile as JSON summaries show it (`play`, `analyze`, `tune`'s state).
@@ -17,6 +17,9 @@ pub struct ProfileJson {
     pub shift: Shift,
     pub reaction: u16,
     pub start_delay: u16,
+    /// `restart` when the profile's `adjust` is; absent under the default `continue`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adjust: Option<String>,
 }
 
 impl From<&Profile> for ProfileJson {
@@ -27,6 +30,7 @@ impl From<&Profile> for ProfileJson {
             shift: p.shift,
             reaction: p.reaction,
             start_delay: p.start_delay,
+            adjust: (p.adjust != Adjust::Continue).then(|| p.adjust.to_string()),
         }
     }
 }

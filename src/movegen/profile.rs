@@ -6,8 +6,10 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use crate::game::pad::PadState;
+mod adjust;
 mod choice;
 
+pub use adjust::Adjust;
 pub use choice::{built_in_names, WeightsChoice, BUILT_IN};
 
 /// The buttons a timeline limits: Left, Right, A and B (Down is soft drop, outside profiles).
@@ -167,6 +169,8 @@ pub struct Profile {
     /// Before the reaction, how many placements (those ranked best: `plan/blind.rs`) the plan
     /// weighs against the seven next pieces; 0 = every one (the optional `blind_placements`).
     pub blind_placements: u16,
+    /// How the re-plan at the reaction times its taps (the optional `adjust`).
+    pub adjust: Adjust,
 }
 
 impl Default for Profile {
@@ -221,6 +225,12 @@ const WEIGHTS_KEY: &str = "weights";
 /// The optional key: the placements the plan before the reaction weighs (0, the default: all).
 const BLIND_KEY: &str = "blind_placements";
 
+/// The optional key: how the re-plan at the reaction times its taps (`continue`, the default).
+const ADJUST_KEY: &str = "adjust";
+
+/// The optional keys.
+const OPTIONAL: [&str; 3] = [WEIGHTS_KEY, BLIND_KEY, ADJUST_KEY];
+
 impl Profile {
     /// A built-in preset by name.
     pub fn preset(name: &str) -> Option<Profile> {
@@ -242,17 +252,26 @@ impl Profile {
                     path: path.to_string(),
                     message: crate::io::TomlError::new(&e, text).to_string(),
                 })?;
-        if let Some(extra) = table.keys().find(|k| {
-            !KEYS.contains(&k.as_str()) && ![WEIGHTS_KEY, BLIND_KEY].contains(&k.as_str())
-        }) {
+        if let Some(extra) = table
+            .keys()
+            .find(|k| !KEYS.contains(&k.as_str()) && !OPTIONAL.contains(&k.as_str()))
+        {
             return Err(key_error(
                 extra,
                 format!(
-                    "unknown key (the keys are {} and the optional {WEIGHTS_KEY} and {BLIND_KEY})",
+                    "unknown key (the keys are {} and the optional {WEIGHTS_KEY}, {BLIND_KEY} \
+                     and {ADJUST_KEY})",
                     KEYS.join(", ")
                 ),
             ));
         }
+        let adjust = match table.remove(ADJUST_KEY) {
+            None => Adjust::Continue,
+            Some(toml::Value::String(s)) => {
+                Adjust::parse(&s).map_err(|p| key_error(ADJUST_KEY, p))?
+            }
+            Some(other) => return Err(key_error(ADJUST_KEY, expected("a string", &other))),
+        };
         let blind_placements = match table.remove(BLIND_KEY) {
             None => 0,
             Some(toml::Value::Integer(n)) => {
@@ -316,6 +335,7 @@ impl Profile {
             start_delay,
             weights,
             blind_placements,
+            adjust,
         })
     }
 
@@ -350,8 +370,12 @@ impl Profile {
             0 => String::new(),
             n => format!(", {n} blind placements"),
         };
+        let adjust = match self.adjust {
+            Adjust::Continue => String::new(),
+            a => format!(", adjust {a}"),
+        };
         format!(
-            "{} (timeline {}, {shift}, reaction {}, start delay {}{blind})",
+            "{} (timeline {}, {shift}, reaction {}, start delay {}{blind}{adjust})",
             self.name, self.timeline, self.reaction, self.start_delay
         )
     }
@@ -393,19 +417,24 @@ pub struct PieceProgress {
     pub frames: u16,
     /// Directions newly pressed so far in this piece (a `hold` profile presses each once).
     pub pressed: PadState,
+    /// Frames that newly pressed Left, Right, A or B (one tap of the table each).
+    pub taps: u16,
 }
 
 impl PieceProgress {
     /// After `inputs` (the piece's frames from its spawn on), with `prev` held before them.
     pub fn after(inputs: &[PadState], mut prev: PadState) -> PieceProgress {
-        let mut pressed = PadState::NONE;
+        let (mut pressed, mut taps) = (PadState::NONE, 0u16);
         for &i in inputs {
-            pressed = pressed.union(i.newly_from(prev));
+            let newly = i.newly_from(prev);
+            pressed = pressed.union(newly);
+            taps = taps.saturating_add(u16::from(newly.0 & TIMED.0 != 0));
             prev = i;
         }
         PieceProgress {
             frames: inputs.len().min(u16::MAX as usize) as u16,
             pressed: PadState(pressed.0 & 0x03),
+            taps,
         }
     }
 }
@@ -551,9 +580,9 @@ mod tests {
         let a = PadState::A;
         let inputs = [l, l, PadState::NONE, a, PadState::NONE];
         let p = PieceProgress::after(&inputs, PadState::NONE);
-        assert_eq!((p.frames, p.pressed), (5, l));
+        assert_eq!((p.frames, p.pressed, p.taps), (5, l, 2));
         // A direction held from the last piece was not pressed in this one.
         let p = PieceProgress::after(&[l, l], l);
-        assert_eq!(p.pressed, PadState::NONE);
+        assert_eq!((p.pressed, p.taps), (PadState::NONE, 0));
     }
 }

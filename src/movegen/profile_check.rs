@@ -95,6 +95,8 @@ pub fn check_piece(profile: &Profile, piece: &PieceRecord<'_>) -> Vec<PieceBreac
     let mut out = Vec::new();
     let mut held = piece.prev;
     let mut directions = PadState::NONE;
+    // Under `adjust = "restart"` the frames from the reaction on tap on the restarted table.
+    let from = profile.adjust_from_inputs(piece.inputs, piece.prev);
     for (i, &pad) in piece.inputs.iter().enumerate() {
         let mut breach = |breach| {
             out.push(PieceBreach {
@@ -104,7 +106,7 @@ pub fn check_piece(profile: &Profile, piece: &PieceRecord<'_>) -> Vec<PieceBreac
         };
         let new = pad.newly_from(held);
         let timed = PadState(new.bits() & TIMED.bits());
-        if timed != PadState::NONE && !profile.timeline.allows(i as u32) {
+        if timed != PadState::NONE && !profile.timeline.allows_from(i as u32, from) {
             breach(Breach::OffTimeline { pressed: timed });
         }
         // Down too: the start delay is a reaction time, and Down ends the first-piece delay.
@@ -223,6 +225,38 @@ mod tests {
             check("30hz", false, &[L, A, L]),
             vec![(1, Breach::OffTimeline { pressed: A })]
         );
+    }
+
+    #[test]
+    fn after_the_reaction_a_restart_profile_taps_on_the_restarted_table() {
+        use crate::movegen::profile::Adjust;
+        let mut p = preset("15hz");
+        p.reaction = 18;
+        let checked = |p: &Profile, inputs: &[PadState]| {
+            let record = PieceRecord {
+                first_of_game: false,
+                prev: O,
+                inputs,
+            };
+            let b = check_piece(p, &record);
+            b.iter().map(|b| b.piece_frame).collect::<Vec<_>>()
+        };
+        // Two taps (0, 4) before the reaction, then taps on 18 and 22.
+        let mut inputs = [O; 30];
+        for f in [0, 4, 18, 22] {
+            inputs[f] = R;
+        }
+        assert_eq!(checked(&p, &inputs), [18, 22], "the spawn's table: 20, 24");
+        p.adjust = Adjust::Restart;
+        assert_eq!(checked(&p, &inputs), Vec::<usize>::new());
+        // Five taps (0 to 16): the restart waits for the table's sixth slot, 20.
+        for f in [8, 12, 16] {
+            inputs[f] = R;
+        }
+        assert_eq!(checked(&p, &inputs), [18, 22]);
+        let mut late = inputs;
+        (late[18], late[22], late[20], late[24]) = (O, O, R, R);
+        assert_eq!(checked(&p, &late), Vec::<usize>::new());
     }
 
     #[test]

@@ -17,15 +17,17 @@ struct Watch {
 
 impl Watch {
     fn progress(&self) -> PieceProgress {
-        let mut pressed = PadState::NONE;
+        let (mut pressed, mut taps) = (PadState::NONE, 0);
         let mut held = self.prev;
         for &i in &self.inputs {
             pressed = pressed.union(PadState(i.0 & !held.0 & 0x03));
+            taps += u16::from(i.0 & !held.0 & 0xC3 != 0);
             held = i;
         }
         PieceProgress {
             frames: self.inputs.len() as u16,
             pressed,
+            taps,
         }
     }
 }

@@ -303,6 +303,7 @@ impl<E: Evaluator> Planner<E> {
         PieceProgress {
             frames: s.progress.frames.saturating_add(more.frames),
             pressed: s.progress.pressed.union(more.pressed),
+            taps: s.progress.taps.saturating_add(more.taps),
         }
     }
 

@@ -3,9 +3,9 @@
 
 use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::Piece;
-use crate::movegen::profile::{PieceProgress, Profile};
+use crate::movegen::profile::{Adjust, PieceProgress, Profile};
 use crate::search::eval::Standard;
-use crate::search::fixtures::{at_spawn, mid_board};
+use crate::search::fixtures::{after_inputs, at_spawn, mid_board};
 use crate::search::plan::{Planner, Situation};
 
 fn planner(profile: &str) -> Planner<Standard> {
@@ -62,4 +62,79 @@ fn without_a_reaction_time_the_next_piece_counts_at_once() {
     let plan = p.plan(&s(Some(Piece::I))).unwrap();
     assert_eq!(plan.replan_after, None);
     assert!(plan.next_lock.is_some());
+}
+
+/// A Tetris well in the right column, columns 7 and 8 full from rows `from.0` and `from.1`
+/// down: an upright I in column 7 reaches the well only by shifting before each column's
+/// stack (at level 18, row `frame / 3` on a frame's shift).
+fn right_well(from: (usize, usize)) -> crate::game::Board {
+    let rows: Vec<String> = (0..20)
+        .map(|y| {
+            let full = |x: usize| match x {
+                7 => y >= from.0,
+                8 => y >= from.1,
+                9 => false,
+                _ => y >= 16,
+            };
+            (0..10).map(|x| if full(x) { '#' } else { '.' }).collect()
+        })
+        .collect();
+    crate::game::Board::from_text(&rows.join("\n")).unwrap()
+}
+
+/// The lock of the re-plan at the reaction (15 Hz, reaction 18, level 18) and the frames of
+/// the piece on which it newly presses Right, after the I piece played `initial` (upright in
+/// column 7 at frame 18) on the board `right_well(from)`.
+fn adjustment(
+    adjust: Adjust,
+    from: (usize, usize),
+    initial: &[(usize, PadState)],
+) -> ((u8, u8), Vec<usize>) {
+    let mut p = planner("15hz");
+    (p.profile.reaction, p.profile.adjust) = (18, adjust);
+    let s = at_spawn(right_well(from), Piece::I, 18, [0, 0], Some(Piece::T));
+    let mut inputs = [PadState::NONE; 18];
+    for &(f, b) in initial {
+        inputs[f] = b;
+    }
+    let at = after_inputs(&s, &inputs, Piece::I);
+    assert_eq!(
+        (at.active.x, at.active.id),
+        (7, 0x11),
+        "upright in column 7"
+    );
+    let plan = p.plan(&at).unwrap();
+    let mut prev = at.prev;
+    let mut taps = Vec::new();
+    for (f, &pad) in plan.inputs.iter().enumerate() {
+        if pad.newly_from(prev).contains(PadState::RIGHT) {
+            taps.push(18 + f);
+        }
+        prev = pad;
+    }
+    ((plan.lock.x, plan.lock.y), taps)
+}
+
+#[test]
+fn a_restart_profile_taps_its_adjustment_from_the_reaction_or_the_next_slot() {
+    let (r, l, a) = (PadState::RIGHT, PadState::LEFT, PadState::A);
+    let well = (9, 18);
+    // Two taps (frames 0, 4) before the reaction: the table restarts at 18, taps on 18 and
+    // 22, just in time for columns 7 (full from row 8) and 8 (from row 9).
+    let two = [(0, r), (4, r.union(a))];
+    let tight = (8, 9);
+    assert_eq!(
+        adjustment(Adjust::Restart, tight, &two),
+        (well, vec![18, 22])
+    );
+    // The spawn's table taps on 20 and 24: too late for column 8.
+    let (lock, _) = adjustment(Adjust::Continue, tight, &two);
+    assert_ne!(lock, well);
+    // Five taps (0 to 16): the restart waits for the table's sixth slot, 20: taps on 20 and
+    // 24, as the spawn's table (columns 7 and 8 full from rows 9 and 10).
+    let five = [(0, r), (4, r), (8, l), (12, r), (16, a)];
+    for adjust in [Adjust::Restart, Adjust::Continue] {
+        let got = adjustment(adjust, (9, 10), &five);
+        assert_eq!(got, (well, vec![20, 24]), "{adjust}");
+    }
 }

@@ -95,6 +95,7 @@ fn enumerate(
                         let progress = PieceProgress {
                             frames: (frame + 1) as u16,
                             pressed,
+                            ..PieceProgress::default()
                         };
                         let here = InFlight {
                             state: a,

@@ -79,6 +79,9 @@ pub(crate) struct Rules {
     pub offset: u32,
     /// Directions already newly pressed in this piece (they count under `Shift::Hold`).
     pub pressed: u8,
+    /// The frame of the piece the tap table restarts at (0: the spawn's table throughout;
+    /// `Profile::adjust_from`).
+    pub from: u32,
 }
 
 impl Rules {
@@ -88,6 +91,20 @@ impl Rules {
             shift: profile.shift,
             offset: u32::from(progress.frames),
             pressed: progress.pressed.0 & 0x03,
+            from: profile.adjust_from(progress),
+        }
+    }
+
+    /// The timeline's phase on frame `frame` of the piece, for telling states apart: the
+    /// restarted table's from `from` on; before it (frames with no tap of the spawn's table
+    /// left before `from`, fewer than a period) values past the period, one a frame (the key
+    /// keeps 6 bits: distinct for periods up to 32, the presets' being at most 13).
+    #[inline(always)]
+    pub(crate) fn phase(&self, frame: u32, period: u32) -> u32 {
+        if frame >= self.from {
+            (frame - self.from) % period
+        } else {
+            period + (self.from - frame - 1)
         }
     }
 
@@ -97,7 +114,7 @@ impl Rules {
     pub fn allows(&self, held: PadState, prev: PadState, frame: u32, pressed: u8) -> bool {
         let newly = held.0 & !prev.0;
         let timed = newly & 0xC3;
-        if timed != 0 && !self.timeline.allows(frame) {
+        if timed != 0 && !self.timeline.allows_from(frame, self.from) {
             return false;
         }
         // A and B are always tapped: held only on the frame they are pressed.
@@ -239,7 +256,7 @@ struct KeyedStates {
 impl States for KeyedStates {
     #[inline(always)]
     fn tag(&mut self, _: &Bfs, _: usize, _: &Node, frame: u32) -> u32 {
-        (frame + 1) % self.period
+        self.rules.phase(frame + 1, self.period)
     }
 
     #[inline(always)]
@@ -355,7 +372,7 @@ impl Bfs {
             period: u32::from(r.rules.timeline.period()),
         };
         if r.start.ary <= 2 {
-            let phase = r.rules.offset % states.period;
+            let phase = r.rules.phase(r.rules.offset, states.period);
             for &prev in r.roots {
                 let k = key(
                     &r.start,

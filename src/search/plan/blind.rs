@@ -4,10 +4,12 @@
 // The driver plays this plan's inputs up to `replan_after` and then plans again from the piece
 // in flight, with the real next piece; the lock chosen here stays reachable from there (the
 // re-plan searches from a state on its path under the same profile), so the re-plan can only
-// do as well or better. The expectation uses the same evaluator and the decision's level (so
-// the phase) as the two-piece plan; a next piece with no acceptable pair makes the lock worse
-// than any lock whose every next piece has one (compared by the odds mass left without a
-// value first, then by the expectation over the rest). No third-piece layer here.
+// do as well or better (not always under `adjust = "restart"`, whose re-plan taps on a
+// restarted table: it then chooses among the locks it reaches). The expectation uses the same
+// evaluator and the decision's level (so the phase) as the two-piece plan; a next piece with no
+// acceptable pair makes the lock worse than any lock whose every next piece has one (compared
+// by the odds mass left without a value first, then by the expectation over the rest). No
+// third-piece layer here.
 //
 // Valuing a first lock against seven next pieces is most of a `human` decision. A profile's
 // `blind_placements` (0, every lock, by default) weighs only that many first locks against all
