@@ -237,3 +237,15 @@ fn a_pair_with_a_deep_well_before_the_singles_costs_per_row_above_the_cap() {
     g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
     assert_eq!(g.second_penalty(decision, 0, &well, 0), 0.0);
 }
+
+/// The doubles at 181 (1,753 lines: *L* 31,381, 8 cycles inside the hang window's edge) hung
+/// the cartridge 4 times in 5; the guard ranks them with the hangs, refused while a lock
+/// without a line is safe, even in the stretch of singles.
+#[test]
+fn a_double_at_the_lowest_hang_seen_ranks_with_the_hangs() {
+    let (level, lines) = (181, [0x53, 17]);
+    assert!(in_stretch(level, lines, true));
+    assert_eq!(key_risk((2, 10, 0), level, lines, true), ClearRisk::Crashes);
+    assert!(key_risk((0, 10, 0), level, lines, true).is_safe());
+    assert!(key_risk((1, 10, 0), level, lines, true).is_safe());
+}

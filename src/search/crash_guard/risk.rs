@@ -8,7 +8,7 @@
 use crate::game::board::Board;
 use crate::game::crash::{
     clear_cycles, clear_cycles_any_hold, clear_risk, window_distance, ClearInput, ClearRisk,
-    HANG_BAND, SAFETY_MARGIN,
+    HANG_BAND, HANG_LOWEST_SEEN, SAFETY_MARGIN,
 };
 use crate::game::timing::preview_landing;
 
@@ -149,8 +149,10 @@ pub(super) fn class(r: ClearRisk) -> u8 {
 /// The risk of the landing range `lo..=hi` (counted with the preview shown).
 fn range_risk(lo: u32, hi: u32) -> ClearRisk {
     // A range reaching into the hang band can hang for sure (all traced frames there hung):
-    // the guard ranks it with the hangs, below every other "may crash".
-    if lo <= HANG_BAND.1 && hi >= HANG_BAND.0 {
+    // the guard ranks it with the hangs, below every other "may crash". So does one reaching
+    // the lowest hang seen: the cartridge hung 4 times in 5 at 31,380-31,381 (the doubles at
+    // 181), which the model leaves open.
+    if lo <= HANG_BAND.1 && hi >= HANG_LOWEST_SEEN {
         return ClearRisk::Crashes;
     }
     clear_risk(lo, hi)

@@ -88,14 +88,12 @@ fn second_risk(s: &Situation, p: &crate::search::plan::Plan) -> ClearRisk {
 }
 
 /// Level 181 at 1,783 lines, where the cartridge hung on a double: only singles are safe
-/// (a stretch), and the double lands inside the hang window, so it costs the inside
-/// penalty on top of the stretch's cost per line; a lock without a line costs nothing.
+/// (a stretch), and the double reaches the lowest hang seen, so it ranks with the hangs and is
+/// refused while a lock without a line is safe.
 #[test]
-fn in_a_stretch_a_clear_inside_a_window_costs_more_than_one_beside_it() {
+fn in_a_stretch_a_clear_reaching_the_lowest_hang_seen_is_refused() {
     let (level, lines) = (181, [0x83, 17]);
     assert!(in_stretch(level, lines, true));
-    let inside = -i64::from(crate::game::crash::SAFETY_MARGIN);
-    assert!(key_grade((2, 10, 0), level, lines, true) <= inside);
     let keys = [(2, 10, 0), (0, 10, 0)];
     let mut g = CrashGuard::default();
     g.screen(
@@ -105,9 +103,48 @@ fn in_a_stretch_a_clear_inside_a_window_costs_more_than_one_beside_it() {
         |i| keys[i],
         |k| key_risk(k, level, lines, true),
     );
-    assert!(g.stretch);
-    assert_eq!(g.first_penalty(0), STRETCH_PENALTY / 2.0 + INSIDE_PENALTY);
-    assert_eq!(g.first_penalty(1), 0.0);
+    assert_eq!(key_risk(keys[0], level, lines, true), ClearRisk::Crashes);
+    assert!(!g.allows(0) && g.allows(1));
+}
+
+/// In a stretch, a "may crash" clear whose frame lands inside a dispatch window costs the
+/// inside penalty on top of the stretch's cost per line; one beside a window only the latter.
+#[test]
+fn in_a_stretch_a_clear_inside_a_window_costs_more_than_one_beside_it() {
+    let inside = -i64::from(crate::game::crash::SAFETY_MARGIN);
+    let (mut lines, mut level) = ([0u8; 2], 19u8);
+    let mut seen = [false; 2];
+    for _ in 0..3_300 {
+        crate::game::score::add_line(&mut lines, &mut level);
+        if level < 155 || !in_stretch(level, lines, true) {
+            continue;
+        }
+        for n in 1..=4 {
+            let k = (n, 10, 0);
+            if key_risk(k, level, lines, true) != ClearRisk::MayCrash {
+                continue;
+            }
+            let mut g = CrashGuard::default();
+            let keys = [k, (0, 10, 0)];
+            g.screen(
+                (level, lines),
+                0,
+                2,
+                |i| keys[i],
+                |k| key_risk(k, level, lines, true),
+            );
+            let stretch = STRETCH_PENALTY / n as f64;
+            let is_inside = key_grade(k, level, lines, true) <= inside;
+            let extra = if is_inside { INSIDE_PENALTY } else { 0.0 };
+            assert_eq!(
+                g.first_penalty(0),
+                stretch + extra,
+                "{level} {lines:?} {k:?}"
+            );
+            seen[usize::from(is_inside)] = true;
+        }
+    }
+    assert_eq!(seen, [true, true], "both kinds occur in a game from 19");
 }
 
 #[test]
