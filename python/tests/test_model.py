@@ -11,7 +11,7 @@ from nestor._nestor import _rust_selfplay
 from conftest import TRACES, read_trace
 
 # The piece-progress bytes at the end of a state are the Python wrapper's own bookkeeping.
-GAME_BYTES = nestor.STATE_BYTES - 3
+GAME_BYTES = nestor.STATE_BYTES - 5
 
 
 @pytest.mark.parametrize("level,seed,profile", [(19, 1, "30hz"), (18, 7, "human"), (29, 3, "unlimited")])

@@ -12,6 +12,7 @@ use nestor::game::piece::Orientation;
 pub use nestor::game::piece::Piece;
 use nestor::game::playfield::EMPTY;
 use nestor::game::state::{Events, Game, PlayState};
+use nestor::movegen::profile::TIMED;
 use nestor::search::plan::Situation;
 use nestor::search::profile::{preset_names, PieceProgress};
 
@@ -37,6 +38,9 @@ pub struct Tracked {
     /// Frames the current piece has been under control, and the directions newly pressed in them.
     pub piece_frames: u16,
     pub piece_pressed: u8,
+    /// Frames of the current piece that newly pressed Left, Right, A or B (the taps an
+    /// `adjust = "restart"` profile times its adjustment after).
+    pub piece_taps: u16,
 }
 
 /// One frame's events in plain numbers.
@@ -78,6 +82,7 @@ impl Tracked {
             game,
             piece_frames: 0,
             piece_pressed: 0,
+            piece_taps: 0,
         }
     }
 
@@ -91,10 +96,14 @@ impl Tracked {
         if controlled {
             self.piece_frames = self.piece_frames.saturating_add(1);
             self.piece_pressed |= newly.bits() & 0x03;
+            self.piece_taps = self
+                .piece_taps
+                .saturating_add(u16::from(newly.bits() & TIMED.0 != 0));
         }
         if ev.locked.is_some() {
             self.piece_frames = 0;
             self.piece_pressed = 0;
+            self.piece_taps = 0;
         }
         ev.into()
     }
@@ -117,6 +126,7 @@ impl Tracked {
         PieceProgress {
             frames: self.piece_frames,
             pressed: PadState(self.piece_pressed),
+            taps: self.piece_taps,
         }
     }
 

@@ -16,7 +16,7 @@ use super::*;
 const MAGIC: &[u8; 4] = b"NST3";
 /// Magic, the $0400 page, 36 bytes of counters, 9 of the player block a lag frame shows,
 /// `displayNextPiece` ($DF), 3 of piece progress.
-pub const STATE_BYTES: usize = 4 + 256 + 36 + 9 + 1 + 3;
+pub const STATE_BYTES: usize = 4 + 256 + 36 + 9 + 1 + 5;
 
 pub fn to_bytes(t: &Tracked) -> Vec<u8> {
     let g = &t.game;
@@ -67,6 +67,7 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
         b.push(g.display_next_piece);
         b.extend_from_slice(&t.piece_frames.to_le_bytes());
         b.push(t.piece_pressed);
+        b.extend_from_slice(&t.piece_taps.to_le_bytes());
         debug_assert_eq!(b.len(), STATE_BYTES);
         return b;
     }
@@ -89,6 +90,7 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
     // The piece-progress bytes stay last: they are the wrapper's own bookkeeping.
     b.extend_from_slice(&t.piece_frames.to_le_bytes());
     b.push(t.piece_pressed);
+    b.extend_from_slice(&t.piece_taps.to_le_bytes());
     debug_assert_eq!(b.len(), STATE_BYTES);
     b
 }
@@ -195,6 +197,7 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
         game,
         piece_frames: u16_at(46),
         piece_pressed: r[48],
+        piece_taps: u16_at(49),
     })
 }
 
@@ -218,6 +221,7 @@ pub fn trace_record(t: &Tracked, input: u8) -> String {
             "display_next_piece": g.display_next_piece,
             "piece_frames": t.piece_frames,
             "piece_pressed": t.piece_pressed,
+            "piece_taps": t.piece_taps,
         }),
     );
     serde_json::Value::Object(map).to_string()
@@ -263,5 +267,10 @@ fn apply_extra(t: &mut Tracked, extra: &serde_json::Value) -> Result<(), String>
     t.game.display_next_piece = num("display_next_piece", 255)? as u8;
     t.piece_frames = num("piece_frames", u64::from(u16::MAX))? as u16;
     t.piece_pressed = num("piece_pressed", 255)? as u8;
+    // Absent in states written before profiles counted taps: none counted.
+    t.piece_taps = match extra.get("piece_taps") {
+        Some(_) => num("piece_taps", u64::from(u16::MAX))? as u16,
+        None => 0,
+    };
     Ok(())
 }
