@@ -54,6 +54,42 @@ fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// Replays `movie` on the cartridge `rom` headless and checks it ends at the record's lines
+/// and level.
+fn replays_in_nestor(rom: &str, movie: &Path, record: &serde_json::Value) {
+    let r = nestor(&args(&[
+        "replay",
+        rom,
+        movie.to_str().unwrap(),
+        "--headless",
+        "--json",
+    ]));
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let replayed: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(replayed["lines"], record["lines"], "{}", movie.display());
+    assert_eq!(replayed["level"], record["level"], "{}", movie.display());
+}
+
+/// Replays `movie` in real FCEUX (skipped without it), where the NMI lands a few cycles
+/// apart, and checks it does not freeze and ends at the record's lines, level and score.
+fn replays_in_fceux(rom: &str, movie: &Path, record: &serde_json::Value) {
+    if common::without_fceux() {
+        return;
+    }
+    let f = nestor(&args(&[
+        "fceux-replay",
+        rom,
+        movie.to_str().unwrap(),
+        "--json",
+    ]));
+    assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&f.stdout).unwrap();
+    assert_eq!(report[0]["fceux"]["froze"], serde_json::Value::Null);
+    for field in ["lines", "level", "score"] {
+        assert_eq!(report[0]["fceux"][field], record[field], "{field}");
+    }
+}
+
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn two_games_are_dealt_apart_kept_as_movies_that_replay_and_resumed() {
@@ -83,43 +119,15 @@ fn two_games_are_dealt_apart_kept_as_movies_that_replay_and_resumed() {
     let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(printed["summary"]["reached_goal"]["count"], 2);
     assert_eq!(printed["summary"]["desyncs"], 0);
-    let mut lines = Vec::new();
     for game in 1..=2 {
         let record = json(&out.join(format!("game-{game:04}.json")));
         assert_eq!(record["end"], "reached");
         assert_eq!(record["menu_wait"], (game - 1) * 61);
         // The movie replays on the cartridge to the record's lines and level.
-        let movie = out.join(format!("game-{game:04}.fm2"));
-        let r = nestor(&args(&[
-            "replay",
-            rom.as_str(),
-            movie.to_str().unwrap(),
-            "--headless",
-            "--json",
-        ]));
-        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-        let replayed: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
-        assert_eq!(replayed["lines"], record["lines"], "game {game}");
-        assert_eq!(replayed["level"], record["level"], "game {game}");
-        lines.push(record["pieces"].clone());
+        replays_in_nestor(&rom, &out.join(format!("game-{game:04}.fm2")), &record);
     }
-    // And in real FCEUX, where the NMI lands a few cycles apart: no freeze, the same end.
-    if !common::without_fceux() {
-        let movie = out.join("game-0002.fm2");
-        let f = nestor(&args(&[
-            "fceux-replay",
-            rom.as_str(),
-            movie.to_str().unwrap(),
-            "--json",
-        ]));
-        assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
-        let report: serde_json::Value = serde_json::from_slice(&f.stdout).unwrap();
-        let record = json(&out.join("game-0002.json"));
-        assert_eq!(report[0]["fceux"]["froze"], serde_json::Value::Null);
-        assert_eq!(report[0]["fceux"]["lines"], record["lines"]);
-        assert_eq!(report[0]["fceux"]["level"], record["level"]);
-        assert_eq!(report[0]["fceux"]["score"], record["score"]);
-    }
+    let record = json(&out.join("game-0002.json"));
+    replays_in_fceux(&rom, &out.join("game-0002.fm2"), &record);
     assert_ne!(
         std::fs::read(out.join("game-0001.fm2")).unwrap(),
         std::fs::read(out.join("game-0002.fm2")).unwrap(),
@@ -254,28 +262,6 @@ fn a_game_put_at_level_150_replays_with_its_poke_in_nestor_and_fceux() {
         text.contains("comment nestor poke after frame "),
         "{text:.600}"
     );
-    let r = nestor(&args(&[
-        "replay",
-        rom.as_str(),
-        movie.to_str().unwrap(),
-        "--headless",
-        "--json",
-    ]));
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let replayed: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
-    assert_eq!(replayed["lines"], record["lines"]);
-    assert_eq!(replayed["level"], record["level"]);
-    if !common::without_fceux() {
-        let f = nestor(&args(&[
-            "fceux-replay",
-            rom.as_str(),
-            movie.to_str().unwrap(),
-            "--json",
-        ]));
-        assert!(f.status.success(), "{}", String::from_utf8_lossy(&f.stderr));
-        let report: serde_json::Value = serde_json::from_slice(&f.stdout).unwrap();
-        assert_eq!(report[0]["fceux"]["froze"], serde_json::Value::Null);
-        assert_eq!(report[0]["fceux"]["lines"], record["lines"]);
-        assert_eq!(report[0]["fceux"]["level"], record["level"]);
-    }
+    replays_in_nestor(&rom, &movie, &record);
+    replays_in_fceux(&rom, &movie, &record);
 }

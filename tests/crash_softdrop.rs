@@ -7,8 +7,8 @@ mod common;
 use nestor::game::crash::ClearRisk;
 use nestor::game::{Board, Game, PadState, Piece, Pos};
 use nestor::search::crash_guard::{
-    clear_size_cap, clear_size_needed, in_stretch, key_risk, lock_risk, ready_rows, CrashGuard,
-    EXCESS_READY_PENALTY, READY_PENALTY,
+    clear_sizes, in_stretch, key_risk, lock_risk, ready_rows, CrashGuard, EXCESS_READY_PENALTY,
+    READY_PENALTY,
 };
 use nestor::search::eval::Standard;
 use nestor::search::{Plan, Planner, Situation};
@@ -146,7 +146,7 @@ fn a_single_that_hangs_is_still_refused() {
     assert!(planner.crash_guard.refused > 0);
 }
 
-// The well for level 170 (`crash_guard::clear_size_needed`, `ready_rows`): the pair value's
+// The well for level 170 (`crash_guard::clear_sizes`, `ready_rows`): the pair value's
 // look-ahead to line counts where only triples and tetrises are safe.
 
 /// A board whose bottom rows are `rows` ('#' filled).
@@ -181,10 +181,10 @@ fn ready_rows_count_the_rows_full_but_for_one_open_column() {
 /// nothing within the look-ahead asks for a big clear.
 #[test]
 fn the_clear_size_needed_looks_ahead_to_level_170() {
-    assert_eq!(clear_size_needed(170, [0x40, 16], false), 3);
-    assert_eq!(clear_size_needed(169, [0x36, 16], false), 3);
-    assert_eq!(clear_size_needed(166, [0x00, 16], false), 0);
-    assert_eq!(clear_size_needed(139, [0x40, 13], false), 0);
+    assert_eq!(clear_sizes(170, [0x40, 16], false).need, 3);
+    assert_eq!(clear_sizes(169, [0x36, 16], false).need, 3);
+    assert_eq!(clear_sizes(166, [0x00, 16], false).need, 0);
+    assert_eq!(clear_sizes(139, [0x40, 13], false).need, 0);
 }
 
 /// Before level 170 a pair leaving no well for a triple costs [`READY_PENALTY`] per row
@@ -211,10 +211,10 @@ fn a_pair_without_a_well_for_level_170_costs_per_missing_row() {
 #[test]
 fn the_clear_size_cap_looks_ahead_to_the_singles_of_level_180() {
     // 1,750 lines (the hundreds byte binary): level 180, only singles safe.
-    assert_eq!(clear_size_cap(180, [0x50, 17], true), 1);
-    assert_eq!(clear_size_cap(179, [0x37, 17], true), 1);
-    assert_eq!(clear_size_cap(176, [0x00, 17], true), 4);
-    assert_eq!(clear_size_cap(150, [0x40, 14], true), 4);
+    assert_eq!(clear_sizes(180, [0x50, 17], true).cap, 1);
+    assert_eq!(clear_sizes(179, [0x37, 17], true).cap, 1);
+    assert_eq!(clear_sizes(176, [0x00, 17], true).cap, 4);
+    assert_eq!(clear_sizes(150, [0x40, 14], true).cap, 4);
 }
 
 /// Before the singles of level 180 a pair leaving a well deeper than a single costs

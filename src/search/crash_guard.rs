@@ -64,7 +64,7 @@ pub struct CrashGuard {
     active: bool,
     /// Risk class per (first lock's lines, second lock's [`risk_key`]) within the decision.
     memo2: [[[Option<u8>; 11]; 5]; 5],
-    /// [`clear_size_needed`] and [`clear_size_cap`] per lines the pair clears (0-8) within
+    /// [`clear_sizes`] per lines the pair clears (0-8) within
     /// the decision.
     memo_need: [Option<(u8, u8)>; 9],
     /// Candidates refused by the last [`CrashGuard::screen`].
@@ -128,25 +128,36 @@ pub fn in_stretch(level: u8, lines: [u8; 2], preview: bool) -> bool {
     (1..=4).filter(|&n| !unsafe_lock(n)).count() <= 1 || unsafe_lock(0)
 }
 
-/// How many lines ahead [`clear_size_needed`] looks: at 169 (1,630-1,639 lines) only the
+/// How many lines ahead [`clear_sizes`] looks: at 169 (1,630-1,639 lines) only the
 /// doubles are safe and at 170 (1,640-1,646) only triples and tetrises, so the well for them
 /// is built during the doubles-only stretch (games that reached 170 without one topped out).
 pub const NEED_LOOKAHEAD: u32 = 12;
 
 /// What the pair value adds per missing ready row ([`ready_rows`]) when the next line counts
-/// allow only big clears ([`clear_size_needed`]), half a hole of the killscreen weights: on
+/// allow only big clears ([`ClearSizes::need`]), half a hole of the killscreen weights: on
 /// 120 games from 19 (seeds 1-120, to level 173) 3 top out with 10 and look-ahead 12, 5 with
 /// 15 and look-ahead 8 or 12, 8 with 10 and 8, 20 with 20, 38 with 30, 10 without the rule.
 pub const READY_PENALTY: f64 = 10.0;
 
-/// The smallest clear size (3 or 4) that is the least one safe (plain drop or some soft drop,
-/// row 5 empty) at some line count from `level`/`lines` to [`NEED_LOOKAHEAD`] lines on, where
-/// no single or double is safe but a triple or tetris is; 0 when there is no such count.
-pub fn clear_size_needed(level: u8, lines: [u8; 2], preview: bool) -> u8 {
+/// The clear sizes the line counts ahead ask for: at each count from `level`/`lines` to
+/// [`NEED_LOOKAHEAD`] lines on (row 5 empty, plain drop or some soft drop), which clear sizes
+/// are safe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClearSizes {
+    /// The smallest clear size (3 or 4) that is the least one safe at some count where no
+    /// single or double is safe but a triple or tetris is; 0 when there is no such count.
+    pub need: u8,
+    /// The largest clear size (1 or 2) that is the largest one safe at some count where no
+    /// triple or tetris is safe; 4 when there is no such count.
+    pub cap: u8,
+}
+
+/// [`ClearSizes`] from `level`/`lines` (BCD) on, one pass over the look-ahead.
+pub fn clear_sizes(level: u8, lines: [u8; 2], preview: bool) -> ClearSizes {
     let safe_any = |n: usize, level, lines| {
         (0..HOLD_ANY).any(|h| key_risk((n, 10, h), level, lines, preview).is_safe())
     };
-    let mut need = 0u8;
+    let mut sizes = ClearSizes { need: 0, cap: 4 };
     let (mut level, mut lines) = (level, lines);
     for d in 0..=NEED_LOOKAHEAD {
         if d > 0 {
@@ -155,46 +166,26 @@ pub fn clear_size_needed(level: u8, lines: [u8; 2], preview: bool) -> u8 {
         if level < GUARD_FROM_LEVEL {
             continue;
         }
-        if let Some(n) = (1..=4).find(|&n| safe_any(n, level, lines)) {
-            if n >= 3 {
-                need = need.max(n as u8);
+        let least = (1..=4).find(|&n| safe_any(n, level, lines));
+        let most = (1..=4).rev().find(|&n| safe_any(n, level, lines));
+        if let (Some(least), Some(most)) = (least, most) {
+            if least >= 3 {
+                sizes.need = sizes.need.max(least as u8);
+            }
+            if most <= 2 {
+                sizes.cap = sizes.cap.min(most as u8);
             }
         }
     }
-    need
+    sizes
 }
 
-/// What the pair value adds per ready row ([`ready_rows`]) above [`clear_size_cap`] (unless
-/// [`clear_size_needed`] asks for a big clear): a well deeper than the safe clears can use is
+/// What the pair value adds per ready row ([`ready_rows`]) above [`ClearSizes::cap`] (unless
+/// [`ClearSizes::need`] asks for a big clear): a well deeper than the safe clears can use is
 /// filled only by a clear that may crash, or capped.
 /// At 179-183 (1,737-1,777 lines) no double or triple is safe for 40 lines; games that reached
 /// it with a deep well covered it with singles and topped out (3 of 40 games from 19 to 185).
 pub const EXCESS_READY_PENALTY: f64 = 10.0;
-
-/// The largest clear size (1 or 2) that is the largest one safe (plain drop or some soft drop,
-/// row 5 empty) at some line count from `level`/`lines` to [`NEED_LOOKAHEAD`] lines on, where
-/// no triple or tetris is safe; 4 when there is no such count.
-pub fn clear_size_cap(level: u8, lines: [u8; 2], preview: bool) -> u8 {
-    let safe_any = |n: usize, level, lines| {
-        (0..HOLD_ANY).any(|h| key_risk((n, 10, h), level, lines, preview).is_safe())
-    };
-    let mut cap = 4u8;
-    let (mut level, mut lines) = (level, lines);
-    for d in 0..=NEED_LOOKAHEAD {
-        if d > 0 {
-            (level, lines) = level_and_lines_after(level, lines, 1);
-        }
-        if level < GUARD_FROM_LEVEL {
-            continue;
-        }
-        if let Some(n) = (1..=4).rev().find(|&n| safe_any(n, level, lines)) {
-            if n <= 2 {
-                cap = cap.min(n as u8);
-            }
-        }
-    }
-    cap
-}
 
 /// The rows a triple or tetris can clear at once: the most rows, stacked right above a
 /// column's top, that are full but for that column.
@@ -319,10 +310,8 @@ impl CrashGuard {
         let total = (first + k.0).min(8);
         let (need, cap) = *self.memo_need[total].get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, total as u32);
-            (
-                clear_size_needed(level2, lines2, preview),
-                clear_size_cap(level2, lines2, preview),
-            )
+            let sizes = clear_sizes(level2, lines2, preview);
+            (sizes.need, sizes.cap)
         });
         let ready = if need >= 3 || cap <= 2 {
             ready_rows(board2)
