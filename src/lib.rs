@@ -15,7 +15,6 @@ pub mod movegen;
 pub mod movie;
 #[cfg(feature = "native")]
 pub mod nes;
-#[allow(missing_docs)]
 pub mod search;
 #[cfg(feature = "native")]
 pub mod serve;
