@@ -8,7 +8,6 @@ pub mod coach;
 pub mod game;
 pub mod io;
 #[cfg(feature = "native")]
-#[allow(missing_docs)]
 pub mod lab;
 pub mod movegen;
 #[cfg(feature = "native")]
