@@ -1,12 +1,12 @@
 //! The 17 evaluation features of meatfighter's 2018 evaluator, named once: every list of them
 //! (`Features`, `PhaseWeights`, the TOML keys, explain's labels) is generated from this table.
 
-// `with_features!(m)` calls `m! { name, name, ... }` with the features in file order: the
-// order of the weights file, of `Features::terms`, of `PhaseWeights::floats` and of the sum in
-// `PhaseWeights::score` (floating-point addition is not associative, so the order is part of
-// the value). Each name carries the doc line its `Features` field shows (the definitions are
-// `eval/oracle.rs`'s). A new feature is an entry here, its weights in `weights/defaults.rs` (the compiler
-// asks for them) and its function in `eval.rs`.
+// `with_features!(m)` calls `m! { /// doc name, /// doc name, ... }` with the features in file
+// order: the order of the weights file, of `Features::terms`, of `PhaseWeights::floats` and of
+// the sum in `PhaseWeights::score` (floating-point addition is not associative, so the order is
+// part of the value). Each name's doc line is its `Features` field's (the definitions are
+// `eval/oracle.rs`'s). A new feature is an entry here, its weights in `weights/defaults.rs`
+// (the compiler asks for them) and its function in `eval.rs`.
 
 macro_rules! with_features {
     ($m:ident) => {
