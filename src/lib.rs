@@ -7,19 +7,13 @@
 pub mod coach;
 pub mod game;
 pub mod io;
-// documented next: issue 35
 #[cfg(feature = "native")]
-#[allow(missing_docs)]
 pub mod lab;
-// documented next: issue 35
-#[allow(missing_docs)]
 pub mod movegen;
 #[cfg(feature = "native")]
 pub mod movie;
 #[cfg(feature = "native")]
 pub mod nes;
-// documented next: issue 35
-#[allow(missing_docs)]
 pub mod search;
 #[cfg(feature = "native")]
 pub mod serve;

@@ -18,11 +18,15 @@ use crate::search::plan::Planner;
 /// What to simulate.
 #[derive(Clone, Copy, Debug)]
 pub struct BatchConfig {
+    /// Games to play.
     pub games: u32,
+    /// Start level of every game.
     pub level: u8,
     /// Game i is seeded with `seed + i`.
     pub seed: u64,
+    /// Worker threads (0 runs one).
     pub threads: usize,
+    /// Piece and frame caps per game.
     pub limits: Limits,
     /// What each game plays to (it also stops at its top-out, crash or hang).
     pub until: Until,
@@ -37,8 +41,11 @@ pub const DEFAULT_MAX_LINES: u32 = 3400;
 /// One game's result, in order of its seed.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameResult {
+    /// The game's number in the batch, from 0.
     pub index: u32,
+    /// Its seed (`BatchConfig::seed + index`).
     pub seed: u64,
+    /// What the game did.
     #[serde(flatten)]
     pub stats: GameStats,
 }
@@ -114,12 +121,17 @@ where
 /// Summary figures of a batch.
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Summary {
+    /// Games summed up.
     pub games: usize,
+    /// The first game's start level.
     pub start_level: u8,
+    /// Mean final score.
     pub mean_score: f64,
+    /// Median final score.
     pub median_score: f64,
     /// Mean of the best third of final scores.
     pub best_third_mean: f64,
+    /// Best final score.
     pub max_score: u32,
     /// Games that reached 999,999 before level 29.
     pub max_out_rate: f64,
@@ -127,14 +139,19 @@ pub struct Summary {
     pub median_score_at_29: f64,
     /// Games that reached level 29.
     pub reached_29_rate: f64,
+    /// Games that reached level 39.
     pub reached_39_rate: f64,
+    /// Games that reached level 49.
     pub reached_49_rate: f64,
+    /// Games that reached level 99.
     pub reached_99_rate: f64,
     /// Games that reached the crash level (`CRASH_LEVEL`, 155).
     pub crash_level_rate: f64,
-    /// Games that reached level 200, level 255, and rolled over to level 0 (the rebirth).
+    /// Games that reached level 200.
     pub reached_200_rate: f64,
+    /// Games that reached level 255.
     pub reached_255_rate: f64,
+    /// Games that rolled over from level 255 to 0 (the rebirth).
     pub rebirth_rate: f64,
     /// Games that reached the rebirth without a single "may crash" frame: the share a console
     /// would give if every frame the model leaves open crashed (the model plays on through
@@ -156,19 +173,25 @@ pub struct Summary {
     pub thin_margin_per_1000_clears_past_155: f64,
     /// Lines at the rebirth, over the games that reached it (0 if none did).
     pub mean_lines_at_rebirth: f64,
+    /// Mean final lines.
     pub mean_lines: f64,
+    /// Median final lines.
     pub median_lines: f64,
-    /// 10th and 90th percentiles of final lines (nearest rank).
+    /// 10th percentile of final lines (nearest rank).
     pub p10_lines: f64,
+    /// 90th percentile of final lines (nearest rank).
     pub p90_lines: f64,
-    /// Lines cleared from the level-29 transition on, over the games that reached it.
+    /// Mean lines cleared from the level-29 transition on, over the games that reached it.
     pub mean_lines_after_29: f64,
+    /// Median of the same.
     pub median_lines_after_29: f64,
     /// Games that ended by topping out (the rest hit a goal, the crash level or a cap).
     pub top_out_rate: f64,
+    /// Mean pieces locked per game.
     pub mean_pieces: f64,
     /// Lines cleared by tetrises over all lines cleared.
     pub tetris_rate: f64,
+    /// Frames where a piece left its plan, over all games.
     pub total_desyncs: u64,
 }
 
@@ -205,6 +228,7 @@ fn mean(v: impl Iterator<Item = f64>) -> f64 {
 }
 
 impl Summary {
+    /// The figures of `results` (all zero for none).
     pub fn of(results: &[GameResult]) -> Summary {
         let n = results.len();
         if n == 0 {

@@ -75,6 +75,7 @@ impl std::fmt::Display for BatchSpec {
 pub enum GameEnd {
     /// It reached the batch's `until`.
     Reached,
+    /// The game topped out (the curtain started).
     ToppedOut,
     /// The cartridge crashed, hung or fell into the demo (`crash` says which and where).
     Crashed,
@@ -91,13 +92,19 @@ pub enum GameEnd {
 pub struct GameRecord {
     /// 1-based index in the batch; it fixes the menu wait.
     pub game: u32,
+    /// Frames waited on the level menu before the start press ([`menu_wait`]).
     pub menu_wait: u32,
+    /// How the game ended.
     pub end: GameEnd,
+    /// Score at the end.
     pub score: u32,
+    /// Lines at the end.
     pub lines: u32,
     /// The level at the end (after a rebirth, counted from 0 again).
     pub level: u8,
+    /// Pieces locked.
     pub pieces: u32,
+    /// Frames where the piece left the plan.
     pub desyncs: u32,
     /// How and where the cartridge stopped, when it did.
     pub crash: Option<Crash>,
@@ -105,8 +112,11 @@ pub struct GameRecord {
     pub peak_level: u8,
     /// Lines when the level rolled over from 255 to 0.
     pub lines_at_rebirth: Option<u32>,
+    /// Console frames run from power-on, the menus included (one pad each).
     pub frames: u64,
+    /// Wall-clock time the game took, in seconds.
     pub seconds: f64,
+    /// What the run-ahead check counted in this game.
     pub run_ahead: RunAheadCounts,
     /// The spec the game was played under.
     pub spec: BatchSpec,
@@ -131,9 +141,13 @@ impl GameRecord {
 pub enum BatchEvent {
     /// A game in progress: its index, level and lines, and the job's frames per second.
     Progress {
+        /// The game's 1-based index in the batch.
         game: u32,
+        /// Level shown.
         level: u8,
+        /// Lines shown.
         lines: u32,
+        /// Console frames per wall-clock second since the game started.
         fps: f64,
     },
     /// A game ended: its record and every pad pressed from power-on (a movie's input).

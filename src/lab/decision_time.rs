@@ -15,6 +15,7 @@ pub struct Histogram {
 }
 
 impl Histogram {
+    /// Counts one decision of `t` (past 20 ms in the last bucket).
     pub fn record(&mut self, t: Duration) {
         if self.counts.is_empty() {
             self.counts = vec![0; BUCKETS];
@@ -23,6 +24,7 @@ impl Histogram {
         self.counts[i] += 1;
     }
 
+    /// Adds `other`'s counts to these.
     pub fn merge(&mut self, other: &Histogram) {
         if other.counts.is_empty() {
             return;
@@ -35,6 +37,7 @@ impl Histogram {
         }
     }
 
+    /// Decisions counted.
     pub fn count(&self) -> u64 {
         self.counts.iter().map(|&c| u64::from(c)).sum()
     }
@@ -61,11 +64,14 @@ impl Histogram {
 /// A game's decisions: all of them and those made at level 155 or above.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DecisionTimes {
+    /// Every decision.
     pub all: Histogram,
+    /// The decisions made at level 155 or above.
     pub past_155: Histogram,
 }
 
 impl DecisionTimes {
+    /// Counts one decision of `t`, in `past_155` too when it was made at level 155 or above.
     pub fn record(&mut self, t: Duration, past_155: bool) {
         self.all.record(t);
         if past_155 {
@@ -73,6 +79,7 @@ impl DecisionTimes {
         }
     }
 
+    /// Adds `other`'s decisions to these.
     pub fn merge(&mut self, other: &DecisionTimes) {
         self.all.merge(&other.all);
         self.past_155.merge(&other.past_155);
@@ -84,14 +91,20 @@ impl DecisionTimes {
 /// A run's own measurement, not a game figure: `sim merge` of shards has none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct DecisionFigures {
+    /// Median over every decision, in ms.
     pub p50_ms: f64,
+    /// 99th percentile over every decision, in ms.
     pub p99_ms: f64,
+    /// Median over the decisions at level 155 or above, in ms.
     pub p50_ms_past_155: f64,
+    /// 99th percentile over the decisions at level 155 or above, in ms.
     pub p99_ms_past_155: f64,
+    /// Decisions counted.
     pub decisions: u64,
 }
 
 impl DecisionFigures {
+    /// The figures of `games`' decisions taken together.
     pub fn of<'a>(games: impl IntoIterator<Item = &'a DecisionTimes>) -> DecisionFigures {
         let mut t = DecisionTimes::default();
         for g in games {

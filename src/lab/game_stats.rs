@@ -15,12 +15,15 @@ pub struct GameStats {
     /// The follower's counts: score, lines, levels, pieces, tetrises, desyncs, the marks at
     /// level 29, 155 and the rebirth, and how the cartridge stopped (a crash or a hang).
     pub counts: Tally,
+    /// The level chosen on the menu ($67).
     pub start_level: u8,
     /// Lines cleared by tetrises / all lines.
     pub tetris_rate: f64,
+    /// Frames played.
     pub frames: u64,
     /// Lock (row, column) of every piece, in order.
     pub locks: Vec<(u8, u8)>,
+    /// A lock test failed: the curtain started.
     pub topped_out: bool,
     /// Why the game ended.
     pub end: End,

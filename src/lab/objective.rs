@@ -27,6 +27,7 @@ pub enum Objective {
 }
 
 impl Objective {
+    /// Every objective, in the order `--help` and the unknown-name error list them.
     pub const ALL: [Objective; 5] = [
         Objective::Lines,
         Objective::ScoreAt29,

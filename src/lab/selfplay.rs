@@ -20,14 +20,18 @@ pub use super::until::{End, Until};
 /// When to stop a game early.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
+    /// End once this many pieces have locked.
     pub max_pieces: Option<u32>,
+    /// End once this many frames have run.
     pub max_frames: Option<u64>,
 }
 
 /// Drives a `Game` with the planner, one `step` per frame, through the one plan follower.
 pub struct SelfPlay<'p, E: Evaluator> {
+    /// Plans each piece (its profile is the player's).
     pub planner: &'p mut Planner<E>,
     follower: Follower,
+    /// The game's figures so far.
     pub stats: GameStats,
     /// What ends [`SelfPlay::run`] before its top-out.
     pub until: Until,
@@ -36,6 +40,7 @@ pub struct SelfPlay<'p, E: Evaluator> {
 }
 
 impl<'p, E: Evaluator> SelfPlay<'p, E> {
+    /// Self-play of `game` from its current state, to its top-out, with no line cap.
     pub fn new(planner: &'p mut Planner<E>, game: &Game) -> Self {
         SelfPlay {
             planner,

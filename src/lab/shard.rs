@@ -19,7 +19,9 @@ const PART_FORMAT: &str = "nestor-sim-shard";
 /// Shard `index` (1-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardSpec {
+    /// Which shard, 1..=`count`.
     pub index: u32,
+    /// Shards the run is split in.
     pub count: u32,
 }
 
@@ -63,7 +65,9 @@ impl FromStr for ShardSpec {
 pub struct RunIdentity {
     /// nestor's version: another build may play other games from the same seeds.
     pub version: String,
+    /// The run's seed: game i is seeded with `seed + i`.
     pub seed: u64,
+    /// Games in the whole run, over all shards.
     pub games: u32,
     /// [`weights_id`] of the weights played.
     pub weights: String,
@@ -136,9 +140,13 @@ pub fn weights_id(weights: &Weights) -> String {
 /// One shard's results.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PartFile {
+    /// `nestor-sim-shard`: what the file is.
     pub format: String,
+    /// The run it is part of.
     pub identity: RunIdentity,
+    /// Which share of the run's games it holds.
     pub shard: ShardSpec,
+    /// Its games' results, in game order.
     pub results: Vec<GameResult>,
     /// Each game's locks (row, column), which `GameResult` leaves out of its JSON: the merged
     /// CSV's `lock_rows` and the plots need them. Absent from parts written before.
@@ -147,6 +155,7 @@ pub struct PartFile {
 }
 
 impl PartFile {
+    /// Shard `shard` of the run `identity`, with its games' results and their locks.
     pub fn new(identity: RunIdentity, shard: ShardSpec, results: Vec<GameResult>) -> PartFile {
         PartFile {
             format: PART_FORMAT.to_string(),
@@ -162,30 +171,71 @@ impl PartFile {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ShardError {
+    /// A `K/N` shard spec that does not parse or is out of range.
     #[error("bad shard `{text}`: {reason}")]
-    Spec { text: String, reason: &'static str },
+    Spec {
+        /// The spec as given.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// The file could not be read, parsed or written.
     #[error(transparent)]
     File(#[from] crate::io::json::DataError),
+    /// The file's `format` is not a shard's.
     #[error("{path} is a {format:?} file, not a nestor sim shard")]
-    Format { path: PathBuf, format: String },
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The `format` it holds.
+        format: String,
+    },
+    /// The file's run identity differs from the first file's.
     #[error("{path} is a shard of another run ({difference})")]
-    OtherRun { path: PathBuf, difference: String },
+    OtherRun {
+        /// The file.
+        path: PathBuf,
+        /// The first field that differs, with both values.
+        difference: String,
+    },
+    /// The file splits the run in another number of shards than the first file.
     #[error("{path} is shard {shard}, but the first file splits the run in {count}")]
     Count {
+        /// The file.
         path: PathBuf,
+        /// The file's shard.
         shard: ShardSpec,
+        /// The first file's shard count.
         count: u32,
     },
+    /// Two files hold the same shard.
     #[error("shard {index} appears twice: {first} and {second}")]
     Duplicate {
+        /// The shard, 1-based.
         index: u32,
+        /// The file read first.
         first: PathBuf,
+        /// The file read second.
         second: PathBuf,
     },
+    /// Some shards of the run are not among the files.
     #[error("shards missing: {missing:?} of {count}")]
-    Missing { missing: Vec<u32>, count: u32 },
+    Missing {
+        /// The missing shards' 1-based indices.
+        missing: Vec<u32>,
+        /// Shards in the run.
+        count: u32,
+    },
+    /// The file's results are not the games its shard plays (index or seed wrong, or some
+    /// missing).
     #[error("{path} does not hold the games of shard {shard}")]
-    Games { path: PathBuf, shard: ShardSpec },
+    Games {
+        /// The file.
+        path: PathBuf,
+        /// The shard it claims to be.
+        shard: ShardSpec,
+    },
+    /// No file was given.
     #[error("no shard files to merge")]
     Empty,
 }

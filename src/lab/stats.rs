@@ -14,8 +14,11 @@ const WILCOXON_EXACT_MAX: usize = 60;
 /// The comparison of paired samples `a` and `b` (pair i played the same seed), as `a − b`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Paired {
+    /// Pairs compared.
     pub n: usize,
+    /// Mean of `a`.
     pub mean_a: f64,
+    /// Mean of `b`.
     pub mean_b: f64,
     /// Mean of `a − b`.
     pub mean_diff: f64,
@@ -46,12 +49,26 @@ impl Paired {
 #[derive(Debug, thiserror::Error, PartialEq)]
 #[non_exhaustive]
 pub enum StatsError {
+    /// `a` and `b` hold different numbers of values.
     #[error("paired samples differ in length: {a} and {b}")]
-    LengthMismatch { a: usize, b: usize },
+    LengthMismatch {
+        /// Values in `a`.
+        a: usize,
+        /// Values in `b`.
+        b: usize,
+    },
+    /// Fewer than 2 pairs.
     #[error("a paired comparison needs at least 2 pairs, got {n}")]
-    TooFew { n: usize },
+    TooFew {
+        /// Pairs given.
+        n: usize,
+    },
+    /// A value is NaN or infinite.
     #[error("pair {index} is not a finite number")]
-    NotFinite { index: usize },
+    NotFinite {
+        /// The first such pair, 0-based.
+        index: usize,
+    },
 }
 
 /// Mean of a slice (0 when empty).

@@ -27,6 +27,7 @@ const STATE_FORMAT: &str = "nestor-tune-state";
 /// How a tuning run is set up; fixed for the whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TuneConfig {
+    /// What a candidate's games are scored by (higher is better).
     pub objective: Objective,
     /// Start level of every game.
     pub level: u8,
@@ -34,11 +35,15 @@ pub struct TuneConfig {
     pub max_pieces: Option<u32>,
     /// Stop each game after this many lines (the per-game line cap).
     pub max_lines: u32,
+    /// Candidates per generation (at least 2).
     pub population: u32,
+    /// Best candidates the refit keeps (1..=`population`).
     pub elite: u32,
+    /// Generations in the run.
     pub generations: u32,
     /// Games per candidate; every candidate of a generation plays the same seeds.
     pub games: u32,
+    /// The run's seed: the games' seeds ([`TuneConfig::game_seed`]) and the candidates' draws.
     pub seed: u64,
     /// Initial standard deviation of every tuned weight.
     pub sigma: f64,
@@ -254,6 +259,7 @@ pub fn read_params(weights: &Weights, keys: &[String]) -> Result<Vec<f64>, TuneE
 /// One finished generation, for the log and the result's header.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GenerationRecord {
+    /// The generation's number, from 0.
     pub generation: u32,
     /// Fitness of the generation's best candidate.
     pub best: f64,
@@ -266,8 +272,11 @@ pub struct GenerationRecord {
 /// The generation being evaluated: its candidates and the scores known so far.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Pending {
+    /// The generation's number, from 0.
     pub generation: u32,
+    /// Each candidate's values of the tuned keys, in `TuneConfig::keys` order.
     pub candidates: Vec<Vec<f64>>,
+    /// Each candidate's fitness, once its games are played.
     pub scores: Vec<Option<f64>>,
     /// Candidates the race stopped early (`tune::race`): their score is a partial mean and
     /// they rank after every finished one. Empty in state files from before the race.
@@ -284,17 +293,23 @@ impl Pending {
 /// Everything a run needs to continue exactly: written after every step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TuneState {
+    /// `nestor-tune-state`: what the file is.
     pub format: String,
     /// nestor's version: another build may play other games, so it may not continue a run.
     pub version: String,
+    /// The run's settings.
     pub config: TuneConfig,
     /// Generations finished.
     pub generation: u32,
+    /// The search distribution's mean per tuned key.
     pub mean: Vec<f64>,
+    /// The search distribution's standard deviation per tuned key.
     pub sigma: Vec<f64>,
     /// The best candidate seen (its fitness is on its generation's seeds only).
     pub best: Option<(Vec<f64>, f64)>,
+    /// Every finished generation, in order.
     pub history: Vec<GenerationRecord>,
+    /// The generation being scored, once sampled.
     pub pending: Option<Pending>,
 }
 
@@ -302,27 +317,51 @@ pub struct TuneState {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TuneError {
+    /// A setting out of range, a phase no game reaches, or a step the run's state does not
+    /// allow (the message says which).
     #[error("bad tuning settings: {0}")]
     Config(String),
+    /// The named phase is not in the weights.
     #[error("the weights have no phase `{0}`")]
     NoPhase(String),
+    /// The `PHASE.KEY` is not a float of the weights.
     #[error("the weights have no key `{0}`")]
     NoKey(String),
+    /// A state or scores file could not be read, parsed or written.
     #[error(transparent)]
     File(#[from] crate::io::json::DataError),
+    /// The state file is of another nestor version.
     #[error("{path} was written by nestor {found}; this is nestor {expected}, which may play other games: start a new run")]
     Version {
+        /// The state file.
         path: PathBuf,
+        /// The version it was written by.
         found: String,
+        /// This build's version.
         expected: String,
     },
+    /// The state file is not a state, or its parts do not fit together.
     #[error("{path} is inconsistent: {reason}")]
-    Inconsistent { path: PathBuf, reason: String },
+    Inconsistent {
+        /// The state file.
+        path: PathBuf,
+        /// What does not fit.
+        reason: String,
+    },
+    /// A scores file is not one, or not of this generation of this run.
     #[error("{path}: {reason}")]
-    Scores { path: PathBuf, reason: String },
+    Scores {
+        /// The scores file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The scores gathered leave some candidates without one.
     #[error("no score for candidates {missing:?} of generation {generation}: a shard's scores file is missing")]
     Incomplete {
+        /// The generation being scored.
         generation: u32,
+        /// The 0-based indices of the candidates without a score.
         missing: Vec<usize>,
     },
 }
@@ -350,6 +389,7 @@ impl TuneState {
         })
     }
 
+    /// Every generation of the run is finished.
     pub fn finished(&self) -> bool {
         self.generation >= self.config.generations
     }

@@ -28,6 +28,7 @@ pub enum Until {
      more) or `rebirth`"
 )]
 pub struct UntilError {
+    /// The text as given.
     pub text: String,
 }
 

@@ -32,9 +32,13 @@ pub use profiled::ENTRY_ROOTS;
 /// A reachable lock: the piece locks at (x, y, id) on frame `frames` (1 = the first searched frame).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lock {
+    /// Pivot column at the lock (0-based).
     pub x: u8,
+    /// Pivot row at the lock (0 = top visible row).
     pub y: u8,
+    /// Orientation id ($00-$12) the piece locks in.
     pub id: u8,
+    /// Frames from the search's start to the lock frame, counting the lock frame.
     pub frames: u16,
     /// Soft-drop rows counted for points at the lock.
     pub hold_down_points: u8,
@@ -47,6 +51,7 @@ pub struct Lock {
 }
 
 impl Lock {
+    /// The orientation the piece locks in.
     pub fn orientation(&self) -> Orientation {
         Orientation::new(self.id).expect("locks are of real orientations")
     }
@@ -225,6 +230,7 @@ struct Key {
 }
 
 impl Bfs {
+    /// An empty search state that picks its kernel per start and resumes from cached nodes.
     pub fn new() -> Bfs {
         Bfs {
             nodes: Vec::with_capacity(1 << 16),

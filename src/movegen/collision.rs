@@ -70,6 +70,7 @@ impl CollisionMap {
         }
     }
 
+    /// The masks of `piece`'s orientations on `board` ([`CollisionMap::build`]).
     pub fn new(board: &Board, piece: Piece) -> CollisionMap {
         let mut m = CollisionMap::default();
         m.build(board, piece);

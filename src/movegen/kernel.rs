@@ -27,14 +27,19 @@ impl Default for MoveSet {
 /// last frame), the board, the gravity and the player's profile.
 #[derive(Clone, Copy, Debug)]
 pub struct LockQuery<'a> {
+    /// The playfield the piece moves on.
     pub board: &'a Board,
+    /// The piece and its counters at the end of the last frame.
     pub start: Active,
     /// Buttons held in the last frame.
     pub prev: PadState,
     /// Frames per row (`drop_speed(level)`).
     pub speed: u8,
+    /// The player's input limits.
     pub profile: &'a Profile,
+    /// Whether the search may hold Down.
     pub moves: MoveSet,
+    /// What the piece did before the search starts (frames played, directions pressed, taps).
     pub progress: PieceProgress,
     /// At a spawn under a hold profile: the direction held at the start is the player's
     /// choice (kept or pressed through the entry delay), so the locks are those from nothing,

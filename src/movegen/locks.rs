@@ -41,6 +41,7 @@ impl Default for LockSets {
 }
 
 impl LockSets {
+    /// Empty searches, their buffers allocated.
     pub fn new() -> LockSets {
         LockSets {
             reach: Reach::new(),

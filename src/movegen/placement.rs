@@ -10,8 +10,11 @@ use super::reach::ReachLock;
 /// hidden rows) and its orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Placement {
+    /// Pivot column (0-based).
     pub x: u8,
+    /// Pivot row (0 = top visible row; 254 and 255 are the hidden rows −2 and −1).
     pub y: u8,
+    /// The orientation it locked in.
     pub orientation: Orientation,
 }
 

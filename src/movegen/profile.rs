@@ -60,7 +60,12 @@ pub enum Timeline {
     /// Each button on its own every other frame (pressed, released, pressed again).
     Unlimited,
     /// New presses only on the pattern's X frames; bit i is frame i of the period.
-    Pattern { bits: u64, len: u8 },
+    Pattern {
+        /// The X frames: bit i set when frame i of the period allows a new press.
+        bits: u64,
+        /// Frames in one period (1..=`MAX_PATTERN`).
+        len: u8,
+    },
 }
 
 impl Timeline {
@@ -158,7 +163,9 @@ impl Shift {
 pub struct Profile {
     /// Preset name, or the file's stem.
     pub name: String,
+    /// The frames on which a button may be newly pressed.
     pub timeline: Timeline,
+    /// Whether directions are tapped, held or both.
     pub shift: Shift,
     /// Frames after a spawn before the plan may depend on the (new) next piece.
     pub reaction: u16,
@@ -192,24 +199,41 @@ impl Profile {
 /// A profile file that cannot be used; every message names the file (or preset) and the key.
 #[derive(Debug, thiserror::Error)]
 pub enum ProfileError {
+    /// The file could not be read.
     #[error("profile {path}: {source}")]
     Io {
+        /// The file named.
         path: String,
+        /// The OS's error.
         source: std::io::Error,
     },
+    /// The text is not TOML.
     #[error("profile {path}: not TOML: {message}")]
-    Toml { path: String, message: String },
+    Toml {
+        /// The file or preset label.
+        path: String,
+        /// The parser's message with its line and column.
+        message: String,
+    },
+    /// A key is unknown or missing, or its value cannot be used.
     #[error("profile {path}: `{key}`: {problem}")]
     Key {
+        /// The file or preset label.
         path: String,
+        /// The key at fault.
         key: String,
+        /// What is wrong with it.
         problem: String,
     },
+    /// The name is neither a preset nor an existing file.
     #[error(
         "unknown profile {name:?}: neither a preset ({presets}) nor a file",
         presets = preset_names().join(", ")
     )]
-    Unknown { name: String },
+    Unknown {
+        /// The name as given.
+        name: String,
+    },
 }
 
 /// The preset names, in the order `--help` lists them.

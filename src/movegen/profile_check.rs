@@ -18,6 +18,7 @@ pub struct PieceRecord<'a> {
     pub first_of_game: bool,
     /// Buttons held in the frame before the piece's first.
     pub prev: PadState,
+    /// The pad of each frame, first under control to lock.
     pub inputs: &'a [PadState],
 }
 
@@ -25,21 +26,38 @@ pub struct PieceRecord<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Breach {
     /// A new press of Left, Right, A or B on a frame the timeline does not allow.
-    OffTimeline { pressed: PadState },
+    OffTimeline {
+        /// The timed buttons newly pressed.
+        pressed: PadState,
+    },
     /// A new press (Down included) on the game's first piece before the start delay ran out.
-    BeforeStartDelay { pressed: PadState },
+    BeforeStartDelay {
+        /// The buttons newly pressed (Left, Right, A, B, Down).
+        pressed: PadState,
+    },
     /// A `hold` profile presses each direction once a piece; this is a second press.
-    PressedAgain { direction: PadState },
+    PressedAgain {
+        /// The direction pressed a second time.
+        direction: PadState,
+    },
     /// A `tap` profile presses a direction for one frame; this frame still holds it.
-    HeldTap { direction: PadState },
+    HeldTap {
+        /// The direction still held.
+        direction: PadState,
+    },
     /// A direction newly pressed in the entry delay (between a lock and the next spawn): a
     /// `tap` profile presses none there, a hold profile one (kept into the next piece, where
     /// the DAS counter the last piece left drives it).
-    EntryPress { pressed: PadState },
+    EntryPress {
+        /// The directions newly pressed.
+        pressed: PadState,
+    },
     /// Before the reaction time ran out, the piece did not do what the plan made at its spawn
     /// (which cannot depend on the next piece) does.
     Reaction {
+        /// What the spawn's plan holds on that frame.
         planned: PadState,
+        /// What the piece held on that frame, Start left out.
         pressed: PadState,
     },
 }
@@ -85,7 +103,9 @@ impl fmt::Display for Breach {
 /// A breach on frame `piece_frame` of a piece (0 = its first frame under control).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceBreach {
+    /// The frame, 0-based (for [`check_entry`], counted from the frame after the lock).
     pub piece_frame: usize,
+    /// What the frame did wrong.
     pub breach: Breach,
 }
 

@@ -51,13 +51,18 @@ const LANES: u64 = 0x03FF_03FF_03FF_03FF;
 /// A reachable lock: pivot (x, y) and orientation id, reached first on frame `frames`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ReachLock {
+    /// Pivot column at the lock (0-based).
     pub x: u8,
+    /// Pivot row at the lock (0 = top visible row).
     pub y: u8,
+    /// Orientation id ($00-$12) the piece locks in.
     pub id: u8,
+    /// Frames from the search's start to the lock frame, counting the lock frame.
     pub frames: u16,
 }
 
 impl ReachLock {
+    /// The orientation the piece locks in.
     pub fn orientation(&self) -> Orientation {
         Orientation::new(self.id).expect("locks are of real orientations")
     }

@@ -33,6 +33,7 @@ mod tests;
 
 /// Scores pairs for the search; lower is better, `None` means a rule rejects the pair.
 pub trait Evaluator: Sync {
+    /// The pair's value (lower is better), or `None` when a rule rejects it.
     fn evaluate(&self, outcome: &PairOutcome) -> Option<f64>;
 
     /// What the pairs of one first lock share: the pass over the board after it.
@@ -89,11 +90,14 @@ pub trait Evaluator: Sync {
 }
 
 macro_rules! features_struct {
-    ($($name:ident),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $name:ident),* $(,)?) => {
         /// The 17 feature values, by the names of the original evaluator (`search::features`).
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Features {
-            $(pub $name: u32,)*
+            $(
+                $(#[doc = $doc])*
+                pub $name: u32,
+            )*
         }
 
         impl Features {
@@ -200,6 +204,7 @@ fn phase_index(weights: &Weights, level: u8) -> usize {
 }
 
 impl Standard {
+    /// The evaluator of `weights`, deriving the reach tables its phases weigh.
     pub fn new(weights: Weights) -> Standard {
         Standard::with_tables(weights, &ReachTables::default())
     }
@@ -229,6 +234,7 @@ impl Standard {
         }
     }
 
+    /// The weights by phase it plays with.
     pub fn weights(&self) -> &Weights {
         &self.weights
     }

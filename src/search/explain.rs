@@ -20,22 +20,29 @@ use crate::movegen::ReachTable;
 pub struct Term {
     /// The weights-file key of the feature or rule.
     pub feature: &'static str,
+    /// The feature's value, or the rule's count (ceiling load, 1 for a Tetris, pairs out of
+    /// reach).
     pub value: f64,
+    /// The weight from the phase's table; a Tetris bonus's is negated.
     pub weight: f64,
+    /// `value × weight`: this term's part of the total.
     pub contribution: f64,
 }
 
 /// A placement's value and its terms, for `--explain`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Explanation {
+    /// The placement's rank in the decision (1 = best, equal values share one).
     pub rank: usize,
     /// The placement as (x, y, orientation) and its piece.
     pub lock: PlacementView,
+    /// The next piece's lock in the best pair, if there is a next piece and a value.
     pub next_lock: Option<PlacementView>,
     /// The total (the sum of the contributions); `None` when the rules reject every pair.
     pub value: Option<f64>,
     /// The weights phase that scored it.
     pub phase: String,
+    /// The features, then the rules that apply; empty when `value` is `None`.
     pub terms: Vec<Term>,
     /// Why the crash guard refuses or weighs this lock (its line-clear frame may crash the
     /// cartridge), from level 140 on; `None` when its frame is safe.
@@ -46,7 +53,9 @@ pub struct Explanation {
 /// A placement in plain numbers, for JSON and tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct PlacementView {
+    /// The piece's letter (`T`, `J`, …).
     pub piece: char,
+    /// The pivot column (0-based).
     pub x: u8,
     /// The pivot row (−2 and −1 are the hidden rows).
     pub y: i8,
@@ -72,6 +81,7 @@ pub struct Explainer<'a> {
 }
 
 impl<'a> Explainer<'a> {
+    /// An explainer of `standard`'s values, no reach table derived yet.
     pub fn new(standard: &'a Standard) -> Explainer<'a> {
         Explainer {
             standard,

@@ -25,6 +25,7 @@ pub const LEVEL_29: u8 = 29;
 /// The plan being followed.
 #[derive(Clone, Debug)]
 pub struct Following {
+    /// The plan made for the piece under control.
     pub plan: Plan,
     /// Inputs of the plan already played and checked.
     pub cursor: usize,
@@ -48,10 +49,13 @@ pub struct Seen {
 /// The plan's place for the frame differs from the one seen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Desync {
+    /// The frame that showed the difference.
     pub frame: u64,
-    /// `None` when the plan had run out.
+    /// The plan's place for that frame; `None` when the plan had run out.
     pub expected: Option<Pos>,
+    /// The place seen at the frame's end.
     pub observed: Pos,
+    /// The frame whose end state the dropped plan was made from.
     pub planned_at: u64,
 }
 
@@ -273,10 +277,15 @@ impl Follower {
 /// How a game stopped on a crash: its kind and where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Crash {
+    /// Crash, hang or hand-over to the attract demo.
     #[serde(with = "kind_name")]
     pub kind: CrashKind,
+    /// Where: the console's frame number of the last frame that moved on the cartridge, the
+    /// game's frames played in the model.
     pub frame: u64,
+    /// Level shown at the crash.
     pub level: u8,
+    /// Lines shown at the crash.
     pub lines: u32,
 }
 
@@ -304,11 +313,17 @@ mod kind_name {
 /// A game's counts, built from each frame's score, lines, level and follower report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Tally {
+    /// Score at the last frame (a run's: the games' sum).
     pub score: u32,
+    /// Lines at the last frame (a run's: the games' sum).
     pub lines: u32,
+    /// Level at the last frame (a run's: the highest).
     pub level: u8,
+    /// Pieces locked.
     pub pieces: u32,
+    /// Clears of four lines.
     pub tetrises: u32,
+    /// Frames where the piece left the plan.
     pub desyncs: u32,
     /// Lines when the level first showed 29 or more in this game (`None`: never reached).
     pub lines_at_29: Option<u32>,

@@ -9,9 +9,13 @@ pub use crate::movegen::Placement;
 /// The result of locking the current piece, then the next piece.
 #[derive(Clone, Copy, Debug)]
 pub struct PairOutcome<'a> {
+    /// Where the current piece locked.
     pub first: Placement,
+    /// Where the next piece locked, on the board the first left.
     pub second: Placement,
+    /// Lines the first lock cleared.
     pub lines_first: u32,
+    /// Lines the second lock cleared.
     pub lines_second: u32,
     /// The board after both pieces locked and their lines cleared.
     pub board: &'a Board,
@@ -37,6 +41,7 @@ pub fn level_and_lines_after(level: u8, lines: [u8; 2], cleared: u32) -> (u8, [u
 /// The first lock of a pair and the board it leaves.
 #[derive(Clone, Copy, Debug)]
 pub struct AfterFirst {
+    /// Where the current piece locked.
     pub first: Placement,
     /// The board after the first lock, its lines cleared.
     pub board: Board,

@@ -71,7 +71,9 @@ pub struct Plan {
 /// Planner state reused from one decision to the next: the BFS arrays are allocated once; a
 /// decision allocates only the plan it returns.
 pub struct Planner<E: Evaluator> {
+    /// Values the pairs.
     pub evaluator: E,
+    /// What the searches may press (no soft drop by default).
     pub moves: MoveSet,
     /// The player's input limits (`unlimited` by default).
     pub profile: Profile,
@@ -214,6 +216,7 @@ impl Plan {
 }
 
 impl<E: Evaluator> Planner<E> {
+    /// A planner with `evaluator`, no soft drop and the `unlimited` profile.
     pub fn new(evaluator: E) -> Planner<E> {
         Planner {
             evaluator,

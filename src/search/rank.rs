@@ -26,6 +26,7 @@ use crate::movegen::MoveSet;
 /// One placement of the current piece and what it is worth.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ranked {
+    /// Where the current piece locks.
     pub lock: Placement,
     /// The best pair value over the next piece's locks (lower is better); `None` when a rule
     /// rejects every pair (the board is not playable after it).
@@ -41,7 +42,9 @@ pub struct Ranked {
 /// Every reachable placement of a decision, best first.
 #[derive(Clone, Debug)]
 pub struct Ranking {
+    /// The decision ranked.
     pub situation: Situation,
+    /// Every reachable placement, best first.
     pub entries: Vec<Ranked>,
     /// The first entry was put there by the planner's own choice (its third-piece layer, or
     /// the deepest lock when every pair is rejected), not by its two-piece value.
@@ -83,9 +86,12 @@ impl Ranking {
 
 /// Ranking state reused from one decision to the next (the BFS arrays are allocated once).
 pub struct Ranker<E: Evaluator> {
+    /// Values the pairs.
     pub evaluator: E,
     /// The bot whose choice ranks first (same evaluator, default look-ahead).
     planner: Planner<E>,
+    /// What the searches of the placements and of the next piece may press (the planner's
+    /// pick keeps its own default).
     pub moves: MoveSet,
     bfs: PairSearch,
     /// Inputs ending the first-piece delay of the last ranked situation.
@@ -95,6 +101,7 @@ pub struct Ranker<E: Evaluator> {
 }
 
 impl<E: Evaluator + Clone> Ranker<E> {
+    /// A ranker with `evaluator`, no soft drop and the `unlimited` profile.
     pub fn new(evaluator: E) -> Ranker<E> {
         Ranker {
             planner: Planner::new(evaluator.clone()),

@@ -39,12 +39,15 @@ impl Default for PairSearch {
 
 /// The old two-piece planner, same answers as [`Planner`] by construction of the test suite.
 pub struct ReferencePlanner<E: Evaluator> {
+    /// Values the pairs.
     pub evaluator: E,
+    /// What both searches may press (no soft drop by default).
     pub moves: MoveSet,
     bfs: PairSearch,
 }
 
 impl<E: Evaluator> ReferencePlanner<E> {
+    /// A reference planner with `evaluator`, no soft drop, both searches on the general kernel.
     pub fn new(evaluator: E) -> ReferencePlanner<E> {
         ReferencePlanner {
             evaluator,

@@ -16,13 +16,17 @@ mod parse;
 mod tests;
 
 macro_rules! phase_weights {
-    ($($name:ident),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $name:ident),* $(,)?) => {
         /// One phase's weights per feature (lower total is better) and rule parameters. Every key is
         /// required and unknown keys are refused, so neither a typo nor a gap falls back to a default.
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(deny_unknown_fields)]
         pub struct PhaseWeights {
-            $(pub $name: f64,)*
+            $(
+                /// Weight per unit of the [`Features`](crate::search::eval::Features) field of
+                /// the same name.
+                pub $name: f64,
+            )*
             /// Per (piece, column) pair that the piece can no longer reach from its spawn on the final
             /// board at this level's gravity (`movegen::reach`); 0 skips the computation.
             pub unreachable_columns: f64,
@@ -73,15 +77,20 @@ with_features!(phase_weights);
 /// A named phase and the levels it covers (inclusive).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Phase {
+    /// The `NAME` of its `[phase.NAME]` table.
     pub name: String,
+    /// First level it plays.
     pub from_level: u8,
+    /// Last level it plays (inclusive).
     pub to_level: u8,
+    /// The weights and rule switches of those levels.
     pub weights: PhaseWeights,
 }
 
 /// A whole weights file: phases sorted by level, covering levels 0-255 once each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
+    /// The phases, by ascending `from_level`.
     pub phases: Vec<Phase>,
 }
 
@@ -89,61 +98,97 @@ pub struct Weights {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum WeightsError {
+    /// The file could not be read.
     #[error("cannot read weights file {path}: {source}")]
     Io {
+        /// The file named.
         path: PathBuf,
+        /// The OS's error.
         source: std::io::Error,
     },
     /// Bad TOML (the TOML message names the line).
     #[error("bad weights file {path}: {source}")]
     Parse {
+        /// The file, or a built-in set's `config/weights/` label.
         path: PathBuf,
+        /// The parser's message with its line and column.
         source: crate::io::TomlError,
     },
     /// A phase table with a wrong type, a missing or an unknown key (serde names the key).
     #[error("weights file {path}: [phase.{phase}]: {source}")]
     PhaseKeys {
+        /// The file, or a built-in set's `config/weights/` label.
         path: PathBuf,
+        /// The phase's `NAME`.
         phase: String,
+        /// The deserializer's message.
         source: crate::io::TomlError,
     },
+    /// The layout or a key other than a weight is wrong: an unknown top-level key, no
+    /// phase, a bad phase name or level, an unknown built-in set.
     #[error("weights file {path}: `{key}`: {problem}")]
     Key {
+        /// The file, or a built-in set's `config/weights/` label.
         path: PathBuf,
+        /// The dotted key at fault (`phase`, `phase.NAME.to_level`, `weights`).
         key: String,
+        /// What is wrong with it.
         problem: String,
     },
+    /// Some levels are in no phase.
     #[error("weights file {path}: levels {from}-{to} are in no phase ({after}); phases must cover levels 0-255")]
     Gap {
+        /// The file, or a built-in set's `config/weights/` label.
         path: PathBuf,
+        /// First level of the gap.
         from: u16,
+        /// Last level of the gap (inclusive).
         to: u16,
+        /// Where the gap lies among the phases (`between [phase.a] and [phase.b]`).
         after: String,
     },
+    /// Two phases cover the same level.
     #[error("weights file {path}: [phase.{first}] and [phase.{second}] both cover level {level}")]
     Overlap {
+        /// The file, or a built-in set's `config/weights/` label.
         path: PathBuf,
+        /// The phase earlier in level order.
         first: String,
+        /// The next phase in level order, which starts before `first` ends.
         second: String,
+        /// The first level both cover.
         level: u8,
     },
+    /// A weight is NaN or infinite.
     #[error("weights file {path}: `{key}` must be a finite number, got {value}")]
     NotFinite {
+        /// The file, or a built-in set's `config/weights/` label.
         path: PathBuf,
+        /// The dotted key (`phase.NAME.KEY`).
         key: String,
+        /// The value read.
         value: f64,
     },
+    /// A weight is larger than [`MAX_WEIGHT`] either way.
     #[error("weights file {path}: `{key}` = {value:e} is out of range: a weight is at most {MAX_WEIGHT:e} either way (a larger one overflows the evaluation)")]
     TooLarge {
+        /// The file, or a built-in set's `config/weights/` label.
         path: PathBuf,
+        /// The dotted key (`phase.NAME.KEY`).
         key: String,
+        /// The value read.
         value: f64,
     },
+    /// A row count is past the 20 visible rows.
     #[error("weights file {path}: `{key}` = {value} is out of range: {reason}")]
     OutOfRange {
+        /// The file, or a built-in set's `config/weights/` label.
         path: PathBuf,
+        /// The dotted key (`phase.NAME.KEY`).
         key: String,
+        /// The value read.
         value: f64,
+        /// Why the value cannot be.
         reason: &'static str,
     },
 }

@@ -13,14 +13,20 @@ use crate::nes::driver::RunAheadCounts;
 /// is only known to within that).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Share {
+    /// Games that did it.
     pub count: usize,
+    /// Games counted.
     pub of: usize,
+    /// `count / of`, 0 to 1 (0 when `of` is 0).
     pub share: f64,
+    /// Lower end of the interval, 0 to 1.
     pub low: f64,
+    /// Upper end of the interval, 0 to 1.
     pub high: f64,
 }
 
 impl Share {
+    /// `count` of `of` with its interval.
     pub fn new(count: usize, of: usize) -> Share {
         let (low, high) = crate::lab::stats::wilson_interval(count, of);
         Share {
@@ -54,10 +60,13 @@ impl fmt::Display for Share {
 /// Where one game stopped short of the goal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Stop {
+    /// The game's 1-based index in the batch.
     pub game: u32,
     /// `crash`, `hang`, `demo`, `top-out`, `failed`.
     pub how: String,
+    /// Level at the end.
     pub level: u8,
+    /// Lines at the end.
     pub lines: u32,
 }
 
@@ -65,26 +74,39 @@ pub struct Stop {
 /// batch plays them again).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CartridgeSummary {
+    /// Finished games.
     pub games: usize,
+    /// Games that reached level 155 (the crash level).
     pub reached_155: Share,
+    /// Games that reached level 200.
     pub reached_200: Share,
+    /// Games that reached level 255.
     pub reached_255: Share,
+    /// Games that rolled over from level 255 to 0.
     pub rebirth: Share,
     /// Games that reached the batch's goal (`--until`).
     pub reached_goal: Share,
+    /// Games the cartridge crashed in.
     pub crashes: usize,
+    /// Games the cartridge hung in.
     pub hangs: usize,
     /// Games that fell into the attract demo (a corrupted jump into the legal screen).
     pub demos: usize,
+    /// Games that topped out.
     pub top_outs: usize,
+    /// Games the driver or the console failed in.
     pub failed: usize,
     /// Games stopped by the frame limit.
     pub stopped: usize,
     /// Every game that stopped short (crash, hang, demo, top-out, failure), by level.
     pub stops: Vec<Stop>,
+    /// Frames where the piece left the plan, over all games.
     pub desyncs: u64,
+    /// The run-ahead check's counts, over all games.
     pub run_ahead: RunAheadCounts,
+    /// Mean lines at the end.
     pub mean_lines: f64,
+    /// Console frames run, over all games (menus included).
     pub frames: u64,
     /// Seconds of play summed over the games (a job's time).
     pub game_seconds: f64,
@@ -93,6 +115,7 @@ pub struct CartridgeSummary {
 }
 
 impl CartridgeSummary {
+    /// The figures of `records`' finished games.
     pub fn of(records: &[GameRecord]) -> CartridgeSummary {
         let done: Vec<&GameRecord> = records.iter().filter(|r| r.is_final()).collect();
         let n = done.len();

@@ -54,6 +54,7 @@ impl RaceRule {
 pub struct Outcome {
     /// Mean objective over the games it played.
     pub score: f64,
+    /// Games it played.
     pub games: u32,
     /// Stopped before the last game by the rule.
     pub stopped: bool,

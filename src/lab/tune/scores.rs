@@ -18,10 +18,13 @@ const SCORES_FORMAT: &str = "nestor-tune-scores";
 /// One shard's scores of the pending generation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScoresFile {
+    /// `nestor-tune-scores`: what the file is.
     pub format: String,
     /// [`generation_id`] of the generation scored.
     pub generation_id: String,
+    /// The generation's number, from 0.
     pub generation: u32,
+    /// Which share of the candidates it scored.
     pub shard: ShardSpec,
     /// (candidate index, fitness).
     pub scores: Vec<(u32, f64)>,

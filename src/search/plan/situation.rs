@@ -17,6 +17,7 @@ pub struct Situation {
     pub active: Active,
     /// Buttons held in the last frame.
     pub prev: PadState,
+    /// `levelNumber` ($64), binary: the gravity and the weights phase.
     pub level: u8,
     /// BCD lines [$70, $71] (for the level-up a clear may bring before the next piece).
     pub lines: [u8; 2],
