@@ -21,7 +21,7 @@ use crate::search::plan::Planner;
 
 pub mod start;
 mod summary;
-pub use summary::{CartridgeSummary, Share};
+pub use summary::{CartridgeSummary, Share, Stop};
 
 /// Frames between the menu waits of consecutive games: about a second, so that the games'
 /// first pieces and every spawn after them fall on other RNG states.

@@ -167,7 +167,8 @@ impl PartFile {
     }
 }
 
-/// Why shards could not be written, read or merged; each variant names the file.
+/// Why shards could not be written, read or merged; each variant names the file or shard
+/// spec at fault.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ShardError {

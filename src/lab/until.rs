@@ -6,11 +6,11 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// The goal a game plays to; every game also stops at its top-out and at the crash level.
+/// The goal a game plays to; every game also stops at its top-out, a crash or a hang.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Until {
-    /// Play to the top-out (or the crash level, or a cap).
+    /// Play to the top-out (or a crash, a hang or a cap).
     #[default]
     TopOut,
     /// Stop when the level reaches N (`level:29` gives the figures of the level-19 bot).

@@ -52,7 +52,7 @@ impl LockSets {
     }
 
     /// Every lock of the query's piece: the same set as [`Bfs::search_query`] (tested), in
-    /// the kernel's order, by the fastest kernel [`Kernel::choose`] gives without paths.
+    /// the kernel's order, by the fastest kernel the kernel choice gives without paths.
     pub fn search(&mut self, q: &LockQuery) -> &[ReachLock] {
         let kernel = Kernel::choose(&q.start, q.speed, q.moves, q.profile, q.progress, false);
         let found = match kernel {

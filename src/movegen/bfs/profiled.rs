@@ -274,10 +274,10 @@ impl Bfs {
     /// Every lock reachable from the query's start under its profile, with paths, in the order
     /// first reached (`map` is the query's piece's on its board): the one entry point for "the
     /// locks a piece can reach under a profile". The `unlimited` timeline with taps runs
-    /// [`Bfs::search`]'s kernels (its fast paths, bit for bit); anything else the profiled
-    /// search, by dense keys where [`Kernel::choose`] allows, by hashed keys otherwise.
+    /// `Bfs::search`'s kernels (its fast paths, bit for bit); anything else the profiled
+    /// search, by dense keys where the kernel choice allows, by hashed keys otherwise.
     /// An entry query ([`LockQuery::entry`]) under a hold profile searches from three roots,
-    /// nothing, Left or Right held: a lock's root is [`Bfs::root_hold`]; its path (`Bfs::path`)
+    /// nothing, Left or Right held: a lock's root is `Bfs::root_hold`; its path (`Bfs::path`)
     /// starts on the piece's first frame. Reaction time and start delay do not change what
     /// is reachable: the planner applies them.
     pub fn search_query(&mut self, q: &LockQuery, map: &CollisionMap) -> &[Lock] {
