@@ -20,6 +20,7 @@ use crate::search::Standard;
 
 pub mod race;
 pub mod scores;
+mod state_file;
 
 /// The `format` field of a state file.
 const STATE_FORMAT: &str = "nestor-tune-state";
@@ -55,13 +56,13 @@ pub struct TuneConfig {
     pub keys: Vec<String>,
     /// The starting weights: the mean of the first generation and the fixed part of every
     /// candidate (kept as the weights file's text).
-    #[serde(with = "weights_text")]
+    #[serde(with = "state_file::weights_text")]
     pub start: Weights,
     /// The command line that started the run, for the result's header.
     pub command: String,
     /// The player profile the candidates play (kept whole: resuming needs no profile file;
     /// a state file from before profiles plays `unlimited`).
-    #[serde(default, with = "profile_keys")]
+    #[serde(default, with = "state_file::profile_keys")]
     pub profile: Profile,
 }
 
@@ -109,72 +110,6 @@ impl TuneConfig {
             return bad("no weights to tune".into());
         }
         Ok(())
-    }
-}
-
-/// A profile in a state file: its name and its keys, as a profile file writes them.
-mod profile_keys {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use super::Profile;
-    use crate::movegen::profile::{Adjust, Shift};
-
-    #[derive(Serialize, Deserialize)]
-    struct Keys {
-        name: String,
-        timeline: String,
-        shift: Shift,
-        reaction: u16,
-        start_delay: u16,
-        /// Absent under the default `continue` (and in state files from before the key).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        adjust: Option<String>,
-    }
-
-    pub fn serialize<S: Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Error> {
-        Keys {
-            name: p.name.clone(),
-            timeline: p.timeline.to_string(),
-            shift: p.shift,
-            reaction: p.reaction,
-            start_delay: p.start_delay,
-            adjust: (p.adjust != Adjust::Continue).then(|| p.adjust.to_string()),
-        }
-        .serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Profile, D::Error> {
-        let k = Keys::deserialize(d)?;
-        let shift = toml::Value::try_from(k.shift).map_err(serde::de::Error::custom)?;
-        let mut text = format!(
-            "timeline = {:?}\nshift = {shift}\nreaction = {}\nstart_delay = {}\n",
-            k.timeline, k.reaction, k.start_delay
-        );
-        if let Some(a) = k.adjust {
-            text.push_str(&format!("adjust = {a:?}\n"));
-        }
-        Profile::from_toml(&text, "the state file's profile", &k.name)
-            .map_err(serde::de::Error::custom)
-    }
-}
-
-/// The weights file's text in a state file: one format for weights everywhere.
-mod weights_text {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use super::Weights;
-
-    pub fn serialize<S: Serializer>(w: &Weights, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&w.to_toml())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Weights, D::Error> {
-        let text = String::deserialize(d)?;
-        Weights::from_toml(
-            &text,
-            std::path::Path::new("the state file's start weights"),
-        )
-        .map_err(serde::de::Error::custom)
     }
 }
 
