@@ -166,8 +166,9 @@ pub fn clear_sizes(level: u8, lines: [u8; 2], preview: bool) -> ClearSizes {
         if level < GUARD_FROM_LEVEL {
             continue;
         }
-        let least = (1..=4).find(|&n| safe_any(n, level, lines));
-        let most = (1..=4).rev().find(|&n| safe_any(n, level, lines));
+        let safe = [1, 2, 3, 4].map(|n| safe_any(n, level, lines));
+        let least = (1..=4).find(|&n| safe[n - 1]);
+        let most = (1..=4).rev().find(|&n| safe[n - 1]);
         if let (Some(least), Some(most)) = (least, most) {
             if least >= 3 {
                 sizes.need = sizes.need.max(least as u8);
