@@ -449,14 +449,7 @@ impl Game {
     /// `playState_updateLinesAndStatistics`, with its CPU cycles: the one routine whose cost
     /// grows with the level, so the only place a frame can overrun the next NMI.
     fn update_lines_and_score(&mut self, ev: &mut Events, pre: NmiPre) {
-        let shown = ShownBlock {
-            play_state: self.play_state,
-            level: self.level,
-            lines: self.lines,
-            score: self.score,
-            completed_lines: self.completed_lines,
-            hold_down_points: self.active.hold_down_points,
-        };
+        let shown = self.player_block();
         let cleared = self.completed_lines;
         let first_block = (0..10u8).find(|&c| self.field.get(5, c as i16) != EMPTY);
         let mut cycles = timing::music_speed_cycles(first_block);
@@ -503,11 +496,11 @@ impl Game {
             ev.lag = true;
             self.game_mode_state = landing.game_mode_state();
             let before_save = landing == Landing::BeforeSave;
-            let mut shown = shown;
-            if logic <= timing::SAVE_COPIED_COMPLETED_LINES {
-                shown.completed_lines = self.completed_lines;
-            }
-            self.wait = Wait::Lag(before_save.then_some(shown));
+            // The NMI may land inside `savePlayer1State`: RAM then shows the bytes it has
+            // copied with this frame's values, the others with the frame's start.
+            let now = self.player_block();
+            let shown = shown.partly_saved(now, logic);
+            self.wait = Wait::Lag((shown != now).then_some(shown));
             if before_save
                 && timing::points_counter_clobbered(logic, shown.digits(), ev.level_up) == Some(0)
             {
@@ -524,7 +517,10 @@ impl Game {
                 self.crashed = Some(CrashKind::Hang);
                 ev.crashed = self.crashed;
             } else if pre.hint.branch != Branch::Model
-                && matches!(crash::window(logic), Some(crash::Window::Switch(_)))
+                && matches!(
+                    crash::window_near(logic, crash::SAFETY_MARGIN),
+                    Some(crash::Window::Switch(_))
+                )
             {
                 // The crash branch: the next NMI lands in a dispatch and corrupts its jump,
                 // which leaves the game (`Other`) or runs the legal screen's tail.
@@ -536,6 +532,18 @@ impl Game {
                 ev.crashed = self.crashed;
                 self.wait = Wait::Crashing(crash::crash_shows_next_state(logic));
             }
+        }
+    }
+
+    /// The fields play state 5 changes, as the model holds them (the working block at $40).
+    fn player_block(&self) -> ShownBlock {
+        ShownBlock {
+            play_state: self.play_state,
+            level: self.level,
+            lines: self.lines,
+            score: self.score,
+            completed_lines: self.completed_lines,
+            hold_down_points: self.active.hold_down_points,
         }
     }
 

@@ -152,13 +152,36 @@ pub enum Landing {
 /// Upper edges (inclusive) of the [`Landing`] bands, in counted logic cycles (measured: last
 /// value seen below / first above): `Done` ≤ 29,676 (29,668 in `l154-lag-frame` / 29,685); $A7 = 8 ≤ 29,817
 /// (29,774 / 29,860); 7 ≤ 30,022 (30,003 / 30,042); 6 ≤ 30,154 (30,122 / 30,187); 5 ≤ 30,310
-/// (30,268 / 30,352); `AfterSave` ≤ 30,982 (30,881 / 31,084); `BeforeSave` above.
-pub const LANDING_EDGES: [u32; 6] = [29_676, 29_817, 30_022, 30_154, 30_310, 30_982];
+/// (30,268 / 30,352); `AfterSave` up to where `savePlayer1State` has copied the whole block
+/// (its last byte, $60: [`saved_before_nmi`]); `BeforeSave` above, where RAM shows the bytes
+/// the copy has reached with the frame's values and the others with its start.
+pub const LANDING_EDGES: [u32; 6] = [
+    29_676,
+    29_817,
+    30_022,
+    30_154,
+    30_310,
+    SAVE_COPIED_COMPLETED_LINES - (0x76 - 0x60) * SAVE_BYTE_CYCLES,
+];
 
-/// The top of the `BeforeSave` band where `savePlayer1State` (copying $5F down to $40 into
-/// $7F-$60) has already copied `completedLines` ($76) but not the lines and score below it:
-/// measured, `p165-0` t=134 and `p165-1` t=165 (31,084-31,085) against 31,127 (not copied).
+/// The highest *L* at which `savePlayer1State` (copying $5F down to $40 into $7F-$60) has
+/// copied `completedLines` ($76) when the NMI lands: measured, `p165-0` t=134 and `p165-1`
+/// t=165 (31,084-31,085: copied, $70 not) against 31,127 (not copied).
 pub const SAVE_COPIED_COMPLETED_LINES: u32 = 31_106;
+
+/// Cycles per byte of `savePlayer1State`'s copy loop (`lda zp,x` 4, `sta zp,x` 4, `dex` 2,
+/// `cpx #` 2, `bne` 3), counted on the disassembly.
+pub const SAVE_BYTE_CYCLES: u32 = 15;
+
+/// Whether `savePlayer1State` has copied player-block byte `addr` ($60-$76) when the NMI lands
+/// after logic `logic`: the loop copies from $7F down, reaching $76 at
+/// [`SAVE_COPIED_COMPLETED_LINES`] and each lower byte [`SAVE_BYTE_CYCLES`] later, so lower in
+/// *L*. Checked on `cartridge-150/g9-late-save-163` t=11,399 (*L* 30,909: lines $70 copied,
+/// `playState` $68 and the level not) and t=12,551 in the same game (30,949: $68 not copied).
+pub fn saved_before_nmi(logic: u32, addr: u8) -> bool {
+    let below = u32::from(0x76u8.saturating_sub(addr)) * SAVE_BYTE_CYCLES;
+    logic <= SAVE_COPIED_COMPLETED_LINES.saturating_sub(below)
+}
 
 /// The lowest *L* at which the NMI lands inside `addLineClearPoints`'s loop before its last
 /// `dec generalCounter`: measured, the middle of the gap between 31,765 (frame-end RAM: the
@@ -419,6 +442,21 @@ mod tests {
         assert!(audio_lag(28_000, (1_757, 1_757), 0).1);
         assert!(audio_lag(28_000, (1_767, 1_767), 0).1);
         assert_eq!(audio_lag(28_000, (1_768, 1_768), 0), (true, false));
+    }
+
+    #[test]
+    fn the_save_loop_copies_from_the_top_of_the_block_down() {
+        // Measured frames: p165 (31,084-31,085) had copied $76 and not $70, 31,127 not $76;
+        // b150 game 9 (30,909) $70 and not $68; p177 (30,880) $68.
+        assert!(saved_before_nmi(31_085, 0x76) && !saved_before_nmi(31_084, 0x70));
+        assert!(!saved_before_nmi(31_127, 0x76));
+        assert!(saved_before_nmi(30_909, 0x70) && !saved_before_nmi(30_909, 0x68));
+        assert!(saved_before_nmi(30_880, 0x68) && !saved_before_nmi(30_880, 0x64));
+        // Fifteen cycles a byte, and the `AfterSave` band ends where the last byte is copied.
+        assert!(saved_before_nmi(31_106 - 15, 0x75) && !saved_before_nmi(31_106 - 14, 0x75));
+        assert!(saved_before_nmi(LANDING_EDGES[5], 0x60));
+        assert!(!saved_before_nmi(LANDING_EDGES[5] + 1, 0x60));
+        assert_eq!(landing(LANDING_EDGES[5] + 1), Landing::BeforeSave);
     }
 
     #[test]

@@ -53,19 +53,19 @@ fn landing_bands_on_both_sides_of_each_edge() {
 
 #[test]
 fn the_windows_as_counted() {
-    // Eight dispatch windows 38 cycles wide (30 + the 7 varying + 1 for the fitted offset),
-    // then the confetti band and the hang window.
+    // Eight dispatch windows 45 cycles wide (30 + the 7 varying + 1 for the fitted offset + the
+    // 7 seen below), then the confetti band and the hang window.
     assert_eq!(
         DANGER_WINDOWS,
         [
-            (29_807, 29_844),
-            (29_867, 29_904),
-            (29_986, 30_023),
-            (30_046, 30_083),
-            (30_147, 30_184),
-            (30_207, 30_244),
-            (30_309, 30_346),
-            (30_369, 30_406),
+            (29_800, 29_844),
+            (29_860, 29_904),
+            (29_979, 30_023),
+            (30_039, 30_083),
+            (30_140, 30_184),
+            (30_200, 30_244),
+            (30_302, 30_346),
+            (30_362, 30_406),
             (30_475, 30_846),
             (31_373, 31_831),
         ]
@@ -79,6 +79,19 @@ fn the_windows_as_counted() {
     assert_eq!(window(HANG_LOWEST_SEEN), Some(Window::Hang));
     assert!(!clear_risk(31_380 - SAFETY_MARGIN, 31_381).is_safe());
     assert_eq!(window(30_122), None);
+    // The two frames that crashed the cartridge below the counted edges are open, each
+    // nearest the window it crashed in; FCEUX's crash at 29,860 is inside.
+    for (l, k) in [(29_972, 5), (30_130, 3)] {
+        assert!(!clear_risk(l, l).is_safe(), "{l}");
+        assert_eq!(
+            window_near(l, SAFETY_MARGIN),
+            Some(Window::Switch(k)),
+            "{l}"
+        );
+        assert_eq!(window(l), None, "{l}");
+    }
+    assert_eq!(window(29_860), Some(Window::Switch(6)));
+    assert_eq!(window_near(29_700, SAFETY_MARGIN), None);
     assert!(HANG_BAND.0 >= HANG_WINDOW.0 && HANG_BAND.1 <= HANG_WINDOW.1);
     assert!(CONFETTI_MODEL.0 >= CONFETTI_BAND.0 && CONFETTI_MODEL.1 <= CONFETTI_BAND.1);
 }
@@ -101,9 +114,9 @@ fn risk_on_both_sides_of_each_window() {
     }
     // The safe gaps between windows, as the planner sees them.
     for (lo, hi) in [
-        (29_918, 29_972),
-        (30_097, 30_133),
-        (30_258, 30_295),
+        (29_918, 29_965),
+        (30_097, 30_126),
+        (30_258, 30_288),
         (30_420, 30_461),
         (30_860, 31_359),
     ] {
@@ -112,7 +125,7 @@ fn risk_on_both_sides_of_each_window() {
         assert!(!clear_risk(lo, hi + 1).is_safe());
     }
     assert_eq!(
-        clear_risk(29_807 - 100, 29_807 - 100),
+        clear_risk(29_800 - 100, 29_800 - 100),
         ClearRisk::Safe { margin_cycles: 100 }
     );
     assert_eq!(clear_risk(31_765, 31_765), ClearRisk::Crashes);

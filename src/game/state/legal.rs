@@ -264,7 +264,7 @@ mod tests {
         );
         // Outside a dispatch window the branch is the model's: a confetti or gap frame plays on.
         let gap = hand_built_games()
-            .find(|g| (30_097..=30_133).contains(&logic_of(&score_frame(g.clone()).0)))
+            .find(|g| (30_097..=30_126).contains(&logic_of(&score_frame(g.clone()).0)))
             .expect("a state in a gap");
         let (ev, _, after) = score_frame_hinted(gap, legal);
         assert!(ev.lag && ev.crashed.is_none() && !after.is_over());

@@ -14,8 +14,9 @@ pub enum Wait {
     /// Score ≥ 30,000 and the curtain is down: the ending runs (not modelled past its wait).
     Ending,
     /// The last frame's logic missed the NMI (a lag frame): the next NMI is followed by the
-    /// game logic again. `Some` when the NMI came before `savePlayer1State`: RAM's player
-    /// block then still shows the frame's start ([`ShownBlock`]).
+    /// game logic again. `Some` when the NMI came before `savePlayer1State` had copied every
+    /// byte the frame changed: RAM's player block then shows, for the bytes not yet copied,
+    /// the frame's start ([`ShownBlock`]).
     Lag(Option<ShownBlock>),
     /// The last frame's NMI landed in the points loop and wrote 0 into its counter
     /// ([`timing::points_counter_clobbered`]): the next frame runs only the NMI as well, then
@@ -33,8 +34,9 @@ pub enum Wait {
 }
 
 /// The player-block bytes play state 5 changes, as RAM shows them at the end of a frame whose
-/// logic the NMI interrupted before `savePlayer1State` copied the working block back to $60
-/// ([`timing::Landing::BeforeSave`]), and on every frame of a hang.
+/// logic the NMI interrupted before `savePlayer1State` had copied the working block back to
+/// $60 ([`timing::Landing::BeforeSave`], byte by byte: [`timing::saved_before_nmi`]), and on every frame of
+/// a hang.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ShownBlock {
     /// `playState` ($68).
@@ -52,6 +54,37 @@ pub struct ShownBlock {
 }
 
 impl ShownBlock {
+    /// The block as RAM shows it when the NMI lands after logic `logic` inside
+    /// `savePlayer1State`: the bytes the copy has reached show `now`, the others the frame's
+    /// start (`self`).
+    pub(super) fn partly_saved(self, now: ShownBlock, logic: u32) -> ShownBlock {
+        let copied = |addr: u8| timing::saved_before_nmi(logic, addr);
+        let mut s = self;
+        if copied(0x76) {
+            s.completed_lines = now.completed_lines;
+        }
+        for (i, addr) in [0x73u8, 0x74, 0x75].into_iter().enumerate() {
+            if copied(addr) {
+                s.score[i] = now.score[i];
+            }
+        }
+        for (i, addr) in [0x70u8, 0x71].into_iter().enumerate() {
+            if copied(addr) {
+                s.lines[i] = now.lines[i];
+            }
+        }
+        if copied(0x6F) {
+            s.hold_down_points = now.hold_down_points;
+        }
+        if copied(0x68) {
+            s.play_state = now.play_state;
+        }
+        if copied(0x64) {
+            s.level = now.level;
+        }
+        s
+    }
+
     /// The bytes that decide the digits the NMI draws.
     pub(super) fn digits(&self) -> timing::ShownDigits {
         timing::ShownDigits {

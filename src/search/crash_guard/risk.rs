@@ -116,7 +116,8 @@ fn shown_risk(key: RiskKey, level: u8, lines: [u8; 2]) -> (ClearRisk, (u32, u32)
 /// under. [`SAFETY_MARGIN`](crate::game::crash::SAFETY_MARGIN) (14) covers what the traces and
 /// FCEUX showed between emulators; consoles differ by their power-on alignment too, so among
 /// safe locks the planner prefers a wider one. 30 cycles is about the middle of the narrowest
-/// gaps between two windows (54-60 cycles wide with the margin taken off both sides).
+/// gaps between two windows (58-75 cycles between the windows, 30-48 with the margin taken off
+/// both sides).
 pub const PREFERRED_MARGIN: u32 = 30;
 
 /// What a safe lock at [`SAFETY_MARGIN`](crate::game::crash::SAFETY_MARGIN) costs (evaluation
