@@ -135,7 +135,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
         let out = json!({
             "movie": movie.display().to_string(),
             "weights": bot.weights_source,
-            "profile": super::profile::ProfileJson::from(&profile),
+            "profile": nestor::movegen::profile::ProfileKeys::from(&profile),
             "thresholds": settings.classes,
             "interrupted": interrupted,
             "summary": summary,

@@ -5,39 +5,12 @@ use std::path::Path;
 
 use anyhow::anyhow;
 use nestor::io::read_toml_text;
-use nestor::movegen::profile::{Adjust, Profile, ProfileError, Shift};
+use nestor::movegen::profile::{Profile, ProfileError, ProfileKeys};
 use serde::Serialize;
-
-/// A profile as JSON summaries show it (`play`, `analyze`, `tune`'s state).
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct ProfileJson {
-    pub name: String,
-    /// `unlimited` or the X/. pattern.
-    pub timeline: String,
-    pub shift: Shift,
-    pub reaction: u16,
-    pub start_delay: u16,
-    /// `restart` when the profile's `adjust` is; absent under the default `continue`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub adjust: Option<String>,
-}
-
-impl From<&Profile> for ProfileJson {
-    fn from(p: &Profile) -> ProfileJson {
-        ProfileJson {
-            name: p.name.clone(),
-            timeline: p.timeline.to_string(),
-            shift: p.shift,
-            reaction: p.reaction,
-            start_delay: p.start_delay,
-            adjust: (p.adjust != Adjust::Continue).then(|| p.adjust.to_string()),
-        }
-    }
-}
 
 /// For `#[serde(serialize_with)]` on a `Profile` field.
 pub fn serialize<S: serde::Serializer>(p: &Profile, s: S) -> Result<S::Ok, S::Error> {
-    ProfileJson::from(p).serialize(s)
+    ProfileKeys::from(p).serialize(s)
 }
 
 /// The profile an option names: a preset wins over a file of the same name in the current

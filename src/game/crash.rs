@@ -107,19 +107,26 @@ pub const GYM_OFFSET: (u32, u32) = (637, 638);
 pub const VARYING_CYCLES: u32 = 7;
 
 /// How far below the counted lower edge of a dispatch window the cartridge was still seen to
-/// crash, beyond the varying terms: two games of `nestor cartridge --from-level 150` on
-/// tetanes-core crashed at *L* = 29,972 (a single, preview hidden: 14 below window 5's
-/// counted edge) and 30,130 (a double: 17 below window 3's), where other frames with the same
-/// RAM-visible terms played on. What varies is not in RAM (the count agrees with TetrisGYM's
-/// to a few cycles there), so the windows reach this much lower and
-/// [`SAFETY_MARGIN`] is kept from the lowered edge. No crash was seen above a window.
+/// crash, beyond the varying terms, in the windows of the passes through `gameModeState` 6-8
+/// ([`Window::Switch`] 3-7): two games of `nestor cartridge --from-level 150` on tetanes-core
+/// crashed at *L* = 29,972 (a single, preview hidden: 14 below window 5's counted edge) and
+/// 30,130 (a double: 17 below window 3's), where other frames with the same RAM-visible terms
+/// played on, and FCEUX crashed at 29,860 (7 below window 6's). What varies is not in RAM (the
+/// count agrees with TetrisGYM's to a few cycles there), so those windows reach this much
+/// lower and [`SAFETY_MARGIN`] is kept from the lowered edge. Windows 0-2 keep their counted
+/// edges: at the wall (levels 253-255) 91 frames 2-6 cycles below them played on in ten
+/// cartridge games, and moving them too made the planner crash 8 games of 10 there. One crash
+/// was seen above a window: 5 cycles above window 6 at 253 (preview hidden, two soft-drop
+/// rows), inside the margin.
 pub const SPREAD_BELOW: u32 = 7;
 
-/// A dispatch window in *L*: every *L* for which some value of the varying terms (and
-/// [`SPREAD_BELOW`]) puts the NMI in it.
-const fn switch_window(offset: u32) -> (u32, u32) {
+/// A dispatch window in *L*: every *L* for which some value of the varying terms puts the NMI
+/// in it, reaching [`SPREAD_BELOW`] lower from window `k` = 3 on.
+const fn switch_window(k: usize) -> (u32, u32) {
+    let spread = if k >= 3 { SPREAD_BELOW } else { 0 };
+    let offset = SWITCH_OFFSETS[k];
     (
-        GYM_WINDOW.0 + GYM_OFFSET.0 - VARYING_CYCLES - SPREAD_BELOW - offset,
+        GYM_WINDOW.0 + GYM_OFFSET.0 - VARYING_CYCLES - spread - offset,
         GYM_WINDOW.1 + GYM_OFFSET.1 - offset,
     )
 }
@@ -154,14 +161,14 @@ pub const HANG_WINDOW: (u32, u32) = (HANG_LOWEST_SEEN - VARYING_CYCLES, 31_193 +
 /// the sprite staging, before `savePlayer1State` (the lines or level shown a frame late) or
 /// in the points loop.
 pub const DANGER_WINDOWS: [(u32, u32); 10] = [
-    switch_window(SWITCH_OFFSETS[7]),
-    switch_window(SWITCH_OFFSETS[6]),
-    switch_window(SWITCH_OFFSETS[5]),
-    switch_window(SWITCH_OFFSETS[4]),
-    switch_window(SWITCH_OFFSETS[3]),
-    switch_window(SWITCH_OFFSETS[2]),
-    switch_window(SWITCH_OFFSETS[1]),
-    switch_window(SWITCH_OFFSETS[0]),
+    switch_window(7),
+    switch_window(6),
+    switch_window(5),
+    switch_window(4),
+    switch_window(3),
+    switch_window(2),
+    switch_window(1),
+    switch_window(0),
     CONFETTI_BAND,
     HANG_WINDOW,
 ];

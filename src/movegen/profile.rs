@@ -7,10 +7,12 @@ use std::sync::OnceLock;
 use crate::game::pad::PadState;
 mod adjust;
 mod choice;
+mod keys;
 mod timeline;
 
 pub use adjust::Adjust;
 pub use choice::{built_in_names, WeightsChoice, BUILT_IN};
+pub use keys::ProfileKeys;
 pub use timeline::Timeline;
 
 /// The buttons a timeline limits: Left, Right, A and B (Down is soft drop, outside profiles).
