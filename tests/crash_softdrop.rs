@@ -176,22 +176,28 @@ fn ready_rows_count_the_rows_full_but_for_one_open_column() {
     assert_eq!(ready_rows(&Board::EMPTY), 0);
 }
 
-/// Level 170 (1,640-1,646 lines) allows only triples and tetrises: from 1,636 lines (169,
-/// doubles only) the look-ahead sees it and asks for 3 ready rows; at 1,600 lines (166)
-/// nothing within the look-ahead asks for a big clear.
+/// Level 170 (1,640-1,645 lines) allows only tetrises (dispatch windows 3-7 reach 7 cycles
+/// below their counted edges): from 1,636 lines (169) the look-ahead sees it and asks for 4
+/// ready rows; at 1,600 lines (166) nothing within the look-ahead asks for a big clear.
 #[test]
 fn the_clear_size_needed_looks_ahead_to_level_170() {
-    assert_eq!(clear_sizes(170, [0x40, 16], false).need, 3);
-    assert_eq!(clear_sizes(169, [0x36, 16], false).need, 3);
+    assert_eq!(clear_sizes(170, [0x40, 16], false).need, 4);
+    assert_eq!(clear_sizes(169, [0x36, 16], false).need, 4);
     assert_eq!(clear_sizes(166, [0x00, 16], false).need, 0);
     assert_eq!(clear_sizes(139, [0x40, 13], false).need, 0);
 }
 
-/// Before level 170 a pair leaving no well for a triple costs [`READY_PENALTY`] per row
+/// Before level 170 a pair leaving no well for a tetris costs [`READY_PENALTY`] per row
 /// missing; a pair leaving one costs nothing; at 166 neither costs anything.
 #[test]
 fn a_pair_without_a_well_for_level_170_costs_per_missing_row() {
-    let well = board_of(&["#########.", "#########.", "#########.", "##########"]);
+    let well = board_of(&[
+        "#########.",
+        "#########.",
+        "#########.",
+        "#########.",
+        "##########",
+    ]);
     let flat = board_of(&["##########", "##########", "##########", "##########"]);
     let mut g = CrashGuard::default();
     g.no_preview = true;
@@ -199,7 +205,7 @@ fn a_pair_without_a_well_for_level_170_costs_per_missing_row() {
     let decision = (169, [0x36, 16]);
     g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
     assert_eq!(g.second_penalty(decision, 0, &well, 0), 0.0);
-    assert_eq!(g.second_penalty(decision, 0, &flat, 0), 3.0 * READY_PENALTY);
+    assert_eq!(g.second_penalty(decision, 0, &flat, 0), 4.0 * READY_PENALTY);
     let decision = (166, [0x00, 16]);
     g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
     assert_eq!(g.second_penalty(decision, 0, &flat, 0), 0.0);
