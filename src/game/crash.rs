@@ -210,11 +210,16 @@ pub fn window(logic: u32) -> Option<Window> {
     let i = DANGER_WINDOWS
         .iter()
         .position(|&(a, b)| (a..=b).contains(&logic))?;
-    Some(match i {
+    Some(window_at(i))
+}
+
+/// The window at index `i` of [`DANGER_WINDOWS`].
+fn window_at(i: usize) -> Window {
+    match i {
         0..=7 => Window::Switch(7 - i as u8),
         8 => Window::Confetti,
         _ => Window::Hang,
-    })
+    }
 }
 
 /// The window nearest `logic` when it lies within `margin` cycles of it (inside counts as 0):
@@ -231,11 +236,7 @@ pub fn window_near(logic: u32, margin: u32) -> Option<Window> {
         })
         .enumerate()
         .min_by_key(|&(_, d)| d)?;
-    (d <= margin).then(|| match i {
-        0..=7 => Window::Switch(7 - i as u8),
-        8 => Window::Confetti,
-        _ => Window::Hang,
-    })
+    (d <= margin).then(|| window_at(i))
 }
 
 /// What RAM shows after a crash in the dispatch window `logic` falls in: `gameModeState` one

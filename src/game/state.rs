@@ -496,8 +496,7 @@ impl Game {
             ev.lag = true;
             self.game_mode_state = landing.game_mode_state();
             let before_save = landing == Landing::BeforeSave;
-            // The NMI may land inside `savePlayer1State`: RAM then shows the bytes it has
-            // copied with this frame's values, the others with the frame's start.
+            // An NMI inside `savePlayer1State` leaves the bytes not yet copied at the start.
             let now = self.player_block();
             let shown = shown.partly_saved(now, logic);
             self.wait = Wait::Lag((shown != now).then_some(shown));
