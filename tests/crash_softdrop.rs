@@ -7,8 +7,8 @@ mod common;
 use nestor::game::crash::ClearRisk;
 use nestor::game::{Board, Game, PadState, Piece, Pos};
 use nestor::search::crash_guard::{
-    clear_sizes, in_stretch, key_risk, lock_risk, ready_rows, CrashGuard, EXCESS_READY_PENALTY,
-    READY_PENALTY,
+    clear_sizes, in_stretch, key_risk, lock_risk, ready_rows, rows_with_holes, CrashGuard,
+    EXCESS_READY_PENALTY, HOLE_ROW_PENALTY, READY_PENALTY, SINGLES_OUT_FROM,
 };
 use nestor::search::eval::Standard;
 use nestor::search::{Plan, Planner, Situation};
@@ -254,4 +254,48 @@ fn a_double_at_the_lowest_hang_seen_ranks_with_the_hangs() {
     assert_eq!(key_risk((2, 10, 0), level, lines, true), ClearRisk::Crashes);
     assert!(key_risk((0, 10, 0), level, lines, true).is_safe());
     assert!(key_risk((1, 10, 0), level, lines, true).is_safe());
+}
+
+#[test]
+fn rows_with_holes_count_each_row_with_a_covered_empty_cell_once() {
+    let rows = [
+        "....#.....",
+        "#.######..",
+        "##.####.##",
+        "#########.",
+        "##########",
+    ];
+    // The second row's gaps are open from above; the third and fourth rows' are covered.
+    assert_eq!(rows_with_holes(&board_of(&rows)), 2);
+    assert_eq!(rows_with_holes(&board_of(&["#########.", "##########"])), 0);
+    assert_eq!(rows_with_holes(&Board::EMPTY), 0);
+}
+
+/// Levels 167-170 (1,619-1,649 lines) allow no single but at 1,639: the look-ahead from 168
+/// sees the singles out at every count; from 166 (1,600) only at 1,609.
+#[test]
+fn the_look_ahead_counts_the_line_counts_without_a_safe_single() {
+    assert!(clear_sizes(168, [0x20, 16], true).singles_out >= 12);
+    assert!(clear_sizes(166, [0x00, 16], true).singles_out < SINGLES_OUT_FROM);
+    assert_eq!(clear_sizes(150, [0x40, 14], true).singles_out, 0);
+}
+
+/// Where the singles are out for the counts ahead, a pair leaving rows with holes (which
+/// mostly a single clears) costs [`HOLE_ROW_PENALTY`] per such row; at 150 nothing.
+#[test]
+fn a_pair_leaving_holes_before_the_singles_hang_costs_per_row() {
+    let holes = board_of(&["..#.......", "#.######..", "##.#######", "#########."]);
+    let clean = board_of(&["#.........", "########..", "#########."]);
+    let mut g = CrashGuard::default();
+    let safe = ClearRisk::Safe { margin_cycles: 100 };
+    let decision = (168, [0x20, 16]);
+    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
+    let base = g.second_penalty(decision, 0, &clean, 0);
+    assert_eq!(
+        g.second_penalty(decision, 0, &holes, 0) - base,
+        2.0 * HOLE_ROW_PENALTY
+    );
+    let decision = (150, [0x40, 14]);
+    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
+    assert_eq!(g.second_penalty(decision, 0, &holes, 0), 0.0);
 }

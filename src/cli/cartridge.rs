@@ -55,6 +55,11 @@ pub struct CartridgeArgs {
     /// as on a console or in FCEUX].
     #[arg(long, value_name = "LEVEL")]
     pub run_ahead_from: Option<u8>,
+    /// With --run-ahead-from: the copy only counts (crashes, open frames, disagreements with
+    /// the model) and never makes the bot plan again, so each game is the one a console plays
+    /// with no run-ahead.
+    #[arg(long, requires = "run_ahead_from")]
+    pub run_ahead_watch: bool,
     /// Stop a game after this many frames [default: no limit].
     #[arg(long)]
     pub frames: Option<u64>,
@@ -114,6 +119,7 @@ pub fn run(args: &CartridgeArgs) -> Result<ExitCode> {
         level: args.level,
         until,
         run_ahead_from: args.run_ahead_from,
+        run_ahead_watch: args.run_ahead_watch,
         frame_limit: args.frames,
         profile: bot.profile.name.clone(),
         from_level: args.from_level,

@@ -41,6 +41,10 @@ pub struct BatchSpec {
     pub until: Until,
     /// The run-ahead check from this level (`None`: off, as on a console or in FCEUX).
     pub run_ahead_from: Option<u8>,
+    /// The run-ahead only counts, never plans again (`Driver::set_run_ahead_watch`): the
+    /// games are the ones played without it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub run_ahead_watch: bool,
     /// Frames after which a game is stopped (`None`: no limit).
     pub frame_limit: Option<u64>,
     /// The profile's name, so that a resumed batch plays on with the same player.
@@ -59,6 +63,9 @@ impl std::fmt::Display for BatchSpec {
         }
         write!(f, "until {}, ", self.until)?;
         match self.run_ahead_from {
+            Some(l) if self.run_ahead_watch => {
+                write!(f, "run-ahead from level {l} watching (every plan kept), ")?
+            }
             Some(l) => write!(f, "run-ahead from level {l}, ")?,
             None => write!(f, "no run-ahead, ")?,
         }
@@ -198,6 +205,7 @@ pub fn play_game<C: Console, E: Evaluator>(
         Err(e) => return (record(GameEnd::Failed(e.to_string()), None, 0, None), pads),
     };
     driver.set_run_ahead(spec.run_ahead_from);
+    driver.set_run_ahead_watch(spec.run_ahead_watch);
     driver.set_menu_wait(menu_wait(game));
     let mut frames = 0u64;
     let end = loop {

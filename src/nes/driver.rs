@@ -453,7 +453,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 break Ok(());
             }
             match self.look_ahead() {
-                Ok(Some(lock)) if self.planner.exclude.len() < RUN_AHEAD_TRIES => {
+                Ok(Some(lock))
+                    if !self.run_ahead.watch && self.planner.exclude.len() < RUN_AHEAD_TRIES =>
+                {
                     // Plan again without the lock that crashed the copy.
                     self.planner.exclude.push(lock);
                     self.follower.drop_plan();

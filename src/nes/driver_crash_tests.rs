@@ -231,6 +231,24 @@ fn the_run_ahead_sees_the_crash_and_plans_around_it() {
 }
 
 #[test]
+fn a_watching_run_ahead_counts_the_crash_and_keeps_the_plan() {
+    // Watching, the copy sees the crash coming but the bot keeps its plan: the game crashes
+    // on the frame it crashes without the check, and the crash was counted first.
+    let mut off = crash_driver(157, None);
+    let frames = frames_to_crash(&mut off);
+    let mut watch = crash_driver(157, Some(150));
+    watch.set_run_ahead_watch(true);
+    assert_eq!(frames_to_crash(&mut watch), frames);
+    assert_eq!(watch.console().inner.game(), off.console().inner.game());
+    let counts = watch.run_ahead();
+    assert!(
+        counts.crashes >= 1 && counts.checks > counts.crashes,
+        "{counts:?}"
+    );
+    assert_eq!(watch.run_ahead_replans(), 0);
+}
+
+#[test]
 fn the_run_ahead_leaves_the_game_alone() {
     // The copy changes nothing: the same game with the check on and off.
     let (mut on, mut off) = (crash_driver(200, Some(150)), crash_driver(200, None));

@@ -83,6 +83,8 @@ impl ModelVerdict {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RunAhead {
     pub(super) from: Option<u8>,
+    /// Count what the copy shows but keep every plan (the game a console plays without it).
+    pub(super) watch: bool,
     counts: RunAheadCounts,
     pub(super) replans: u64,
 }
@@ -91,6 +93,7 @@ impl Default for RunAhead {
     fn default() -> RunAhead {
         RunAhead {
             from: Some(RUN_AHEAD_LEVEL),
+            watch: false,
             counts: RunAheadCounts::default(),
             replans: 0,
         }
@@ -102,6 +105,13 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     /// [`RUN_AHEAD_LEVEL`].
     pub fn set_run_ahead(&mut self, level: Option<u8>) {
         self.run_ahead.from = level;
+    }
+
+    /// With `watch`, the run-ahead check counts what the copy shows (crashes, open frames,
+    /// disagreements) but never plans again: the game is the one a console plays without it,
+    /// and the counts check the model's verdict on every clear.
+    pub fn set_run_ahead_watch(&mut self, watch: bool) {
+        self.run_ahead.watch = watch;
     }
 
     /// What the run-ahead check counted so far.

@@ -66,7 +66,7 @@ pub struct CrashGuard {
     memo2: [[[Option<u8>; 11]; 5]; 5],
     /// [`clear_sizes`] per lines the pair clears (0-8) within
     /// the decision.
-    memo_need: [Option<(u8, u8)>; 9],
+    memo_need: [Option<(u8, u8, u8)>; 9],
     /// Candidates refused by the last [`CrashGuard::screen`].
     pub refused: usize,
     /// Decisions that refused at least one candidate, since the planner was made.
@@ -150,6 +150,8 @@ pub struct ClearSizes {
     /// The largest clear size (1 or 2) that is the largest one safe at some count where no
     /// triple or tetris is safe; 4 when there is no such count.
     pub cap: u8,
+    /// Line counts in the look-ahead where some clear is safe but no single is.
+    pub singles_out: u8,
 }
 
 /// [`ClearSizes`] from `level`/`lines` (BCD) on, one pass over the look-ahead.
@@ -157,7 +159,11 @@ pub fn clear_sizes(level: u8, lines: [u8; 2], preview: bool) -> ClearSizes {
     let safe_any = |n: usize, level, lines| {
         (0..HOLD_ANY).any(|h| key_risk((n, 10, h), level, lines, preview).is_safe())
     };
-    let mut sizes = ClearSizes { need: 0, cap: 4 };
+    let mut sizes = ClearSizes {
+        need: 0,
+        cap: 4,
+        singles_out: 0,
+    };
     let (mut level, mut lines) = (level, lines);
     for d in 0..=NEED_LOOKAHEAD {
         if d > 0 {
@@ -170,6 +176,9 @@ pub fn clear_sizes(level: u8, lines: [u8; 2], preview: bool) -> ClearSizes {
         let least = (1..=4).find(|&n| safe[n - 1]);
         let most = (1..=4).rev().find(|&n| safe[n - 1]);
         if let (Some(least), Some(most)) = (least, most) {
+            if least >= 2 {
+                sizes.singles_out += 1;
+            }
             if least >= 3 {
                 sizes.need = sizes.need.max(least as u8);
             }
@@ -203,6 +212,30 @@ pub fn ready_rows(board: &Board) -> u8 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// What the pair value adds per row with a hole ([`rows_with_holes`]) when singles are unsafe
+/// at [`SINGLES_OUT_FROM`] or more of the line counts ahead ([`ClearSizes::singles_out`]):
+/// such a row is cleared by a single more often than not, and at 167-170 (1,619-1,649 lines)
+/// every single hangs. 400 games from 19 to level 175 (seeds 1-400): 22 top-outs at 168-172
+/// without the rule, 2 with 10 and 3 counts (4 with 10 and 6 counts, 9 with 20 and 6).
+pub const HOLE_ROW_PENALTY: f64 = 10.0;
+
+/// How many of the [`NEED_LOOKAHEAD`] line counts ahead must forbid singles before
+/// [`HOLE_ROW_PENALTY`] applies.
+pub const SINGLES_OUT_FROM: u8 = 3;
+
+/// Rows holding an empty cell with a filled cell somewhere above it in its column.
+pub fn rows_with_holes(board: &Board) -> u8 {
+    let mut covered = 0u16;
+    let mut n = 0;
+    for &r in board.visible() {
+        if !r & covered & FULL_ROW != 0 {
+            n += 1;
+        }
+        covered |= r;
+    }
+    n
 }
 
 impl CrashGuard {
@@ -309,11 +342,16 @@ impl CrashGuard {
             SECOND_LOCK_PENALTY
         };
         let total = (first + k.0).min(8);
-        let (need, cap) = *self.memo_need[total].get_or_insert_with(|| {
+        let (need, cap, singles_out) = *self.memo_need[total].get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, total as u32);
             let sizes = clear_sizes(level2, lines2, preview);
-            (sizes.need, sizes.cap)
+            (sizes.need, sizes.cap, sizes.singles_out)
         });
+        let hole_rows = if singles_out >= SINGLES_OUT_FROM {
+            f64::from(rows_with_holes(board2))
+        } else {
+            0.0
+        };
         let ready = if need >= 3 || cap <= 2 {
             ready_rows(board2)
         } else {
@@ -330,7 +368,10 @@ impl CrashGuard {
         } else {
             0.0
         };
-        f64::from(2 - class) * per_lock + unready * READY_PENALTY + excess * EXCESS_READY_PENALTY
+        f64::from(2 - class) * per_lock
+            + unready * READY_PENALTY
+            + excess * EXCESS_READY_PENALTY
+            + hole_rows * HOLE_ROW_PENALTY
     }
 
     /// What the pair value adds for candidate `i` itself: in a stretch with no safe clear,

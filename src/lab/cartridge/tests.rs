@@ -11,6 +11,7 @@ fn spec(until: Until) -> BatchSpec {
         level: 19,
         until,
         run_ahead_from: None,
+        run_ahead_watch: false,
         frame_limit: None,
         profile: "unlimited".into(),
         from_level: None,
