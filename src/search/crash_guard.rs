@@ -217,8 +217,8 @@ pub fn ready_rows(board: &Board) -> u8 {
 /// What the pair value adds per row with a hole ([`rows_with_holes`]) when singles are unsafe
 /// at [`SINGLES_OUT_FROM`] or more of the line counts ahead ([`ClearSizes::singles_out`]):
 /// such a row is cleared by a single more often than not, and at 167-170 (1,619-1,649 lines)
-/// every single hangs. 400 games from 19 to level 175 (seeds 1-400): 22 top-outs at 168-172
-/// without the rule, 2 with 10 and 3 counts (4 with 10 and 6 counts, 9 with 20 and 6).
+/// every single hangs. 400 games from 19 to level 175 (seeds 1-400): 21 top-outs at 168-172
+/// without the rule, 2 with 10 and 3 counts (3 with 10 and 6 counts, 8 with 20 and 6).
 pub const HOLE_ROW_PENALTY: f64 = 10.0;
 
 /// How many of the [`NEED_LOOKAHEAD`] line counts ahead must forbid singles before
