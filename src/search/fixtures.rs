@@ -1,25 +1,14 @@
 //! Fixtures shared by the planner's unit tests (compiled for tests only): the lock searches'
-//! boards (`movegen::fixtures`), a piece at its spawn on a board, an O piece's placement.
+//! boards (`movegen::fixtures`), an O piece's placement, a situation after some inputs.
 
 pub use crate::movegen::fixtures::*;
 
 use crate::game::pad::Buttons;
 use crate::game::score::drop_speed;
-use crate::game::{Board, PadState, Piece};
+use crate::game::{PadState, Piece};
 use crate::movegen::profile::PieceProgress;
 use crate::movegen::CollisionMap;
 use crate::search::{Placement, Situation};
-
-/// `piece` at its spawn on `board`: nothing held, nothing of its timeline spent.
-pub fn at_spawn(
-    board: Board,
-    piece: Piece,
-    level: u8,
-    lines: [u8; 2],
-    next: Option<Piece>,
-) -> Situation {
-    Situation::at_spawn(board, piece, level, lines, next)
-}
 
 /// The O piece (its one orientation) placed at column `x`, row `y`.
 pub fn o_at(x: u8, y: u8) -> Placement {

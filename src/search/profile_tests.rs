@@ -5,7 +5,7 @@ use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::Piece;
 use crate::movegen::profile::{Adjust, PieceProgress, Profile};
 use crate::search::eval::Standard;
-use crate::search::fixtures::{after_inputs, at_spawn, mid_board};
+use crate::search::fixtures::{after_inputs, mid_board};
 use crate::search::plan::{Planner, Situation};
 
 fn planner(profile: &str) -> Planner<Standard> {
@@ -20,7 +20,7 @@ fn before_the_reaction_the_plan_does_not_depend_on_the_next_piece() {
     let mut human = planner("human");
     let mut seen_different = false;
     for piece in Piece::ALL {
-        let s = at_spawn(board, piece, 18, [0x30, 0x01], None);
+        let s = Situation::at_spawn(board, piece, 18, [0x30, 0x01], None);
         let blind = human.plan(&s).unwrap();
         assert_eq!(blind.replan_after, Some(18), "{piece:?}");
         assert_eq!(blind.next_lock, None);
@@ -58,7 +58,7 @@ fn before_the_reaction_the_plan_does_not_depend_on_the_next_piece() {
 #[test]
 fn without_a_reaction_time_the_next_piece_counts_at_once() {
     let mut p = planner("30hz");
-    let s = |next| at_spawn(mid_board(), Piece::T, 18, [0x30, 0x01], next);
+    let s = |next| Situation::at_spawn(mid_board(), Piece::T, 18, [0x30, 0x01], next);
     let plan = p.plan(&s(Some(Piece::I))).unwrap();
     assert_eq!(plan.replan_after, None);
     assert!(plan.next_lock.is_some());
@@ -92,7 +92,7 @@ fn adjustment(
 ) -> ((u8, u8), Vec<usize>) {
     let mut p = planner("15hz");
     (p.profile.reaction, p.profile.adjust) = (18, adjust);
-    let s = at_spawn(right_well(from), Piece::I, 18, [0, 0], Some(Piece::T));
+    let s = Situation::at_spawn(right_well(from), Piece::I, 18, [0, 0], Some(Piece::T));
     let mut inputs = [PadState::NONE; 18];
     for &(f, b) in initial {
         inputs[f] = b;

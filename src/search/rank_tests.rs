@@ -67,7 +67,7 @@ fn best_entry_is_the_planners_choice() {
 fn a_profile_ranks_only_what_it_reaches() {
     use crate::game::{PadState, Piece};
     use crate::movegen::profile::Profile;
-    use crate::search::fixtures::{at_spawn, mid_board};
+    use crate::search::fixtures::mid_board;
     let board = mid_board();
     let standard = Standard::new(Weights::default_set());
     let mut unlimited = Ranker::new(standard.clone());
@@ -79,7 +79,7 @@ fn a_profile_ranks_only_what_it_reaches() {
     planner.profile = profile.clone();
     let mut fewer = 0;
     for piece in Piece::ALL {
-        let s = at_spawn(board, piece, 29, [0x00, 0x02], Some(Piece::I));
+        let s = Situation::at_spawn(board, piece, 29, [0x00, 0x02], Some(Piece::I));
         let all = unlimited.rank(&s).unwrap();
         let some = slow.rank(&s).unwrap();
         assert_eq!(some.best().unwrap().lock, planner.plan(&s).unwrap().lock);

@@ -269,7 +269,7 @@ mod tests {
         for piece in Piece::ALL {
             for next in Piece::ALL {
                 let s =
-                    crate::search::fixtures::at_spawn(board, piece, 19, [0x50, 0x01], Some(next));
+                    crate::search::Situation::at_spawn(board, piece, 19, [0x50, 0x01], Some(next));
                 out.push(planner.plan(&s));
             }
         }

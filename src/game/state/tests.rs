@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::piece;
+use crate::game::{crash, timing};
 use crate::game::playfield::EMPTY;
 
 const O: u8 = 0x0A;
@@ -524,7 +525,7 @@ fn without_the_engines_ram_a_frame_is_open_where_the_audio_range_straddles_the_e
         for clear in 0..=2 {
             let (ev, next) = score_frame(capped_clear(level, clear));
             let l = logic_of(&ev);
-            if timing::landing(l) != Landing::Done {
+            if timing::landing(l) != timing::Landing::Done {
                 continue;
             }
             let open = timing::lags(l + hi + hi_off) && !timing::lags(l + lo + lo_off);

@@ -74,7 +74,7 @@ fn at_157(rows: &[&str], piece: Piece, next: Piece) -> Situation {
             }
         }
     }
-    crate::search::fixtures::at_spawn(board, piece, 157, [0x71, 0x0F], Some(next))
+    crate::search::Situation::at_spawn(board, piece, 157, [0x71, 0x0F], Some(next))
 }
 
 /// The risk of the plan's second lock after its first.

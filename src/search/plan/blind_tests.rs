@@ -9,9 +9,10 @@ use crate::game::Board;
 use crate::movegen::profile::Profile;
 use crate::movegen::{LockQuery, LockSets};
 use crate::search::eval::{Evaluator, Standard};
-use crate::search::fixtures::{at_spawn, planner_boards, random_stacks};
+use crate::search::fixtures::{planner_boards, random_stacks};
 use crate::search::pairs::AfterFirst;
 use crate::search::third::third_piece_odds;
+use crate::search::Situation;
 
 fn human(blind_placements: u16) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());
@@ -34,7 +35,7 @@ fn weighing_the_best_ranked_gives_the_full_plan_when_its_lock_is_among_them() {
             for (level, lines) in [(19, [0x95, 0x01]), (29, [0x00, 0x03])] {
                 for piece in Piece::ALL {
                     // The blind plan never reads the next piece.
-                    let s = at_spawn(board, piece, level, lines, Some(Piece::T));
+                    let s = Situation::at_spawn(board, piece, level, lines, Some(Piece::T));
                     let want = full.plan(&s);
                     let got = pruned.plan(&s);
                     assert_eq!(want.is_some(), got.is_some(), "board {b} {piece:?}");
@@ -129,7 +130,7 @@ fn the_ranking_keeps_the_tetris_that_the_value_alone_misses() {
     let (mut by_alone, mut by_ranking, mut decisions) = (0, 0, 0);
     for board in tetris_ready(40, 0x2545_F491_4F6C_DD1D) {
         for piece in Piece::ALL {
-            let s = at_spawn(board, piece, 19, [0x95, 0x01], None);
+            let s = Situation::at_spawn(board, piece, 19, [0x95, 0x01], None);
             let (Some(want), Some(_)) = (full.plan(&s), pruned.plan(&s)) else {
                 continue;
             };
@@ -168,7 +169,7 @@ fn a_ranking_key_is_the_upright_i_pair_and_the_value_alone_by_the_odds() {
     let mut checked = 0;
     for board in planner_boards() {
         for piece in Piece::ALL {
-            let s = at_spawn(board, piece, 19, [0x95, 0x01], None);
+            let s = Situation::at_spawn(board, piece, 19, [0x95, 0x01], None);
             if p.plan(&s).is_none() || p.firsts.len() <= 2 {
                 continue;
             }

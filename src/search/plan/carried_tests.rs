@@ -5,8 +5,9 @@ use super::Planner;
 use crate::game::piece::Piece;
 use crate::movegen::profile::Profile;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{at_spawn, planner_boards, random_boards};
+use crate::search::fixtures::{planner_boards, random_boards};
 use crate::search::third::Lookahead;
+use crate::search::Situation;
 
 #[test]
 fn the_layers_pairs_valued_carried_give_the_full_passs_plans() {
@@ -27,7 +28,7 @@ fn the_layers_pairs_valued_carried_give_the_full_passs_plans() {
             for (level, lines) in [(18, [0x30, 0x01]), (19, [0x95, 0x01]), (29, [0x00, 0x03])] {
                 for piece in Piece::ALL {
                     for next in Piece::ALL {
-                        let s = at_spawn(board, piece, level, lines, Some(next));
+                        let s = Situation::at_spawn(board, piece, level, lines, Some(next));
                         let (a, want) = (carried.plan(&s), full.plan(&s));
                         assert_eq!(
                             a, want,

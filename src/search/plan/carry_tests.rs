@@ -5,8 +5,9 @@ use super::Planner;
 use crate::game::piece::Piece;
 use crate::movegen::profile::Profile;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{after_inputs, at_spawn, planner_boards, random_boards};
+use crate::search::fixtures::{after_inputs, planner_boards, random_boards};
 use crate::search::pairs::{level_and_lines_after, AfterFirst};
+use crate::search::Situation;
 
 fn human(blind: u16) -> Planner<Standard> {
     let mut p = Planner::new(Standard::default());
@@ -28,7 +29,7 @@ fn the_next_blind_plan_from_the_layers_values_is_the_one_made_from_scratch() {
             for (level, lines) in [(18, [0x30, 0x01]), (19, [0x99, 0x01])] {
                 for piece in Piece::ALL {
                     for next in Piece::ALL {
-                        let s = at_spawn(board, piece, level, lines, Some(next));
+                        let s = Situation::at_spawn(board, piece, level, lines, Some(next));
                         let Some(first) = carrying.plan(&s) else {
                             continue;
                         };
@@ -42,7 +43,8 @@ fn the_next_blind_plan_from_the_layers_values_is_the_one_made_from_scratch() {
                         // The game goes on as planned: the next piece spawns after the lock.
                         let after = AfterFirst::new(&s.board, s.level, s.lines, re.lock);
                         let (level2, lines2) = level_and_lines_after(s.level, s.lines, after.lines);
-                        let s2 = at_spawn(after.board, next, level2, lines2, Some(piece));
+                        let s2 =
+                            Situation::at_spawn(after.board, next, level2, lines2, Some(piece));
                         let before = carrying.carried_values;
                         let got = carrying.plan(&s2);
                         assert_eq!(

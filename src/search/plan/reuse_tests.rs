@@ -6,7 +6,7 @@ use crate::game::piece::Piece;
 use crate::game::Board;
 use crate::movegen::profile::Profile;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{after_inputs, at_spawn, mid_board, planner_boards, random_boards};
+use crate::search::fixtures::{after_inputs, mid_board, planner_boards, random_boards};
 use crate::search::third::Lookahead;
 
 /// The `human` preset weighing `blind` first locks before the reaction (0: every one, so
@@ -44,7 +44,7 @@ fn the_replan_from_the_blind_plans_pairs_is_the_replan_made_from_scratch() {
                 for (level, lines) in [(18, [0x30, 0x01]), (19, [0x95, 0x01]), (29, [0x00, 0x03])] {
                     for piece in Piece::ALL {
                         for next in Piece::ALL {
-                            let s = at_spawn(board, piece, level, lines, Some(next));
+                            let s = Situation::at_spawn(board, piece, level, lines, Some(next));
                             let Some(first) = kept.plan(&s) else { continue };
                             let Some(k) = first.replan_after else {
                                 continue;
@@ -79,7 +79,7 @@ fn the_replan_from_the_blind_plans_pairs_is_the_replan_made_from_scratch() {
 #[test]
 fn kept_pairs_serve_only_the_next_decision_of_the_same_situation() {
     let mut p = human(Lookahead::default(), 0);
-    let s = at_spawn(mid_board(), Piece::T, 19, [0x95, 0x01], Some(Piece::I));
+    let s = Situation::at_spawn(mid_board(), Piece::T, 19, [0x95, 0x01], Some(Piece::I));
     let blind = p.plan(&s).unwrap();
     let re_s = after_inputs(&s, &blind.inputs[..18], Piece::T);
     let (ours, moves, t) = (p.profile.clone(), p.moves, Some(Piece::T));
