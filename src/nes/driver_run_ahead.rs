@@ -8,6 +8,7 @@ use crate::game::{CrashKind, Game, PadState};
 use crate::nes::console::Console;
 use crate::nes::freeze::FreezeWatch;
 use crate::nes::observe::RamSnapshot;
+use crate::search::crash_guard::{key_risk, risk_key};
 use crate::search::eval::{Evaluator, Placement};
 use crate::search::follow::line_count;
 
@@ -135,6 +136,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             return Ok(None);
         };
         let lock = f.plan.lock;
+        if !self.may_stop_the_cartridge(lock) {
+            return Ok(None);
+        }
         let Some(saved) = self.console.save()? else {
             return Ok(None);
         };
@@ -228,6 +232,27 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             },
         );
         Ok(Some(lock))
+    }
+}
+
+impl<C: Console, E: Evaluator> Driver<C, E> {
+    /// Whether the lock of a plan made now can stop the cartridge: it clears lines, or the
+    /// model does not call its frame safe for every soft drop and preview state (a lock
+    /// without a line comes near a window at 247-255 only). The others are not played ahead:
+    /// past level 150 about two locks in three clear nothing, and each check plays the
+    /// piece's frames once more.
+    fn may_stop_the_cartridge(&self, lock: Placement) -> bool {
+        let Ok(game) = self.now.to_game() else {
+            return true;
+        };
+        let mut board = game.board();
+        if board.lock(lock.x, lock.y, lock.orientation) > 0 {
+            return true;
+        }
+        let key = risk_key(&board, 0, None);
+        [false, true]
+            .iter()
+            .any(|&preview| !key_risk(key, game.level, game.lines, preview).is_safe())
     }
 }
 

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::game::piece;
-use crate::game::{crash, timing};
 use crate::game::playfield::EMPTY;
+use crate::game::{crash, timing};
 
 const O: u8 = 0x0A;
 
