@@ -66,7 +66,7 @@ pub struct CrashGuard {
     memo2: [[[Option<u8>; 11]; 5]; 5],
     /// [`clear_sizes`] per lines the pair clears (0-8) within
     /// the decision.
-    memo_need: [Option<(u8, u8, u8)>; 9],
+    memo_need: [Option<ClearSizes>; 9],
     /// Candidates refused by the last [`CrashGuard::screen`].
     pub refused: usize,
     /// Decisions that refused at least one candidate, since the planner was made.
@@ -342,10 +342,13 @@ impl CrashGuard {
             SECOND_LOCK_PENALTY
         };
         let total = (first + k.0).min(8);
-        let (need, cap, singles_out) = *self.memo_need[total].get_or_insert_with(|| {
+        let ClearSizes {
+            need,
+            cap,
+            singles_out,
+        } = *self.memo_need[total].get_or_insert_with(|| {
             let (level2, lines2) = level_and_lines_after(level, lines, total as u32);
-            let sizes = clear_sizes(level2, lines2, preview);
-            (sizes.need, sizes.cap, sizes.singles_out)
+            clear_sizes(level2, lines2, preview)
         });
         let hole_rows = if singles_out >= SINGLES_OUT_FROM {
             f64::from(rows_with_holes(board2))
