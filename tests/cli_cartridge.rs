@@ -178,6 +178,8 @@ fn a_cartridge_that_never_starts_a_game_fails_each_game_with_the_reason_kept() {
     );
     let printed: serde_json::Value = serde_json::from_slice(&o.stdout).expect(&stderr);
     assert_eq!(printed["summary"]["failed"], 1);
+    // stderr is a pipe here, as in a logged batch: each finished game still gets its line.
+    assert!(stderr.contains("game    1 (menu wait"), "{stderr}");
     let record = json(&out.join("game-0001.json"));
     let why = record["end"]["failed"].as_str().unwrap();
     assert!(why.contains("menu"), "{why}");

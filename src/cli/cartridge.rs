@@ -214,7 +214,7 @@ pub fn run(args: &CartridgeArgs) -> Result<ExitCode> {
                     }
                 }
                 if record.is_final() {
-                    progress.println(line_of(&record));
+                    super::progress::println(&progress, line_of(&record));
                 }
                 records.push(*record);
             }

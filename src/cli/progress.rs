@@ -44,6 +44,16 @@ fn eta_text(pos: u64, eta: Duration, one: &str) -> String {
     }
 }
 
+/// `line` above the bar, or on stderr by itself when the bar is hidden: a run logged to a file
+/// (nohup, a batch system) still shows each finished step, which indicatif's `println` drops.
+pub fn println(bar: &ProgressBar, line: impl AsRef<str>) {
+    if bar.is_hidden() {
+        eprintln!("{}", line.as_ref());
+    } else {
+        bar.println(line);
+    }
+}
+
 /// A spinner with elapsed time and a message, for runs of unknown length.
 pub fn spinner() -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
