@@ -10,11 +10,12 @@ use crate::game::piece::{Orientation, Piece};
 use crate::game::score::bcd_value;
 use crate::game::state::PlayState;
 use crate::game::PadState;
+use crate::game::Pos;
 use crate::nes::addresses::AddressMap;
 use crate::nes::console::{Console, ConsoleError};
 use crate::nes::modes::{GMS_PLAY, GMS_QUIRK};
 use crate::nes::observe::RamSnapshot;
-use crate::search::eval::{Evaluator, Placement};
+use crate::search::eval::Evaluator;
 use crate::search::rank::{Ranker, Ranking};
 use crate::search::Situation;
 
@@ -73,9 +74,9 @@ pub struct Rating {
     /// The next piece, if the decision knew it.
     pub next: Option<Piece>,
     /// Where the player locked the piece.
-    pub player: Placement,
+    pub player: Pos,
     /// The best placement (the planner's choice).
-    pub best: Placement,
+    pub best: Pos,
     /// How the player's placement compares with the best.
     pub verdict: Verdict,
     /// The decision: the state at the end of the spawn frame (the field without the piece).
@@ -248,7 +249,7 @@ impl<E: Evaluator + Clone> Analyzer<E> {
         let Some(orientation) = Orientation::new(s.orientation) else {
             return;
         };
-        let player = Placement {
+        let player = Pos {
             x: s.x,
             y: s.y,
             orientation,

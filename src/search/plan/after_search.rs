@@ -4,11 +4,12 @@
 use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
+use crate::game::Pos;
 use crate::movegen::profile::Profile;
 use crate::movegen::CollisionMap;
 use crate::movegen::LockQuery;
 use crate::movegen::{Bfs, Lock, MoveSet};
-use crate::search::eval::{Evaluator, Placement};
+use crate::search::eval::Evaluator;
 use crate::search::pairs::AfterFirst;
 
 use super::{placement, Planner, Situation};
@@ -59,7 +60,7 @@ impl<E: Evaluator> Planner<E> {
         i: usize,
         next: Piece,
         value: f64,
-    ) -> Option<Placement> {
+    ) -> Option<Pos> {
         let (after, seconds) =
             self.second
                 .run(s, &self.firsts[i], next, (&self.profile, self.moves));
@@ -67,7 +68,7 @@ impl<E: Evaluator> Planner<E> {
         let guard = &mut self.crash_guard;
         after.each_pair(
             &self.evaluator,
-            seconds.iter().map(Placement::from),
+            seconds.iter().map(|l| l.at),
             |v, second, lines2, board2| {
                 let v = v + guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
                 if found.is_none() && v == value {
@@ -86,7 +87,7 @@ impl<E: Evaluator> Planner<E> {
         s: &Situation,
         i: usize,
         next: Piece,
-        second: Placement,
+        second: Pos,
     ) -> PadState {
         if !self.profile.shift.holds() {
             return PadState::NONE;

@@ -223,7 +223,7 @@ impl<E: Evaluator> Planner<E> {
             );
             let locks = self.seconds.search_after(&q, &after.first, after.lines);
             upright.clear();
-            upright.extend(locks.iter().filter(|l| l.id == UPRIGHT_I));
+            upright.extend(locks.iter().filter(|l| l.at.id() == UPRIGHT_I));
             let prefix = self.evaluator.prefix(&after.board);
             let best = self.evaluator.best_pair_after(&prefix, &after, upright);
             let estimate = match (best, after.alone_after(&self.evaluator, &prefix)) {

@@ -179,7 +179,7 @@ fn a_ranking_key_is_the_upright_i_pair_and_the_value_alone_by_the_odds() {
                 // A search of its own (not resumed), the upright I's locks kept.
                 let q = LockQuery::spawn(&after.board, Piece::I, after.speed, &p.profile, p.moves);
                 let upright: Vec<_> = (locks.search(&q).iter())
-                    .filter(|l| l.id == UPRIGHT_I)
+                    .filter(|l| l.at.id() == UPRIGHT_I)
                     .copied()
                     .collect();
                 let prefix = p.evaluator.prefix(&after.board);

@@ -140,12 +140,12 @@ impl SoftDrop {
         for (j, &held) in self.variant.iter().enumerate() {
             let c = a.frame(Buttons::after(held, before), speed, map);
             before = held;
-            self.played.push(Pos::of(&a));
+            self.played.push(Pos::of_searched(&a));
             if (c == Control::Locked) != (j + 1 == n) {
                 return None;
             }
         }
-        (Pos::of(&a) == lock).then_some((a.das, a.hold_down_points))
+        (Pos::of(&a) == Some(lock)).then_some((a.das, a.hold_down_points))
     }
 
     /// Plays `soft` on the path in `self.inputs` and writes the variant's frames over the last

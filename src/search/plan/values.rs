@@ -2,9 +2,10 @@
 //! fresh or guarded), chosen once in [`PairSource`], and the best pair they rank ([`Ranking`]).
 
 use crate::game::piece::Piece;
+use crate::game::Pos;
 use crate::movegen::{Lock, LockQuery};
 
-use super::super::eval::{Evaluator, Placement};
+use super::super::eval::Evaluator;
 use super::super::pairs::AfterFirst;
 use super::{placement, reuse, Planner, Situation};
 
@@ -60,14 +61,14 @@ impl PairSource {
 /// lock of the best first lock has its value too, and (carried values) its tie count.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Ranking {
-    pub best: Option<(f64, usize, Option<Placement>)>,
+    pub best: Option<(f64, usize, Option<Pos>)>,
     pub tie: bool,
     best_ties: usize,
 }
 
 impl Ranking {
     /// One pair of first lock `i` (whose guard penalty is `first_penalty`) valued `value`.
-    fn consider(&mut self, i: usize, first_penalty: f64, value: f64, second: Option<Placement>) {
+    fn consider(&mut self, i: usize, first_penalty: f64, value: f64, second: Option<Pos>) {
         let value = value + first_penalty;
         if self.best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
             self.tie = true;
@@ -174,7 +175,7 @@ impl<E: Evaluator> Planner<E> {
                 let (keys, guard) = (&mut self.keys, &mut self.crash_guard);
                 after.each_pair(
                     &self.evaluator,
-                    seconds.iter().map(Placement::from),
+                    seconds.iter().map(|l| l.at),
                     |v, second, lines2, board2| {
                         // The next lock's clear counts too (0 below the guard's level).
                         let penalty =
