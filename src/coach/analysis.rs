@@ -6,7 +6,7 @@
 // state): as the driver does, the first piece of a game is taken only once the first-piece
 // delay is armed. A pause keeps the piece under control and the pending decision with it.
 
-use crate::game::piece::{Orientation, Piece};
+use crate::game::piece::Piece;
 use crate::game::score::bcd_value;
 use crate::game::state::PlayState;
 use crate::game::PadState;
@@ -246,13 +246,8 @@ impl<E: Evaluator + Clone> Analyzer<E> {
     }
 
     fn rate(&mut self, p: Pending, s: &RamSnapshot, frame: u64) {
-        let Some(orientation) = Orientation::new(s.orientation) else {
+        let Some(player) = Pos::from_ram(s.x, s.y, s.orientation) else {
             return;
-        };
-        let player = Pos {
-            x: s.x,
-            y: s.y,
-            orientation,
         };
         let ranking = &p.ranking;
         let Some(best) = ranking.best().copied() else {
@@ -283,7 +278,7 @@ impl<E: Evaluator + Clone> Analyzer<E> {
                 lines: bcd_value(&sit.lines),
                 score: p.score,
             },
-            piece: orientation.piece(),
+            piece: player.orientation.piece(),
             next: sit.next,
             player,
             best: best.lock,

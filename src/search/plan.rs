@@ -114,13 +114,9 @@ pub struct Planner<E: Evaluator> {
     pub(crate) full_pass_pairs: bool,
 }
 
-pub(crate) fn placement(l: &Lock) -> Pos {
-    l.at
-}
-
 /// The third-piece layer's pair of a recorded key: both locks played again on the board.
 fn pair_of(s: &Situation, firsts: &[Lock], p: &PairKey) -> Pair {
-    let first = placement(&firsts[p.first as usize]);
+    let first = firsts[p.first as usize].at;
     let after = AfterFirst::new(&s.board, s.level, s.lines, first);
     let (board, lines_second) = after.then(p.second);
     Pair {
@@ -150,11 +146,7 @@ impl Plan {
         expected: Vec<Pos>,
     ) -> Option<Plan> {
         Some(Plan {
-            lock: Pos {
-                x: at.x,
-                y: at.y,
-                orientation: Orientation::new(at.id)?,
-            },
+            lock: Pos::of(at)?,
             inputs,
             expected,
             next_lock: None,
@@ -204,7 +196,7 @@ impl Plan {
         Plan {
             inputs,
             expected,
-            lock: placement(&chosen),
+            lock: chosen.at,
             next_lock: None,
             value: None,
             candidates: firsts.len(),
@@ -399,7 +391,7 @@ impl<E: Evaluator> Planner<E> {
             return true;
         }
         let exclude = &self.exclude;
-        self.firsts.retain(|l| !exclude.contains(&placement(l)));
+        self.firsts.retain(|l| !exclude.contains(&l.at));
         !self.firsts.is_empty()
     }
 

@@ -165,11 +165,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
         self.start = Some((start, prev));
         self.bfs.firsts.clear();
         if locked {
-            let lock = Pos {
-                x: start.x,
-                y: start.y,
-                orientation: Orientation::new(start.id)?,
-            };
+            let lock = Pos::of(&start)?;
             let (value, next_lock) = self.value_of(s, &lock);
             let entries = vec![Ranked {
                 lock,

@@ -9,7 +9,7 @@ use crate::game::Pos;
 
 use super::eval::Evaluator;
 use super::pairs::AfterFirst;
-use super::plan::{placement, Plan, Planner, Situation};
+use super::plan::{Plan, Planner, Situation};
 use crate::movegen::CollisionMap;
 use crate::movegen::{Bfs, Lock, MoveSet};
 
@@ -92,7 +92,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
         }
         let mut best: Option<(f64, usize, Option<Pos>)> = None;
         for (i, l1) in self.bfs.firsts.iter().enumerate() {
-            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
+            let after = AfterFirst::new(&s.board, s.level, s.lines, l1.at);
             let mut consider = |value: f64, second: Option<Pos>| {
                 if best.as_ref().is_none_or(|b| value < b.0) {
                     best = Some((value, i, second));

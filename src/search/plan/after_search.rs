@@ -12,7 +12,7 @@ use crate::movegen::{Bfs, Lock, MoveSet};
 use crate::search::eval::Evaluator;
 use crate::search::pairs::AfterFirst;
 
-use super::{placement, Planner, Situation};
+use super::{Planner, Situation};
 
 /// The search and its collision map, allocated once, and what the last search was of.
 #[derive(Default)]
@@ -38,7 +38,7 @@ impl AfterSearch {
         next: Piece,
         (profile, moves): (&Profile, MoveSet),
     ) -> (AfterFirst, &[Lock]) {
-        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(first));
+        let after = AfterFirst::new(&s.board, s.level, s.lines, first.at);
         let key = (s.board, s.level, s.lines, *first, next);
         if self.last == Some(key) {
             return (after, self.bfs.locks());
@@ -95,7 +95,7 @@ impl<E: Evaluator> Planner<E> {
         let (_, seconds) = self
             .second
             .run(s, &self.firsts[i], next, (&self.profile, self.moves));
-        match seconds.iter().find(|l| placement(l) == second).copied() {
+        match seconds.iter().find(|l| l.at == second).copied() {
             Some(l) => self.second.bfs.root_hold(&l),
             None => PadState::NONE,
         }

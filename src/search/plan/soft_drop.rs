@@ -14,7 +14,7 @@ use crate::game::active::{Active, Control};
 use crate::game::pad::{Buttons, PadState};
 use crate::game::pos::Pos;
 
-use super::{placement, Plan, Situation};
+use super::{Plan, Situation};
 use crate::game::score::drop_speed;
 use crate::movegen::CollisionMap;
 use crate::movegen::{Bfs, Lock};
@@ -218,7 +218,7 @@ impl SoftLever {
         };
         let speed = drop_speed(s.level);
         for l in locks {
-            let a = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+            let a = AfterFirst::new(&s.board, s.level, s.lines, l.at);
             let mut key = crash_guard::risk_key(&a.board, a.lines, Some(l.hold_down_points));
             let mut soft = None;
             if !crash_guard::key_risk(key, s.level, s.lines, preview).is_safe() {

@@ -7,7 +7,7 @@ use crate::movegen::{Lock, LockQuery};
 
 use super::super::eval::Evaluator;
 use super::super::pairs::AfterFirst;
-use super::{placement, reuse, Planner, Situation};
+use super::{reuse, Planner, Situation};
 
 /// Where one decision's pair values come from, chosen once before the first lock is valued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +107,7 @@ impl<E: Evaluator> Planner<E> {
     /// The pairs of first lock `i` into `r`: alone without a next piece, else kept or valued.
     fn value_first_lock(&mut self, s: &Situation, src: PairSource, i: usize, r: &mut Ranking) {
         let l1 = self.firsts[i];
-        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&l1));
+        let after = AfterFirst::new(&s.board, s.level, s.lines, l1.at);
         let first_penalty = self.crash_guard.first_penalty(i);
         let Some(next) = s.next else {
             if let Some(v) = after.alone(&self.evaluator) {
@@ -117,7 +117,7 @@ impl<E: Evaluator> Planner<E> {
         };
         let mut consider = |v: f64, second| r.consider(i, first_penalty, v, second);
         // Valued by the blind plan just before: the same pairs in the same order.
-        let pairs = src.kept.then(|| self.kept.pairs_of(placement(&l1), next));
+        let pairs = src.kept.then(|| self.kept.pairs_of(l1.at, next));
         if let Some(pairs) = pairs.flatten() {
             let at = (src.carried(), src.lookahead, i, first_penalty);
             let ties = reuse::replay(pairs, at, &mut self.keys, &mut consider);
