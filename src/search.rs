@@ -30,6 +30,6 @@ pub mod testing {
 /// its input timeline.
 pub use crate::movegen::profile;
 pub use crate::movegen::{PieceProgress, Profile};
-pub use eval::{Evaluator, PairOutcome, Placement, ReachTables, Standard};
+pub use eval::{Evaluator, PairOutcome, ReachTables, Standard};
 pub use plan::{Plan, Planner, Situation};
 pub use weights::{Phase, PhaseWeights, Weights};

@@ -1,6 +1,7 @@
 //! `nestor assist` in the window (cargo feature `window`): the keyboard (and a gamepad) drive
 //! the console, the picture carries nestor's suggestion and the last lock's rating.
 
+use nestor::game::Pos;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::SystemTime;
@@ -14,7 +15,6 @@ use nestor::game::PadState;
 use nestor::io::OutputSet;
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, Console, ModelConsole, NesDeck, Video};
-use nestor::search::eval::Placement;
 use nestor::search::Standard;
 use nestor::ui::font::draw_text;
 use nestor::ui::keypad::{without_opposites, Keypad};
@@ -26,7 +26,7 @@ use crate::cli::args::Bot;
 
 /// What the window shows besides the game: the suggestion and the last rating.
 struct Overlay {
-    suggestion: Option<Placement>,
+    suggestion: Option<Pos>,
     status: String,
 }
 

@@ -87,7 +87,7 @@ impl Demo {
         Ok(())
     }
 
-    fn plan(&self) -> Option<nestor::search::Placement> {
+    fn plan(&self) -> Option<nestor::game::Pos> {
         self.driver.plan().map(|p| p.lock)
     }
 }

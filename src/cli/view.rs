@@ -1,6 +1,7 @@
 //! Where `play` and `replay` show the game: the window (cargo feature `window`), else the
 //! terminal, else nothing; and the one message saying how to get the window.
 
+use nestor::game::Pos;
 use std::io::{self, IsTerminal};
 use std::time::Duration;
 
@@ -8,7 +9,6 @@ use anyhow::{Context as _, Result};
 use nestor::nes::observe::RamSnapshot;
 use nestor::nes::{NesDeck, Video};
 use nestor::search::explain::Explanation;
-use nestor::search::Placement;
 use nestor::ui::{render_terminal, too_small, Legend, Pacer, TermOptions, TerminalView, ViewEvent};
 
 /// How to get the window, for every command that would open one in a build without it.
@@ -97,7 +97,7 @@ impl View {
         &mut self,
         deck: &mut NesDeck,
         ram: &RamSnapshot,
-        plan: Option<&Placement>,
+        plan: Option<&Pos>,
         pieces: Option<u32>,
         top: &[Explanation],
     ) -> Result<ViewEvent> {
@@ -144,7 +144,7 @@ impl TermView {
     fn show(
         &mut self,
         ram: &RamSnapshot,
-        plan: Option<&Placement>,
+        plan: Option<&Pos>,
         pieces: Option<u32>,
         top: &[Explanation],
     ) -> Result<ViewEvent> {
@@ -267,7 +267,7 @@ mod tests {
     use nestor::game::Game;
 
     /// As `play` draws a frame with `--show-plan`: the plan, the game's pieces, the legend.
-    fn play_options(plan: Option<Placement>) -> TermOptions {
+    fn play_options(plan: Option<Pos>) -> TermOptions {
         TermOptions {
             plan,
             pieces: Some(12),
@@ -280,7 +280,7 @@ mod tests {
     fn the_picture_is_the_board_in_ram_with_the_plan_pieces_legend_and_note() {
         let game = Game::seeded(18, 7);
         let ram = RamSnapshot::from_game(&game);
-        let plan = Placement {
+        let plan = Pos {
             x: 4,
             y: 18,
             orientation: game.orientation().expect("a piece in play"),

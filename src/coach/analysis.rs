@@ -6,15 +6,16 @@
 // state): as the driver does, the first piece of a game is taken only once the first-piece
 // delay is armed. A pause keeps the piece under control and the pending decision with it.
 
-use crate::game::piece::{Orientation, Piece};
+use crate::game::piece::Piece;
 use crate::game::score::bcd_value;
 use crate::game::state::PlayState;
 use crate::game::PadState;
+use crate::game::Pos;
 use crate::nes::addresses::AddressMap;
 use crate::nes::console::{Console, ConsoleError};
 use crate::nes::modes::{GMS_PLAY, GMS_QUIRK};
 use crate::nes::observe::RamSnapshot;
-use crate::search::eval::{Evaluator, Placement};
+use crate::search::eval::Evaluator;
 use crate::search::rank::{Ranker, Ranking};
 use crate::search::Situation;
 
@@ -73,9 +74,9 @@ pub struct Rating {
     /// The next piece, if the decision knew it.
     pub next: Option<Piece>,
     /// Where the player locked the piece.
-    pub player: Placement,
+    pub player: Pos,
     /// The best placement (the planner's choice).
-    pub best: Placement,
+    pub best: Pos,
     /// How the player's placement compares with the best.
     pub verdict: Verdict,
     /// The decision: the state at the end of the spawn frame (the field without the piece).
@@ -245,13 +246,8 @@ impl<E: Evaluator + Clone> Analyzer<E> {
     }
 
     fn rate(&mut self, p: Pending, s: &RamSnapshot, frame: u64) {
-        let Some(orientation) = Orientation::new(s.orientation) else {
+        let Some(player) = Pos::from_ram(s.x, s.y, s.orientation) else {
             return;
-        };
-        let player = Placement {
-            x: s.x,
-            y: s.y,
-            orientation,
         };
         let ranking = &p.ranking;
         let Some(best) = ranking.best().copied() else {
@@ -282,7 +278,7 @@ impl<E: Evaluator + Clone> Analyzer<E> {
                 lines: bcd_value(&sit.lines),
                 score: p.score,
             },
-            piece: orientation.piece(),
+            piece: player.orientation.piece(),
             next: sit.next,
             player,
             best: best.lock,

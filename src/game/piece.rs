@@ -66,8 +66,9 @@ pub const SPAWN_IDS: [u8; 7] = [0x02, 0x07, 0x08, 0x0A, 0x0B, 0x0E, 0x12];
 /// `currentPiece` value meaning "no piece shown" (line clear, curtain).
 pub const HIDDEN_ID: u8 = 0x13;
 
-/// One of the 19 orientation ids $00-$12.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// One of the 19 orientation ids $00-$12; orders by id. The default is $00 (T up), a filler
+/// for tables sized before their piece is known.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Orientation(u8);
 
 impl Orientation {
@@ -82,6 +83,17 @@ impl Orientation {
         } else {
             None
         }
+    }
+
+    /// The orientation of a searched piece's id, which the search keeps real: checked in debug
+    /// builds only, since the lock searches build millions of places a second.
+    #[inline(always)]
+    pub(crate) const fn of_searched(id: u8) -> Orientation {
+        debug_assert!(
+            (id as usize) < Self::NUM,
+            "a searched piece has a real orientation"
+        );
+        Orientation(id)
     }
 
     /// Every orientation, in id order.

@@ -372,7 +372,7 @@ impl Game {
                 if control == Control::Locked {
                     self.play_state = PlayState::Lock;
                     self.update_vram_row();
-                    ev.locked = Some(Pos::of(&self.active));
+                    ev.locked = Pos::of(&self.active);
                 }
             }
             PlayState::Lock => self.lock(ev),

@@ -29,15 +29,11 @@ mod rows_resume;
 pub(crate) use profiled::Rules;
 pub use profiled::ENTRY_ROOTS;
 
-/// A reachable lock: the piece locks at (x, y, id) on frame `frames` (1 = the first searched frame).
+/// A reachable lock: the piece locks at `at` on frame `frames` (1 = the first searched frame).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lock {
-    /// Pivot column at the lock (0-based).
-    pub x: u8,
-    /// Pivot row at the lock (0 = top visible row).
-    pub y: u8,
-    /// Orientation id ($00-$12) the piece locks in.
-    pub id: u8,
+    /// Where the piece locks.
+    pub at: Pos,
     /// Frames from the search's start to the lock frame, counting the lock frame.
     pub frames: u16,
     /// Soft-drop rows counted for points at the lock.
@@ -48,13 +44,6 @@ pub struct Lock {
     pub das: u8,
     node: u32,
     input: PadState,
-}
-
-impl Lock {
-    /// The orientation the piece locks in.
-    pub fn orientation(&self) -> Orientation {
-        Orientation::new(self.id).expect("locks are of real orientations")
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -357,9 +346,7 @@ impl Bfs {
             self.lock_seen[lk] = self.epoch;
             self.lock_index[lk] = self.locks.len() as u16;
             self.locks.push(Lock {
-                x: a.x,
-                y: a.y,
-                id: a.id,
+                at: Pos::new(a.x, a.y, Orientation::of_searched(a.id)),
                 frames,
                 hold_down_points: a.hold_down_points,
                 das: a.das,
@@ -511,13 +498,13 @@ impl Bfs {
         inputs.clear();
         expected.clear();
         inputs.push(lock.input);
-        expected.push(Pos::new(lock.x, lock.y, lock.id));
+        expected.push(lock.at);
         // Up to the search's root (a search may have several: see `Bfs::search_query`).
         let mut i = lock.node;
         while self.nodes[i as usize].parent != u32::MAX {
             let n = &self.nodes[i as usize];
             inputs.push(n.input);
-            expected.push(Pos::of(&n.state));
+            expected.push(Pos::of_searched(&n.state));
             i = n.parent;
         }
         inputs.reverse();

@@ -11,7 +11,7 @@
 use crate::game::active::Active;
 use crate::game::board::{Board, BOARD_ROWS, HIDDEN_ROWS};
 use crate::game::pad::PadState;
-use crate::game::piece::{Orientation, Piece};
+use crate::game::piece::Piece;
 use crate::game::pos::Pos;
 
 use super::bfs::{Bfs, MoveSet};
@@ -58,8 +58,13 @@ fn board_row(y: u8, dy: i8) -> Option<usize> {
     usize::try_from(r).ok().filter(|&r| r < BOARD_ROWS)
 }
 
-fn add_cells(sweep: &mut Sweep, Pos { x, y, id }: Pos) {
-    let Some(o) = Orientation::new(id) else {
+fn add_cells(sweep: &mut Sweep, cell: Option<Pos>) {
+    let Some(Pos {
+        x,
+        y,
+        orientation: o,
+    }) = cell
+    else {
         return;
     };
     for (dx, dy) in o.cells() {
@@ -75,14 +80,19 @@ fn add_cells(sweep: &mut Sweep, Pos { x, y, id }: Pos) {
     }
 }
 
-fn columns_of(Pos { x, id, .. }: Pos) -> u16 {
-    Orientation::new(id).map_or(0, |o| {
-        o.cells()
-            .iter()
-            .filter_map(|&(dx, _)| u8::try_from(i16::from(x) + i16::from(dx)).ok())
-            .filter(|&c| c < 10)
-            .fold(0, |m, c| m | 1 << c)
-    })
+fn columns_of(cell: Option<Pos>) -> u16 {
+    cell.map_or(
+        0,
+        |Pos {
+             x, orientation: o, ..
+         }| {
+            o.cells()
+                .iter()
+                .filter_map(|&(dx, _)| u8::try_from(i16::from(x) + i16::from(dx)).ok())
+                .filter(|&c| c < 10)
+                .fold(0, |m, c| m | 1 << c)
+        },
+    )
 }
 
 impl ReachTable {

@@ -12,6 +12,7 @@ use crate::game::active::Active;
 use crate::game::board::{Board, BOARD_ROWS, FULL_ROW};
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
+use crate::game::pos::Pos;
 use crate::game::score::minus;
 
 mod hold;
@@ -48,31 +49,20 @@ fn sources(h: &[u64; 9]) -> [u64; 9] {
 /// Bits of one 16-bit lane that are columns.
 const LANES: u64 = 0x03FF_03FF_03FF_03FF;
 
-/// A reachable lock: pivot (x, y) and orientation id, reached first on frame `frames`.
+/// A reachable lock: where the piece locks, reached first on frame `frames`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ReachLock {
-    /// Pivot column at the lock (0-based).
-    pub x: u8,
-    /// Pivot row at the lock (0 = top visible row).
-    pub y: u8,
-    /// Orientation id ($00-$12) the piece locks in.
-    pub id: u8,
+    /// Where the piece locks.
+    pub at: Pos,
     /// Frames from the search's start to the lock frame, counting the lock frame.
     pub frames: u16,
-}
-
-impl ReachLock {
-    /// The orientation the piece locks in.
-    pub fn orientation(&self) -> Orientation {
-        Orientation::new(self.id).expect("locks are of real orientations")
-    }
 }
 
 /// Reusable lock-set search: fit masks and the lock list, allocated once.
 pub struct Reach {
     /// `fit[y]` lane s bit x: orientation `ids[s]` fits with its pivot at (x, y).
     fit: [u64; ROWS],
-    ids: [u8; 4],
+    ids: [Orientation; 4],
     /// Orientations of the piece: 1 (O), 2 (S, Z, I) or 4.
     turns: usize,
     locks: Vec<ReachLock>,
@@ -177,7 +167,7 @@ impl Reach {
     pub fn new() -> Reach {
         Reach {
             fit: [0; ROWS],
-            ids: [0; 4],
+            ids: [Orientation::default(); 4],
             turns: 1,
             locks: Vec::with_capacity(256),
             opens: Vec::with_capacity(OPEN_KEYS),
@@ -191,11 +181,11 @@ impl Reach {
     fn build(&mut self, board: &Board, id: u8) {
         let o = Orientation::new(id).expect("checked by the caller");
         // Slot s is the orientation reached by s presses of A from the spawn's slot 0 chain.
-        let mut ids = [id; 4];
+        let mut ids = [o; 4];
         let mut turns = 1;
         let mut t = o.cw();
         while t != o {
-            ids[turns] = t.id();
+            ids[turns] = t;
             turns += 1;
             t = t.cw();
         }
@@ -207,8 +197,8 @@ impl Reach {
             *f = !row & FULL_ROW;
         }
         let mut lanes = [[FULL_ROW; ROWS]; 4];
-        for (lane, &sid) in lanes.iter_mut().zip(&ids).take(turns) {
-            for (dx, dy) in Orientation::new(sid).expect("own ids").cells() {
+        for (lane, &so) in lanes.iter_mut().zip(&ids).take(turns) {
+            for (dx, dy) in so.cells() {
                 let rows = &free[(dy + 2) as usize..];
                 for (l, &f) in lane.iter_mut().zip(rows) {
                     *l &= if dx >= 0 {
@@ -408,9 +398,7 @@ impl Reach {
             let b = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             self.locks.push(ReachLock {
-                x: (b % 16) as u8,
-                y: y as u8,
-                id: self.ids[b / 16],
+                at: Pos::new((b % 16) as u8, y as u8, self.ids[b / 16]),
                 frames,
             });
         }
@@ -447,7 +435,7 @@ mod tests {
         let mut bfs = Bfs::new();
         bfs.search(start, prev, speed, &map, MoveSet::default())
             .iter()
-            .map(|l| ((l.x, l.y, l.id), l.frames))
+            .map(|l| ((l.at.x, l.at.y, l.at.id()), l.frames))
             .collect()
     }
 
@@ -461,7 +449,10 @@ mod tests {
         let locks = reach
             .search(board, start, prev, speed)
             .expect("modelled start");
-        let map: HashMap<_, _> = locks.iter().map(|l| ((l.x, l.y, l.id), l.frames)).collect();
+        let map: HashMap<_, _> = locks
+            .iter()
+            .map(|l| ((l.at.x, l.at.y, l.at.id()), l.frames))
+            .collect();
         assert_eq!(map.len(), locks.len(), "each lock once");
         map
     }
@@ -514,7 +505,7 @@ mod tests {
                         .search(board, start, PadState::NONE, speed)
                         .expect("modelled start")
                         .iter()
-                        .map(|l| ((l.x, l.y, l.id), l.frames))
+                        .map(|l| ((l.at.x, l.at.y, l.at.id()), l.frames))
                         .collect();
                     assert_eq!(got, want, "level {level}, {piece:?}, {board:?}");
                 }

@@ -478,7 +478,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             frame,
             controlled,
             in_control: state == PlayState::Control as u8,
-            piece: Pos::new(s.x, s.y, s.orientation),
+            piece: Pos::from_ram(s.x, s.y, s.orientation),
         };
         let (score, lines, level) = (bcd_value(&s.score_bcd), line_count(s.lines_bcd), s.level);
         let report = self.follower.seen(self.last_pad, seen);
@@ -491,7 +491,11 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
                 observed: d.observed,
                 planned_at: d.planned_at,
             },
-            (None, Some(Pos { x, y, id })) => Step::Locked { x, y, id },
+            (None, Some(Pos { x, y, orientation })) => Step::Locked {
+                x,
+                y,
+                id: orientation.id(),
+            },
             (None, None) => Step::Playing,
         };
         let curtain = PlayState::Curtain as u8;

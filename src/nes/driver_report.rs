@@ -35,8 +35,8 @@ pub enum Step {
         frame: u64,
         /// Where the plan put the piece; `None` when it had run out.
         expected: Option<Pos>,
-        /// Where RAM shows the piece.
-        observed: Pos,
+        /// Where RAM shows the piece; `None` when it shows none.
+        observed: Option<Pos>,
         /// The frame whose end state the broken plan was made from.
         planned_at: u64,
     },

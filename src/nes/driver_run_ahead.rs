@@ -4,12 +4,13 @@
 use super::{Driver, DriverError};
 use crate::game::state::{FrameHint, PlayState};
 use crate::game::timing::audio::{audio_cycles, AUDIO_RAM, AUDIO_RAM_LEN};
+use crate::game::Pos;
 use crate::game::{CrashKind, Game, PadState};
 use crate::nes::console::Console;
 use crate::nes::freeze::FreezeWatch;
 use crate::nes::observe::RamSnapshot;
 use crate::search::crash_guard::{key_risk, risk_key};
-use crate::search::eval::{Evaluator, Placement};
+use crate::search::eval::Evaluator;
 use crate::search::follow::line_count;
 
 /// The level from which the driver checks each plan ahead on a copy of the console.
@@ -131,7 +132,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     /// copy, its audio counted from the copy's RAM as `trace verify` counts it, and a clear
     /// whose outcome it decided otherwise is a disagreement. Consoles that cannot save a
     /// state are not checked.
-    pub(super) fn look_ahead(&mut self) -> Result<Option<Placement>, DriverError> {
+    pub(super) fn look_ahead(&mut self) -> Result<Option<Pos>, DriverError> {
         let Some(f) = self.follower.following() else {
             return Ok(None);
         };
@@ -241,7 +242,7 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     /// without a line comes near a window at 247-255 only). The others are not played ahead:
     /// past level 150 about two locks in three clear nothing, and each check plays the
     /// piece's frames once more.
-    fn may_stop_the_cartridge(&self, lock: Placement) -> bool {
+    fn may_stop_the_cartridge(&self, lock: Pos) -> bool {
         let Ok(game) = self.now.to_game() else {
             return true;
         };

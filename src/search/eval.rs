@@ -11,8 +11,9 @@ use crate::game::{Board, Orientation};
 
 use super::features::{with_features, FEATURE_COUNT};
 use super::pairs::AfterFirst;
-pub use super::pairs::{PairOutcome, Placement};
+pub use super::pairs::PairOutcome;
 use super::weights::{PhaseWeights, Weights};
+use crate::game::Pos;
 use crate::movegen::ReachLock;
 use crate::movegen::ReachTable;
 
@@ -52,11 +53,11 @@ pub trait Evaluator: Sync {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement)>
+    ) -> Option<(f64, Pos)>
     where
         Self: Sized,
     {
-        after.best_pair_after(self, prefix, seconds.iter().map(Placement::from))
+        after.best_pair_after(self, prefix, seconds.iter().map(|l| l.at))
     }
 
     /// `best_pair_after` with how many pairs over `seconds` have its value (the best pair
@@ -66,7 +67,7 @@ pub trait Evaluator: Sync {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement, usize)>
+    ) -> Option<(f64, Pos, usize)>
     where
         Self: Sized,
     {
@@ -81,11 +82,11 @@ pub trait Evaluator: Sync {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-        f: impl FnMut(f64, Placement),
+        f: impl FnMut(f64, Pos),
     ) where
         Self: Sized,
     {
-        after.each_value_after(self, prefix, seconds.iter().map(Placement::from), f)
+        after.each_value_after(self, prefix, seconds.iter().map(|l| l.at), f)
     }
 }
 
@@ -308,7 +309,7 @@ impl Evaluator for Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement)> {
+    ) -> Option<(f64, Pos)> {
         self.best_carried(prefix, after, seconds)
             .map(|(v, second, _)| (v, second))
     }
@@ -318,7 +319,7 @@ impl Evaluator for Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement, usize)> {
+    ) -> Option<(f64, Pos, usize)> {
         self.best_carried(prefix, after, seconds)
     }
 
@@ -327,7 +328,7 @@ impl Evaluator for Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-        f: impl FnMut(f64, Placement),
+        f: impl FnMut(f64, Pos),
     ) {
         self.each_carried(prefix, after, seconds, f)
     }
@@ -443,7 +444,7 @@ pub fn features(board: &Board) -> Features {
 
 /// Rows the piece's lowest cell sits above the floor: 19 − (pivot y + largest dy).
 #[inline]
-pub fn lock_height(p: &Placement) -> u32 {
+pub fn lock_height(p: &Pos) -> u32 {
     let max_dy = MAX_DY[usize::from(p.orientation.id())];
     let bottom = i32::from(p.y as i8) + i32::from(max_dy);
     (19 - bottom).max(0) as u32

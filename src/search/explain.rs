@@ -5,11 +5,12 @@
 // their weights-file key, so this file names no feature itself. The rule terms are named by
 // the key of their weight. A test checks that the terms add up to `Standard::evaluate`.
 
+use crate::game::Pos;
 use serde::Serialize;
 
 use crate::game::score::drop_speed;
 
-use super::eval::{ceiling_load, pair_features, PairOutcome, Placement, Standard};
+use super::eval::{ceiling_load, pair_features, PairOutcome, Standard};
 use super::plan::Situation;
 use super::rank::{Ranked, Ranker};
 use super::weights::PhaseWeights;
@@ -63,8 +64,8 @@ pub struct PlacementView {
     pub orientation: u8,
 }
 
-impl From<&Placement> for PlacementView {
-    fn from(p: &Placement) -> PlacementView {
+impl From<&Pos> for PlacementView {
+    fn from(p: &Pos) -> PlacementView {
         PlacementView {
             piece: p.orientation.piece().letter(),
             x: p.x,

@@ -5,14 +5,15 @@ pub use crate::movegen::fixtures::*;
 
 use crate::game::pad::Buttons;
 use crate::game::score::drop_speed;
+use crate::game::Pos;
 use crate::game::{PadState, Piece};
 use crate::movegen::profile::PieceProgress;
 use crate::movegen::CollisionMap;
-use crate::search::{Placement, Situation};
+use crate::search::Situation;
 
 /// The O piece (its one orientation) placed at column `x`, row `y`.
-pub fn o_at(x: u8, y: u8) -> Placement {
-    Placement {
+pub fn o_at(x: u8, y: u8) -> Pos {
+    Pos {
         x,
         y,
         orientation: Piece::O.spawn(),

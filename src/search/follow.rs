@@ -42,8 +42,9 @@ pub struct Seen {
     pub controlled: bool,
     /// The piece is under control at the frame's end.
     pub in_control: bool,
-    /// The piece's place at the frame's end (RAM keeps a locked piece where it locked).
-    pub piece: Pos,
+    /// The piece's place at the frame's end (RAM keeps a locked piece where it locked);
+    /// `None` when no piece is shown.
+    pub piece: Option<Pos>,
 }
 
 /// The plan's place for the frame differs from the one seen.
@@ -53,8 +54,8 @@ pub struct Desync {
     pub frame: u64,
     /// The plan's place for that frame; `None` when the plan had run out.
     pub expected: Option<Pos>,
-    /// The place seen at the frame's end.
-    pub observed: Pos,
+    /// The place seen at the frame's end; `None` when no piece was shown.
+    pub observed: Option<Pos>,
     /// The frame whose end state the dropped plan was made from.
     pub planned_at: u64,
 }
@@ -206,7 +207,7 @@ impl Follower {
         let frame = seen.frame;
         if let Some(f) = &mut self.following {
             let expected = f.plan.expected.get(f.cursor).copied();
-            if expected == Some(seen.piece) {
+            if expected.is_some() && expected == seen.piece {
                 f.cursor += 1;
             } else {
                 log::info!(
@@ -230,9 +231,7 @@ impl Follower {
             // its lock.
             if let Some(f) = &self.following {
                 let l = f.plan.lock;
-                if f.cursor != f.plan.inputs.len()
-                    || seen.piece != Pos::new(l.x, l.y, l.orientation.id())
-                {
+                if f.cursor != f.plan.inputs.len() || seen.piece != Some(l) {
                     log::info!(
                         "desync at frame {frame}: locked at {:?} after {} of {} planned frames \
                          (plan made at frame {})",
@@ -255,7 +254,7 @@ impl Follower {
             };
             self.reset();
             self.entry = entry;
-            report.locked = Some(seen.piece);
+            report.locked = seen.piece;
         } else if let Some(f) = &self.following {
             // The plan's first inputs were all it committed to (made before the next piece was
             // seen): plan again from here, with the piece's progress.

@@ -3,16 +3,15 @@
 
 use crate::game::board::Board;
 use crate::game::score::{add_line, drop_speed};
-
-pub use crate::movegen::Placement;
+use crate::game::Pos;
 
 /// The result of locking the current piece, then the next piece.
 #[derive(Clone, Copy, Debug)]
 pub struct PairOutcome<'a> {
     /// Where the current piece locked.
-    pub first: Placement,
+    pub first: Pos,
     /// Where the next piece locked, on the board the first left.
-    pub second: Placement,
+    pub second: Pos,
     /// Lines the first lock cleared.
     pub lines_first: u32,
     /// Lines the second lock cleared.
@@ -42,7 +41,7 @@ pub fn level_and_lines_after(level: u8, lines: [u8; 2], cleared: u32) -> (u8, [u
 #[derive(Clone, Copy, Debug)]
 pub struct AfterFirst {
     /// Where the current piece locked.
-    pub first: Placement,
+    pub first: Pos,
     /// The board after the first lock, its lines cleared.
     pub board: Board,
     /// Lines the first lock cleared.
@@ -55,7 +54,7 @@ pub struct AfterFirst {
 
 impl AfterFirst {
     /// Locks `first` on `board` at `level` with `lines` (BCD, for the level-up).
-    pub fn new(board: &Board, level: u8, lines: [u8; 2], first: Placement) -> AfterFirst {
+    pub fn new(board: &Board, level: u8, lines: [u8; 2], first: Pos) -> AfterFirst {
         let mut after = *board;
         let cleared = after.lock(first.x, first.y, first.orientation);
         AfterFirst {
@@ -70,7 +69,7 @@ impl AfterFirst {
     /// `second` locked on the board after the first lock: the board after both and the lines
     /// the second cleared.
     #[inline]
-    pub fn then(&self, second: Placement) -> (Board, u32) {
+    pub fn then(&self, second: Pos) -> (Board, u32) {
         let mut board2 = self.board;
         let lines2 = board2.lock(second.x, second.y, second.orientation);
         (board2, lines2)
@@ -80,7 +79,7 @@ impl AfterFirst {
     #[inline]
     pub fn outcome<'a>(
         &self,
-        second: Placement,
+        second: Pos,
         lines_second: u32,
         board2: &'a Board,
     ) -> PairOutcome<'a> {

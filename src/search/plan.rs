@@ -10,7 +10,7 @@ use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
 
 use super::crash_guard::{self, CrashGuard};
-use super::eval::{Evaluator, Placement};
+use super::eval::Evaluator;
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
@@ -40,7 +40,7 @@ use values::{PairSource, Ranking};
 
 /// A decision's best pair: its value, its first lock's index in the first locks and the next
 /// piece's lock.
-type Best = (f64, usize, Option<Placement>);
+type Best = (f64, usize, Option<Pos>);
 
 /// The chosen placement and how to get there.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,9 +50,9 @@ pub struct Plan {
     /// The piece's (x, y, orientation id) at the end of each of those frames.
     pub expected: Vec<Pos>,
     /// Where the piece locks.
-    pub lock: Placement,
+    pub lock: Pos,
     /// The next piece's placement in the chosen pair.
-    pub next_lock: Option<Placement>,
+    pub next_lock: Option<Pos>,
     /// The pair's evaluation (lower is better); `None` when every pair was rejected.
     pub value: Option<f64>,
     /// Reachable locks of the current piece.
@@ -87,7 +87,7 @@ pub struct Planner<E: Evaluator> {
     pub lookahead: Lookahead,
     /// Locks of the current piece the plan must not choose (the driver's run-ahead saw them
     /// crash the cartridge); empty but for such a re-plan.
-    pub exclude: Vec<Placement>,
+    pub exclude: Vec<Pos>,
     third: ThirdPiece,
     /// Every acceptable pair of the decision, for the third-piece layer.
     keys: Vec<PairKey>,
@@ -114,13 +114,9 @@ pub struct Planner<E: Evaluator> {
     pub(crate) full_pass_pairs: bool,
 }
 
-pub(crate) fn placement(l: &Lock) -> Placement {
-    Placement::from(l)
-}
-
 /// The third-piece layer's pair of a recorded key: both locks played again on the board.
 fn pair_of(s: &Situation, firsts: &[Lock], p: &PairKey) -> Pair {
-    let first = placement(&firsts[p.first as usize]);
+    let first = firsts[p.first as usize].at;
     let after = AfterFirst::new(&s.board, s.level, s.lines, first);
     let (board, lines_second) = after.then(p.second);
     Pair {
@@ -150,11 +146,7 @@ impl Plan {
         expected: Vec<Pos>,
     ) -> Option<Plan> {
         Some(Plan {
-            lock: Placement {
-                x: at.x,
-                y: at.y,
-                orientation: Orientation::new(at.id)?,
-            },
+            lock: Pos::of(at)?,
             inputs,
             expected,
             next_lock: None,
@@ -171,7 +163,7 @@ impl Plan {
     pub(crate) fn of_best(
         first: &Bfs,
         firsts: &[Lock],
-        best: Option<(f64, usize, Option<Placement>)>,
+        best: Option<(f64, usize, Option<Pos>)>,
         inputs: Vec<PadState>,
         expected: Vec<Pos>,
     ) -> Plan {
@@ -193,7 +185,7 @@ impl Plan {
     ) -> Plan {
         let index = index.unwrap_or_else(|| {
             (0..firsts.len())
-                .max_by_key(|&i| (firsts[i].y, std::cmp::Reverse(i)))
+                .max_by_key(|&i| (firsts[i].at.y, std::cmp::Reverse(i)))
                 .unwrap_or(0)
         });
         let chosen = firsts[index];
@@ -204,7 +196,7 @@ impl Plan {
         Plan {
             inputs,
             expected,
-            lock: placement(&chosen),
+            lock: chosen.at,
             next_lock: None,
             value: None,
             candidates: firsts.len(),
@@ -265,7 +257,7 @@ impl<E: Evaluator> Planner<E> {
             let locked = a.frame(Buttons::after(held, prev), speed, map) == Control::Locked;
             prev = held;
             inputs.push(held);
-            expected.push(Pos::of(&a));
+            expected.push(Pos::of_searched(&a));
             if locked {
                 return (a, prev, true);
             }
@@ -290,7 +282,7 @@ impl<E: Evaluator> Planner<E> {
                 let locked = after.active.frame(Buttons::NONE, speed, map) == Control::Locked;
                 after.prev = PadState::NONE;
                 inputs.push(PadState::NONE);
-                expected.push(Pos::of(&after.active));
+                expected.push(Pos::of_searched(&after.active));
                 if locked {
                     return (after.active, after.prev, true);
                 }
@@ -399,7 +391,7 @@ impl<E: Evaluator> Planner<E> {
             return true;
         }
         let exclude = &self.exclude;
-        self.firsts.retain(|l| !exclude.contains(&placement(l)));
+        self.firsts.retain(|l| !exclude.contains(&l.at));
         !self.firsts.is_empty()
     }
 
@@ -493,7 +485,7 @@ impl<E: Evaluator> Planner<E> {
         let Some((_, i, second)) = best else {
             let index = (0..self.firsts.len()).max_by_key(|&i| {
                 let allowed = self.crash_guard.allows(i);
-                (allowed, self.firsts[i].y, std::cmp::Reverse(i))
+                (allowed, self.firsts[i].at.y, std::cmp::Reverse(i))
             });
             let plan = Plan::to_lock(&self.first, &self.firsts, index, inputs, expected);
             let fk = (&self.firsts[..], &self.first, &self.map1);

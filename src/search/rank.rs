@@ -8,6 +8,7 @@
 // so when it picks a lock other than the best two-piece one, that pick is put first (the bot's
 // choice is "best") and the others keep their two-piece order and values behind it.
 
+use crate::game::Pos;
 use std::cmp::Ordering;
 
 use crate::game::active::Active;
@@ -15,7 +16,7 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::drop_speed;
 
-use super::eval::{Evaluator, Placement};
+use super::eval::Evaluator;
 use super::pairs::AfterFirst;
 use super::plan::{Planner, Situation};
 use super::reference::PairSearch;
@@ -27,12 +28,12 @@ use crate::movegen::MoveSet;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ranked {
     /// Where the current piece locks.
-    pub lock: Placement,
+    pub lock: Pos,
     /// The best pair value over the next piece's locks (lower is better); `None` when a rule
     /// rejects every pair (the board is not playable after it).
     pub value: Option<f64>,
     /// The next piece's lock in that best pair (`None` without a next piece or a value).
-    pub next_lock: Option<Placement>,
+    pub next_lock: Option<Pos>,
     /// 1 for the best value; placements of equal value share a rank.
     pub rank: usize,
     /// Frames from the situation to the lock (first-piece delay included).
@@ -68,7 +69,7 @@ impl Ranking {
     }
 
     /// The entry for this lock, if the move set reaches it.
-    pub fn find(&self, lock: &Placement) -> Option<&Ranked> {
+    pub fn find(&self, lock: &Pos) -> Option<&Ranked> {
         self.entries.iter().find(|e| e.lock == *lock)
     }
 
@@ -127,24 +128,20 @@ impl<E: Evaluator + Clone> Ranker<E> {
     /// The best pair value of locking the current piece at `first` (which need not be
     /// reachable: a player's lock outside the move set is valued the same way), and the next
     /// piece's lock in that pair.
-    pub fn value_of(
-        &mut self,
-        s: &Situation,
-        first: &Placement,
-    ) -> (Option<f64>, Option<Placement>) {
+    pub fn value_of(&mut self, s: &Situation, first: &Pos) -> (Option<f64>, Option<Pos>) {
         self.best_pair(s, &AfterFirst::new(&s.board, s.level, s.lines, *first))
     }
 
     /// The best pair after `after`, its next lock the first of the best value in `Bfs`'s order
     /// (the planner's choice among equal pairs).
-    fn best_pair(&mut self, s: &Situation, after: &AfterFirst) -> (Option<f64>, Option<Placement>) {
+    fn best_pair(&mut self, s: &Situation, after: &AfterFirst) -> (Option<f64>, Option<Pos>) {
         let Some(next) = s.next else {
             return (after.alone(&self.evaluator), None);
         };
         let profile = &self.planner.profile;
         let q = LockQuery::spawn(&after.board, next, after.speed, profile, self.moves);
         let seconds = q.search_ordered(&mut self.bfs.second, &mut self.bfs.map2);
-        match after.best_pair(&self.evaluator, seconds.iter().map(Placement::from)) {
+        match after.best_pair(&self.evaluator, seconds.iter().map(|l| l.at)) {
             Some((v, second)) => (Some(v), Some(second)),
             None => (None, None),
         }
@@ -168,11 +165,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
         self.start = Some((start, prev));
         self.bfs.firsts.clear();
         if locked {
-            let lock = Placement {
-                x: start.x,
-                y: start.y,
-                orientation: Orientation::new(start.id)?,
-            };
+            let lock = Pos::of(&start)?;
             let (value, next_lock) = self.value_of(s, &lock);
             let entries = vec![Ranked {
                 lock,
@@ -199,7 +192,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
         let mut entries = Vec::with_capacity(self.bfs.firsts.len());
         let firsts = std::mem::take(&mut self.bfs.firsts);
         for l1 in &firsts {
-            let lock = Placement::from(l1);
+            let lock = l1.at;
             let after = AfterFirst::new(&s.board, s.level, s.lines, lock);
             let (value, next_lock) = self.best_pair(s, &after);
             entries.push(Ranked {
@@ -240,16 +233,12 @@ impl<E: Evaluator + Clone> Ranker<E> {
 
     /// The buttons for every frame from the last ranked situation to `lock` (one of its
     /// entries), as a plan would press them; `None` for a lock the last search did not reach.
-    pub fn inputs_to(&self, lock: &Placement) -> Option<Vec<PadState>> {
+    pub fn inputs_to(&self, lock: &Pos) -> Option<Vec<PadState>> {
         let mut inputs = self.prefix.clone();
         if self.bfs.firsts.is_empty() {
             return Some(inputs);
         }
-        let l = self
-            .bfs
-            .firsts
-            .iter()
-            .find(|l| (l.x, l.y, l.id) == (lock.x, lock.y, lock.orientation.id()))?;
+        let l = self.bfs.firsts.iter().find(|l| l.at == *lock)?;
         let (mut path, mut expected) = (Vec::new(), Vec::new());
         self.bfs.first.path(l, &mut path, &mut expected);
         inputs.extend_from_slice(&path);

@@ -5,10 +5,11 @@ use crate::game::active::Active;
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::drop_speed;
+use crate::game::Pos;
 
-use super::eval::{Evaluator, Placement};
+use super::eval::Evaluator;
 use super::pairs::AfterFirst;
-use super::plan::{placement, Plan, Planner, Situation};
+use super::plan::{Plan, Planner, Situation};
 use crate::movegen::CollisionMap;
 use crate::movegen::{Bfs, Lock, MoveSet};
 
@@ -89,10 +90,10 @@ impl<E: Evaluator> ReferencePlanner<E> {
         if self.bfs.firsts.is_empty() {
             return None;
         }
-        let mut best: Option<(f64, usize, Option<Placement>)> = None;
+        let mut best: Option<(f64, usize, Option<Pos>)> = None;
         for (i, l1) in self.bfs.firsts.iter().enumerate() {
-            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
-            let mut consider = |value: f64, second: Option<Placement>| {
+            let after = AfterFirst::new(&s.board, s.level, s.lines, l1.at);
+            let mut consider = |value: f64, second: Option<Pos>| {
                 if best.as_ref().is_none_or(|b| value < b.0) {
                     best = Some((value, i, second));
                 }
@@ -114,7 +115,7 @@ impl<E: Evaluator> ReferencePlanner<E> {
             );
             after.each_pair(
                 &self.evaluator,
-                seconds.iter().map(Placement::from),
+                seconds.iter().map(|l| l.at),
                 |v, second, _, _| consider(v, Some(second)),
             );
         }

@@ -1,13 +1,14 @@
 //! The third piece: the cartridge's odds for the piece after the preview, and the expectation
 //! layer that re-ranks the best (current, next) pairs by the third piece's best placement.
 
+use crate::game::Pos;
 use crate::search::clock::Instant;
 use std::time::Duration;
 
 use crate::game::board::Board;
 use crate::game::piece::{Piece, SPAWN_IDS};
 
-use super::eval::{Evaluator, Placement};
+use super::eval::Evaluator;
 use super::pairs::AfterFirst;
 use crate::movegen::profile::Profile;
 use crate::movegen::MoveSet;
@@ -75,7 +76,7 @@ pub fn third_piece_odds(preview: Piece) -> [f64; Piece::NUM] {
 pub(crate) struct Pair {
     pub first: usize,
     pub value: f64,
-    pub second: Placement,
+    pub second: Pos,
     pub lines_second: u32,
     pub board: Board,
     /// Level when the third piece falls (drop speed).
@@ -94,7 +95,7 @@ pub(crate) struct Pair {
 pub(crate) struct PairKey {
     pub value: f64,
     pub first: u32,
-    pub second: Placement,
+    pub second: Pos,
     pub penalty: f64,
 }
 
@@ -293,7 +294,7 @@ mod tests {
     #[test]
     fn the_top_k_by_key_is_the_sorts_prefix_or_says_it_needs_the_sort() {
         use crate::game::piece::Orientation;
-        let second = Placement {
+        let second = Pos {
             x: 4,
             y: 10,
             orientation: Orientation::new(2).unwrap(),
@@ -314,7 +315,7 @@ mod tests {
                 .map(|i| PairKey {
                     value: next(spread) as f64 * 0.25,
                     first: next(6) as u32,
-                    second: Placement {
+                    second: Pos {
                         x: i as u8,
                         ..second
                     },

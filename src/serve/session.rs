@@ -1,6 +1,7 @@
 //! One connection from an emulator's script: in `play` the driver plays through the bridge
 //! (menus, plans, desync check and re-plan as in `play`); in `assist` it only shows each lock.
 
+use crate::game::Pos;
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::sync::Mutex;
@@ -12,7 +13,7 @@ use crate::game::PadState;
 use crate::nes::addresses::AddressMap;
 use crate::nes::console::Console;
 use crate::nes::{Driver, DriverConfig, DriverError, RamSnapshot, Step};
-use crate::search::eval::{Evaluator, Placement};
+use crate::search::eval::Evaluator;
 use crate::search::plan::{Planner, Situation};
 
 /// What a connection did, for the log and the `bye` answer.
@@ -69,7 +70,7 @@ impl fmt::Display for SessionReport {
 }
 
 /// The four cells (column, row) of a lock, as the protocol's `lock` shows them.
-pub fn lock_cells(p: &Placement) -> [(i8, i8); 4] {
+pub fn lock_cells(p: &Pos) -> [(i8, i8); 4] {
     p.orientation
         .cells()
         .map(|(dx, dy)| (p.x as i8 + dx, p.y as i8 + dy))

@@ -232,12 +232,11 @@ mod tests {
     use super::*;
     use crate::coach::{Moment, Verdict};
     use crate::game::piece::{Orientation, Piece};
-    use crate::game::Game;
-    use crate::search::eval::Placement;
+    use crate::game::{Game, Pos};
     use crate::search::Situation;
 
     fn rating(piece_number: u32, loss: Option<f64>, class: Class) -> Rating {
-        let at = Placement {
+        let at = Pos {
             x: 5,
             y: 18,
             orientation: Orientation::new(0).unwrap(),

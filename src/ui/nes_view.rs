@@ -2,10 +2,10 @@
 //! speed, screenshots, the planned-lock outline and the explanation panel (key E), shared by
 //! `nestor play` and `nestor replay`.
 
+use crate::game::Pos;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::search::explain::Explanation;
-use crate::search::Placement;
 
 use super::explain_panel::{compose_with_panel, PANEL_WIDTH};
 use super::pacing::{Pacer, ViewEvent};
@@ -131,7 +131,7 @@ impl NesView {
     /// Shows one emulated frame (with the plan's lock cells outlined when given), saves a
     /// screenshot on S, waits while paused, then paces to 60.0988 frames per second × speed
     /// (no wait in fast-forward).
-    pub fn show(&mut self, rgba: &[u8], plan: Option<&Placement>) -> Result<ViewEvent, ViewError> {
+    pub fn show(&mut self, rgba: &[u8], plan: Option<&Pos>) -> Result<ViewEvent, ViewError> {
         self.show_explained(rgba, plan, &[])
     }
 
@@ -139,7 +139,7 @@ impl NesView {
     pub fn show_explained(
         &mut self,
         rgba: &[u8],
-        plan: Option<&Placement>,
+        plan: Option<&Pos>,
         top: &[Explanation],
     ) -> Result<ViewEvent, ViewError> {
         self.show_with(top, |frame| {

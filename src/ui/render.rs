@@ -1,13 +1,13 @@
 //! nestor's own picture of a game (no cartridge graphics): an RGBA8 `Frame`, the board with its
 //! grid, blocks, active piece, next piece, numbers and planned lock; PNG output; NES plan overlay.
 
+use crate::game::Pos;
 use std::io::Write;
 use std::path::Path;
 
 use crate::game::palette::{level_colours, master_rgb, WHITE};
 use crate::game::playfield::{CURTAIN, EMPTY};
 use crate::game::{Game, Orientation, PlayState};
-use crate::search::Placement;
 
 use super::font::{draw_text, text_width, GLYPH_H};
 use super::frame::outline_rect_raw;
@@ -50,7 +50,7 @@ pub struct DrawOptions {
     /// Draw grid lines between cells.
     pub grid: bool,
     /// Outline this lock position (`--show-plan`).
-    pub plan: Option<Placement>,
+    pub plan: Option<Pos>,
     /// Pieces locked so far, shown under the level when known.
     pub pieces: Option<u32>,
     /// A short status line under the numbers ("PAUSE", "FAST", "X2"); empty for none.
@@ -291,7 +291,7 @@ fn draw_panel(game: &Game, opts: &DrawOptions, l: &Layout, frame: &mut Frame) {
 
 /// Outlines the planned lock cells on the cartridge's 256×240 RGBA picture (1-pixel outline of
 /// each 8×8 cell at [`NES_FIELD_ORIGIN`], so the tiles beneath stay visible).
-pub fn overlay_plan_on_nes(rgba: &mut [u8], placement: &Placement) -> Result<(), RenderError> {
+pub fn overlay_plan_on_nes(rgba: &mut [u8], placement: &Pos) -> Result<(), RenderError> {
     if rgba.len() != NES_WIDTH * NES_HEIGHT * 4 {
         return Err(RenderError::WrongSize {
             expected_width: NES_WIDTH,

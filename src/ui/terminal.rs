@@ -1,12 +1,12 @@
 //! The terminal view: the board, next piece, numbers and planned lock as one ANSI-coloured
 //! `String` (a pure function), and `TerminalView`, which redraws it in place and restores the terminal.
 
+use crate::game::Pos;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::game::playfield::{CURTAIN, EMPTY};
 use crate::game::{Game, PlayState};
-use crate::search::Placement;
 
 use super::render::visible_cells;
 
@@ -25,7 +25,7 @@ pub const RESET: &str = "\x1b[0m";
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TermOptions {
     /// The bot's planned lock position, marked `[]`.
-    pub plan: Option<Placement>,
+    pub plan: Option<Pos>,
     /// Pieces locked so far.
     pub pieces: Option<u32>,
     /// A status line under the numbers.

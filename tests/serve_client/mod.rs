@@ -272,7 +272,8 @@ pub fn play(
         }
         console.frame(pad).expect("the model runs");
         let ev = console.events();
-        if let Some(nestor::game::Pos { x, y, id }) = ev.locked {
+        if let Some(p) = ev.locked {
+            let (x, y, id) = (p.x, p.y, p.id());
             seen.pieces += 1;
             if seen.last_lock != Some(cells_of(x, y, id)) {
                 seen.lock_mismatches += 1;

@@ -2,9 +2,8 @@
 //! model's DAS and gravity are the cartridge's); assist outlines the bot's lock and rates each.
 
 use nestor::game::pad::PadState;
-use nestor::game::piece::Orientation;
 use nestor::game::state::{Game, PlayState};
-use nestor::search::eval::Placement;
+use nestor::game::Pos;
 use nestor::search::rank::{Ranker, Ranking};
 use nestor::search::{Planner, Situation, Standard};
 use serde::Serialize;
@@ -29,7 +28,7 @@ pub struct Person {
     planner: Planner<Standard>,
     ranker: Ranker<Standard>,
     /// The bot's lock for the piece under control (computed at its spawn).
-    advice: Option<Placement>,
+    advice: Option<Pos>,
     ranking: Option<Ranking>,
     pub pieces: u32,
     pub ratings: Vec<Rating>,
@@ -72,17 +71,14 @@ impl Person {
         if let Some(pos) = ev.locked {
             self.pieces += 1;
             if let Some(ranking) = self.ranking.take() {
-                self.rate(&ranking, pos.x, pos.y, pos.id);
+                self.rate(&ranking, &pos);
             }
             self.advice = None;
         }
     }
 
-    fn rate(&mut self, ranking: &Ranking, x: u8, y: u8, id: u8) {
-        let Some(orientation) = Orientation::new(id) else {
-            return;
-        };
-        let played = ranking.find(&Placement { x, y, orientation });
+    fn rate(&mut self, ranking: &Ranking, at: &Pos) {
+        let played = ranking.find(at);
         let best = ranking.best().and_then(|b| b.value);
         self.ratings.push(Rating {
             piece: self.pieces,

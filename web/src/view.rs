@@ -4,7 +4,7 @@
 use nestor::game::palette::{level_colours, master_rgb, BACKDROP, WHITE};
 use nestor::game::piece::Orientation;
 use nestor::game::state::Game;
-use nestor::search::eval::Placement;
+use nestor::game::Pos;
 use serde::Serialize;
 
 /// One game as the page draws it.
@@ -67,7 +67,7 @@ pub fn colours(level: u8) -> [String; 4] {
 
 impl View {
     /// `game` with `outline` outlined.
-    pub fn of(game: &Game, outline: Option<&Placement>) -> View {
+    pub fn of(game: &Game, outline: Option<&Pos>) -> View {
         let cells = game.field.page[..200].iter().map(|&t| look(t)).collect();
         let orientation = (!game.is_over()).then(|| game.orientation()).flatten();
         let (active, active_look) = match orientation {

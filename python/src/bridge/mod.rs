@@ -61,7 +61,7 @@ impl From<Events> for FrameEvents {
     fn from(e: Events) -> FrameEvents {
         FrameEvents {
             spawned: e.spawned,
-            locked: e.locked.map(<(u8, u8, u8)>::from),
+            locked: e.locked.map(|p| (p.x, p.y, p.id())),
             cleared: e.cleared,
             level_up: e.level_up,
             topped_out: e.topped_out,

@@ -128,9 +128,9 @@ impl Searcher {
             let mut inputs = prefix.clone();
             inputs.extend(self.inputs.iter().map(|p| p.bits()));
             out.push(LockPath {
-                x: l.x,
-                y: l.y,
-                id: l.id,
+                x: l.at.x,
+                y: l.at.y,
+                id: l.at.id(),
                 inputs,
             });
         }
@@ -162,7 +162,7 @@ impl Searcher {
                 MoveSet::default(),
             ))
             .iter()
-            .map(|l| (l.x, l.y, l.id))
+            .map(|l| (l.at.x, l.at.y, l.at.id()))
             .collect()
     }
 }

@@ -144,7 +144,7 @@ fn bfs_locks(s: &mut Searches, board: &Board, from: InFlight, speed: u8, p: &Pro
     let [keyed, got]: [Locks; 2] = [&mut s.keyed, &mut s.bfs].map(|bfs| {
         bfs.search_query(&q, &map)
             .iter()
-            .map(|l| (l.x, l.y, l.id))
+            .map(|l| (l.at.x, l.at.y, l.at.id()))
             .collect()
     });
     assert_eq!(got, keyed, "dense and keyed searches differ");
@@ -217,7 +217,7 @@ fn every_profile_reaches_exactly_the_enumerated_locks_from_spawn_and_in_flight()
                             )
                             .expect("a modelled start")
                             .iter()
-                            .map(|l| (l.x, l.y, l.id))
+                            .map(|l| (l.at.x, l.at.y, l.at.id()))
                             .collect();
                         assert_eq!(quick, want, "bit sets: {what}");
                     }
@@ -337,7 +337,8 @@ fn a_carried_das_charge_reaches_exactly_the_enumerated_locks() {
                         };
                         let bfs = &mut bfs.bfs;
                         let locks = bfs.search_query(&q, &piece_map).to_vec();
-                        let got: Locks = locks.iter().map(|l| (l.x, l.y, l.id)).collect();
+                        let got: Locks =
+                            locks.iter().map(|l| (l.at.x, l.at.y, l.at.id())).collect();
                         assert_eq!(
                             got, union[d],
                             "entry: {} level {level} das {das}",
@@ -354,7 +355,11 @@ fn a_carried_das_charge_reaches_exactly_the_enumerated_locks() {
                                 prev = i;
                             }
                             assert_eq!(end, Control::Locked, "{l:?}");
-                            assert_eq!((a.x, a.y, a.id, a.das), (l.x, l.y, l.id, l.das), "{l:?}");
+                            assert_eq!(
+                                (a.x, a.y, a.id, a.das),
+                                (l.at.x, l.at.y, l.at.id(), l.das),
+                                "{l:?}"
+                            );
                         }
                     }
                     // A charge never loses a lock the fresh counter reaches with the choice

@@ -2,8 +2,8 @@
 //! makes on the board before them (`Reach::share_timeline`, for the blind plan).
 
 use super::{Kernel, LockQuery, LockSets};
+use crate::game::Pos;
 use crate::movegen::reach::{ReachLock, TimelineStart};
-use crate::movegen::Placement;
 
 impl LockSets {
     /// Keeps the search of `q` (a next piece on the board before the first locks) for
@@ -19,7 +19,7 @@ impl LockSets {
     pub(crate) fn search_after(
         &mut self,
         q: &LockQuery,
-        first: &Placement,
+        first: &Pos,
         cleared: u32,
     ) -> &[ReachLock] {
         let first = (first.x, first.y, first.orientation);

@@ -433,12 +433,13 @@ mod tests {
                                     ..q.at(start, root[0], PieceProgress::default())
                                 };
                                 let want = bfs.search_query(&q, &map);
-                                let want: Locks = want.iter().map(|l| (l.x, l.y, l.id)).collect();
+                                let want: Locks =
+                                    want.iter().map(|l| (l.at.x, l.at.y, l.at.id())).collect();
                                 let got: Locks = reach
                                     .search_hold(board, start, root, speed, rules)
                                     .expect("a modelled start")
                                     .iter()
-                                    .map(|l| (l.x, l.y, l.id))
+                                    .map(|l| (l.at.x, l.at.y, l.at.id()))
                                     .collect();
                                 let what = format!(
                                     "{} level {level} {piece:?} das {das} {root:?} board {b}",

@@ -45,7 +45,7 @@ struct Reference {
     key: Option<TimelineStart>,
     board: Board,
     fit: Vec<u64>,
-    ids: [u8; 4],
+    ids: [Orientation; 4],
     turns: usize,
     steps: Vec<Step>,
     locks: Vec<ReachLock>,
@@ -154,10 +154,7 @@ impl Reach {
                 i32::from(x) + i32::from(cx),
                 i32::from(y as i8) + i32::from(cy),
             );
-            for (s, &id) in self.ids.iter().enumerate().take(self.turns) {
-                let Some(so) = Orientation::new(id) else {
-                    continue;
-                };
+            for (s, &so) in self.ids.iter().enumerate().take(self.turns) {
                 for (dx, dy) in so.cells() {
                     let (px, py) = (col - i32::from(dx), row - i32::from(dy));
                     if (0..10).contains(&px) && (0..ROWS as i32).contains(&py) {
@@ -270,14 +267,14 @@ mod tests {
                             .to_vec();
                         for l in firsts {
                             let mut after = board;
-                            if after.lock(l.x, l.y, l.orientation()) != 0 {
+                            if after.lock(l.at.x, l.at.y, l.at.orientation) != 0 {
                                 continue;
                             }
                             let want = full
                                 .search_timeline(&after, start, none, speed, timeline, 0)
                                 .unwrap()
                                 .to_vec();
-                            let first = (l.x, l.y, l.orientation());
+                            let first = (l.at.x, l.at.y, l.at.orientation);
                             // Not the reference board with this lock: no answer.
                             assert!(!shared.search_timeline_after(&board, at, first));
                             assert!(shared.search_timeline_after(&after, at, first));

@@ -12,9 +12,10 @@
 // Integers throughout, so `PhaseWeights::score` gives the one-pass value bit for bit
 // (`eval::incremental_tests` checks features and values against the full pass).
 
-use super::{ceiling_load, features_of, spawn_room, Features, Placement, ReachTable, Standard};
+use super::{ceiling_load, features_of, spawn_room, Features, ReachTable, Standard};
 use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::Orientation;
+use crate::game::Pos;
 use crate::movegen::ReachLock;
 use crate::search::pairs::AfterFirst;
 
@@ -248,7 +249,7 @@ impl Prefix {
 
     /// The board features of `rows`: this board with `second` locked on it and no line cleared.
     #[inline(always)]
-    pub(super) fn features_after(&self, rows: &[u16; 20], second: &Placement) -> Features {
+    pub(super) fn features_after(&self, rows: &[u16; 20], second: &Pos) -> Features {
         let id = usize::from(second.orientation.id());
         let (dy0, dy1) = DY[id];
         let y = i32::from(second.y as i8);
@@ -390,8 +391,8 @@ impl Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-    ) -> Option<(f64, Placement, usize)> {
-        let mut best: Option<(f64, Placement, usize)> = None;
+    ) -> Option<(f64, Pos, usize)> {
+        let mut best: Option<(f64, Pos, usize)> = None;
         self.each_carried(prefix, after, seconds, |v, second| {
             if best.is_none_or(|b| v < b.0) {
                 best = Some((v, second, 1));
@@ -410,7 +411,7 @@ impl Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-        f: impl FnMut(f64, Placement),
+        f: impl FnMut(f64, Pos),
     ) {
         #[cfg(target_arch = "x86_64")]
         if self.popcnt {
@@ -427,7 +428,7 @@ impl Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-        f: impl FnMut(f64, Placement),
+        f: impl FnMut(f64, Pos),
     ) {
         self.each_carried_portable(prefix, after, seconds, f)
     }
@@ -438,7 +439,7 @@ impl Standard {
         prefix: &Prefix,
         after: &AfterFirst,
         seconds: &[ReachLock],
-        mut f: impl FnMut(f64, Placement),
+        mut f: impl FnMut(f64, Pos),
     ) {
         let w = self.at(after.level);
         // Rules 3 and 4 for a lock whose cells are all in row 2 or below, the rows 0 and 1
@@ -465,7 +466,7 @@ impl Standard {
             .flatten()
             .map(|t| (t, t.unreachable(&after.board)));
         for l in seconds {
-            let second = Placement::from(l);
+            let second = l.at;
             let rules = (low_rules, ceiling, fillable);
             let v = match self.carried(prefix, after, rules, reach, second) {
                 Carried::Value(v) => Some(v),
@@ -489,7 +490,7 @@ impl Standard {
         after: &AfterFirst,
         (low_rules, ceiling, fillable): (Option<bool>, Option<(u32, u32)>, u32),
         reach: Option<(&ReachTable, u32)>,
-        second: Placement,
+        second: Pos,
     ) -> Carried {
         let id = usize::from(second.orientation.id());
         let y = i32::from(second.y as i8);

@@ -71,11 +71,9 @@ fn a_first_locks_value_alone_from_its_boards_pass_is_the_full_pass_bit_for_bit()
 }
 
 /// `second` as the reach search lists it.
-fn reach_lock(second: Placement) -> ReachLock {
+fn reach_lock(second: Pos) -> ReachLock {
     ReachLock {
-        x: second.x,
-        y: second.y,
-        id: second.orientation.id(),
+        at: second,
         frames: 0,
     }
 }
@@ -88,7 +86,7 @@ fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_b
     let mut group: Option<(AfterFirst, Prefix, Vec<ReachLock>)> = None;
     let mut ties_seen = 0;
     let mut check = |(after, prefix, seconds): &(AfterFirst, Prefix, Vec<ReachLock>)| {
-        let want = after.best_pair_after(&e, prefix, seconds.iter().map(Placement::from));
+        let want = after.best_pair_after(&e, prefix, seconds.iter().map(|l| l.at));
         let got = e.best_pair_after(prefix, after, seconds);
         assert_eq!(
             got.map(|(v, p)| (v.to_bits(), p)),

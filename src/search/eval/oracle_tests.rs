@@ -86,11 +86,7 @@ pub(super) fn test_boards(random: usize, seed: u64) -> Vec<Board> {
 
 /// Every pair of every decision on `boards` at `levels` (every first piece, every lock of
 /// it, every next piece, every lock of that): `f(after the first lock, second lock)`.
-pub(super) fn each_pair(
-    boards: &[Board],
-    levels: &[u8],
-    mut f: impl FnMut(&AfterFirst, Placement),
-) {
+pub(super) fn each_pair(boards: &[Board], levels: &[u8], mut f: impl FnMut(&AfterFirst, Pos)) {
     let profile = Profile::default();
     let (mut firsts, mut seconds) = (LockSets::new(), LockSets::new());
     for board in boards {
@@ -104,7 +100,7 @@ pub(super) fn each_pair(
                     MoveSet::default(),
                 );
                 for l1 in firsts.search(&q).to_vec() {
-                    let after = AfterFirst::new(board, level, [0x50, 0x01], (&l1).into());
+                    let after = AfterFirst::new(board, level, [0x50, 0x01], l1.at);
                     for next in Piece::ALL {
                         let q2 = LockQuery::spawn(
                             &after.board,
@@ -114,7 +110,7 @@ pub(super) fn each_pair(
                             MoveSet::default(),
                         );
                         for l2 in seconds.search(&q2) {
-                            f(&after, Placement::from(l2));
+                            f(&after, l2.at);
                         }
                     }
                 }
@@ -149,7 +145,7 @@ fn both_builds_of_the_evaluator_give_the_same_bits() {
     let mut checked = 0;
     for _ in 0..20_000 {
         let board = random_board(&mut x);
-        let p = |x: u8, y: u8| Placement {
+        let p = |x: u8, y: u8| Pos {
             x,
             y,
             orientation: Piece::T.spawn(),

@@ -1,8 +1,9 @@
 //! A first lock's pairs valued by an evaluator: alone, each, the best, the ties (the
 //! enumerator in `search::pairs` knows boards and locks; this knows values).
 
-use super::{Evaluator, PairOutcome, Placement, Prefix};
+use super::{Evaluator, PairOutcome, Prefix};
 use crate::game::Board;
+use crate::game::Pos;
 use crate::movegen::ReachLock;
 use crate::search::pairs::AfterFirst;
 
@@ -36,8 +37,8 @@ impl AfterFirst {
     pub fn each_pair<E: Evaluator>(
         &self,
         evaluator: &E,
-        seconds: impl IntoIterator<Item = Placement>,
-        mut f: impl FnMut(f64, Placement, u32, &Board),
+        seconds: impl IntoIterator<Item = Pos>,
+        mut f: impl FnMut(f64, Pos, u32, &Board),
     ) {
         for second in seconds {
             let (board2, lines2) = self.then(second);
@@ -57,13 +58,9 @@ impl AfterFirst {
         target: f64,
     ) -> usize {
         let mut n = 0;
-        self.each_pair(
-            evaluator,
-            seconds.iter().map(Placement::from),
-            |v, _, _, _| {
-                n += usize::from(v + offset == target);
-            },
-        );
+        self.each_pair(evaluator, seconds.iter().map(|l| l.at), |v, _, _, _| {
+            n += usize::from(v + offset == target);
+        });
         n
     }
 
@@ -71,8 +68,8 @@ impl AfterFirst {
     pub fn best_pair<E: Evaluator>(
         &self,
         evaluator: &E,
-        seconds: impl IntoIterator<Item = Placement>,
-    ) -> Option<(f64, Placement)> {
+        seconds: impl IntoIterator<Item = Pos>,
+    ) -> Option<(f64, Pos)> {
         self.best_by(seconds, |o| evaluator.evaluate(o))
     }
 
@@ -83,8 +80,8 @@ impl AfterFirst {
         &self,
         evaluator: &E,
         prefix: &Prefix,
-        seconds: impl IntoIterator<Item = Placement>,
-    ) -> Option<(f64, Placement)> {
+        seconds: impl IntoIterator<Item = Pos>,
+    ) -> Option<(f64, Pos)> {
         self.best_by(seconds, |o| evaluator.evaluate_after(prefix, o))
     }
 
@@ -94,8 +91,8 @@ impl AfterFirst {
         &self,
         evaluator: &E,
         prefix: &Prefix,
-        seconds: impl IntoIterator<Item = Placement>,
-        mut f: impl FnMut(f64, Placement),
+        seconds: impl IntoIterator<Item = Pos>,
+        mut f: impl FnMut(f64, Pos),
     ) {
         for second in seconds {
             let (board2, lines2) = self.then(second);
@@ -111,10 +108,10 @@ impl AfterFirst {
     #[inline(always)]
     pub(crate) fn best_by(
         &self,
-        seconds: impl IntoIterator<Item = Placement>,
+        seconds: impl IntoIterator<Item = Pos>,
         value: impl Fn(&PairOutcome) -> Option<f64>,
-    ) -> Option<(f64, Placement)> {
-        let mut best: Option<(f64, Placement)> = None;
+    ) -> Option<(f64, Pos)> {
+        let mut best: Option<(f64, Pos)> = None;
         for second in seconds {
             let (board2, lines2) = self.then(second);
             if let Some(v) = value(&self.outcome(second, lines2, &board2)) {

@@ -17,9 +17,9 @@ fn bottom(text: &str) -> Board {
     Board::from_text(&lines.join("\n")).expect("a valid test board")
 }
 
-fn at(x: u8, y: u8, id: u8) -> Placement {
+fn at(x: u8, y: u8, id: u8) -> Pos {
     let orientation = Orientation::new(id).expect("a valid orientation id");
-    Placement { x, y, orientation }
+    Pos { x, y, orientation }
 }
 
 /// A pair whose pieces both locked on the floor (lock height 0: horizontal I on row 19).

@@ -4,14 +4,15 @@
 use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
+use crate::game::Pos;
 use crate::movegen::profile::Profile;
 use crate::movegen::CollisionMap;
 use crate::movegen::LockQuery;
 use crate::movegen::{Bfs, Lock, MoveSet};
-use crate::search::eval::{Evaluator, Placement};
+use crate::search::eval::Evaluator;
 use crate::search::pairs::AfterFirst;
 
-use super::{placement, Planner, Situation};
+use super::{Planner, Situation};
 
 /// The search and its collision map, allocated once, and what the last search was of.
 #[derive(Default)]
@@ -37,7 +38,7 @@ impl AfterSearch {
         next: Piece,
         (profile, moves): (&Profile, MoveSet),
     ) -> (AfterFirst, &[Lock]) {
-        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(first));
+        let after = AfterFirst::new(&s.board, s.level, s.lines, first.at);
         let key = (s.board, s.level, s.lines, *first, next);
         if self.last == Some(key) {
             return (after, self.bfs.locks());
@@ -59,7 +60,7 @@ impl<E: Evaluator> Planner<E> {
         i: usize,
         next: Piece,
         value: f64,
-    ) -> Option<Placement> {
+    ) -> Option<Pos> {
         let (after, seconds) =
             self.second
                 .run(s, &self.firsts[i], next, (&self.profile, self.moves));
@@ -67,7 +68,7 @@ impl<E: Evaluator> Planner<E> {
         let guard = &mut self.crash_guard;
         after.each_pair(
             &self.evaluator,
-            seconds.iter().map(Placement::from),
+            seconds.iter().map(|l| l.at),
             |v, second, lines2, board2| {
                 let v = v + guard.second_penalty((s.level, s.lines), after.lines, board2, lines2);
                 if found.is_none() && v == value {
@@ -86,7 +87,7 @@ impl<E: Evaluator> Planner<E> {
         s: &Situation,
         i: usize,
         next: Piece,
-        second: Placement,
+        second: Pos,
     ) -> PadState {
         if !self.profile.shift.holds() {
             return PadState::NONE;
@@ -94,7 +95,7 @@ impl<E: Evaluator> Planner<E> {
         let (_, seconds) = self
             .second
             .run(s, &self.firsts[i], next, (&self.profile, self.moves));
-        match seconds.iter().find(|l| placement(l) == second).copied() {
+        match seconds.iter().find(|l| l.at == second).copied() {
             Some(l) => self.second.bfs.root_hold(&l),
             None => PadState::NONE,
         }

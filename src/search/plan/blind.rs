@@ -28,7 +28,7 @@ use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 
 use super::reuse::BlindPairs;
-use super::{placement, Evaluator, Firsts, Plan, Planner, Situation};
+use super::{Evaluator, Firsts, Plan, Planner, Situation};
 use crate::movegen::profile::Profile;
 use crate::movegen::{Lock, MoveSet};
 use crate::movegen::{LockQuery, LockSets};
@@ -149,7 +149,7 @@ impl<E: Evaluator> Planner<E> {
                 if among != weighed {
                     continue;
                 }
-                let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&self.firsts[i]));
+                let after = AfterFirst::new(&s.board, s.level, s.lines, self.firsts[i].at);
                 // Worked out by the last decision's third-piece layer (`plan/carry.rs`).
                 let at = (piece, &self.profile, self.moves);
                 let carried = carry.then(|| self.carried.expected(at, &after)).flatten();
@@ -213,7 +213,7 @@ impl<E: Evaluator> Planner<E> {
         let (ranking, upright) = (&mut self.kept.ranking, &mut self.kept.upright);
         ranking.clear();
         for (i, l1) in self.firsts.iter().enumerate() {
-            let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l1));
+            let after = AfterFirst::new(&s.board, s.level, s.lines, l1.at);
             let q = LockQuery::spawn(
                 &after.board,
                 Piece::I,
@@ -223,7 +223,7 @@ impl<E: Evaluator> Planner<E> {
             );
             let locks = self.seconds.search_after(&q, &after.first, after.lines);
             upright.clear();
-            upright.extend(locks.iter().filter(|l| l.id == UPRIGHT_I));
+            upright.extend(locks.iter().filter(|l| l.at.id() == UPRIGHT_I));
             let prefix = self.evaluator.prefix(&after.board);
             let best = self.evaluator.best_pair_after(&prefix, &after, upright);
             let estimate = match (best, after.alone_after(&self.evaluator, &prefix)) {

@@ -3,7 +3,7 @@
 //! them.
 
 use super::blind::UPRIGHT_I;
-use super::{placement, Planner};
+use super::Planner;
 use crate::game::piece::Piece;
 use crate::game::Board;
 use crate::movegen::profile::Profile;
@@ -58,7 +58,7 @@ fn weighing_the_best_ranked_gives_the_full_plan_when_its_lock_is_among_them() {
                     }
                     // The full plan's lock by its ranking key, among the pruned plan's.
                     let i = (pruned.firsts.iter())
-                        .position(|l| placement(l) == want.lock)
+                        .position(|l| l.at == want.lock)
                         .expect("the same first locks");
                     let ranking = &pruned.kept.ranking;
                     assert_eq!(ranking.len(), n);
@@ -139,12 +139,12 @@ fn the_ranking_keeps_the_tetris_that_the_value_alone_misses() {
                 continue;
             }
             let i = (pruned.firsts.iter())
-                .position(|l| placement(l) == want.lock)
+                .position(|l| l.at == want.lock)
                 .expect("the same first locks");
             let ranking = &pruned.kept.ranking;
             let alone: Vec<(f64, usize)> = (pruned.firsts.iter().enumerate())
                 .map(|(j, l)| {
-                    let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+                    let after = AfterFirst::new(&s.board, s.level, s.lines, l.at);
                     (after.alone(&pruned.evaluator).unwrap_or(f64::INFINITY), j)
                 })
                 .collect();
@@ -175,11 +175,11 @@ fn a_ranking_key_is_the_upright_i_pair_and_the_value_alone_by_the_odds() {
             }
             let share = third_piece_odds(piece)[Piece::I.index()];
             for (j, l) in p.firsts.iter().enumerate() {
-                let after = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+                let after = AfterFirst::new(&s.board, s.level, s.lines, l.at);
                 // A search of its own (not resumed), the upright I's locks kept.
                 let q = LockQuery::spawn(&after.board, Piece::I, after.speed, &p.profile, p.moves);
                 let upright: Vec<_> = (locks.search(&q).iter())
-                    .filter(|l| l.id == UPRIGHT_I)
+                    .filter(|l| l.at.id() == UPRIGHT_I)
                     .copied()
                     .collect();
                 let prefix = p.evaluator.prefix(&after.board);

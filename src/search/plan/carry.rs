@@ -14,16 +14,16 @@
 
 use crate::game::board::Board;
 use crate::game::piece::Piece;
+use crate::game::Pos;
 use crate::movegen::profile::Profile;
 use crate::movegen::MoveSet;
-use crate::search::eval::Placement;
 use crate::search::pairs::AfterFirst;
 use crate::search::third::Pair;
 
 /// One pair's expectation with what it was worked out on.
 #[derive(Clone, Copy)]
 struct Entry {
-    second: Placement,
+    second: Pos,
     board: Board,
     level: u8,
     speed: u8,

@@ -13,10 +13,10 @@
 
 use crate::game::board::Board;
 use crate::game::piece::Piece;
+use crate::game::Pos;
 use crate::movegen::profile::Profile;
 use crate::movegen::MoveSet;
 use crate::movegen::ReachLock;
-use crate::search::eval::Placement;
 use crate::search::third::PairKey;
 
 use super::Situation;
@@ -35,9 +35,9 @@ pub(super) struct BlindPairs {
     profile: Profile,
     moves: MoveSet,
     /// Per first lock: its placement and, per next piece, its pairs' range in `pairs`.
-    firsts: Vec<(Placement, [(u32, u32); Piece::NUM])>,
+    firsts: Vec<(Pos, [(u32, u32); Piece::NUM])>,
     /// (value, second lock) of the pairs no rule rejects, in lock-set order.
-    pairs: Vec<(f64, Placement)>,
+    pairs: Vec<(f64, Pos)>,
     /// The blind plan's scratch (not pairs): each first lock's ranking key (estimate, index),
     /// the keys it selects the weighed locks from, and the upright I locks after a first
     /// lock (`plan/blind.rs`).
@@ -75,7 +75,7 @@ impl BlindPairs {
     }
 
     /// The next first lock's pairs follow.
-    pub(super) fn first(&mut self, first: Placement) {
+    pub(super) fn first(&mut self, first: Pos) {
         self.firsts.push((first, [(0, 0); Piece::NUM]));
     }
 
@@ -90,7 +90,7 @@ impl BlindPairs {
 
     /// An acceptable pair of the current first lock and next piece.
     #[inline]
-    pub(super) fn push(&mut self, value: f64, second: Placement) {
+    pub(super) fn push(&mut self, value: f64, second: Pos) {
         self.pairs.push((value, second));
     }
 
@@ -119,7 +119,7 @@ impl BlindPairs {
     }
 
     /// The kept pairs of first lock `first` with `next` (`None`: that lock was not valued).
-    pub(super) fn pairs_of(&self, first: Placement, next: Piece) -> Option<&[(f64, Placement)]> {
+    pub(super) fn pairs_of(&self, first: Pos, next: Piece) -> Option<&[(f64, Pos)]> {
         let f = self.firsts.iter().find(|f| f.0 == first)?;
         let (from, end) = f.1[next.index()];
         Some(&self.pairs[from as usize..end as usize])
@@ -133,14 +133,14 @@ impl BlindPairs {
 /// `carried`, how many pairs share the lowest value (the planner's tie count), else 0.
 #[inline]
 pub(super) fn replay(
-    pairs: &[(f64, Placement)],
+    pairs: &[(f64, Pos)],
     (carried, lookahead, i, first_penalty): (bool, bool, usize, f64),
     keys: &mut Vec<PairKey>,
-    consider: &mut impl FnMut(f64, Option<Placement>),
+    consider: &mut impl FnMut(f64, Option<Pos>),
 ) -> usize {
     if carried {
         // The best pair and how many share its value, as `Evaluator::best_pair_after_ties`.
-        let mut best: Option<(f64, Placement, usize)> = None;
+        let mut best: Option<(f64, Pos, usize)> = None;
         for &(v, second) in pairs {
             if best.is_none_or(|b| v < b.0) {
                 best = Some((v, second, 1));
@@ -170,10 +170,10 @@ pub(super) fn replay(
 /// `i`'s penalty added.
 #[inline(always)]
 pub(super) fn take_pair(
-    (v, penalty, second): (f64, f64, Placement),
+    (v, penalty, second): (f64, f64, Pos),
     (lookahead, i, first_penalty): (bool, usize, f64),
     keys: &mut Vec<PairKey>,
-    consider: &mut impl FnMut(f64, Option<Placement>),
+    consider: &mut impl FnMut(f64, Option<Pos>),
 ) {
     consider(v, Some(second));
     if lookahead {

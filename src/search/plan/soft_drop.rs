@@ -14,7 +14,7 @@ use crate::game::active::{Active, Control};
 use crate::game::pad::{Buttons, PadState};
 use crate::game::pos::Pos;
 
-use super::{placement, Plan, Situation};
+use super::{Plan, Situation};
 use crate::game::score::drop_speed;
 use crate::movegen::CollisionMap;
 use crate::movegen::{Bfs, Lock};
@@ -140,12 +140,12 @@ impl SoftDrop {
         for (j, &held) in self.variant.iter().enumerate() {
             let c = a.frame(Buttons::after(held, before), speed, map);
             before = held;
-            self.played.push(Pos::of(&a));
+            self.played.push(Pos::of_searched(&a));
             if (c == Control::Locked) != (j + 1 == n) {
                 return None;
             }
         }
-        (Pos::of(&a) == lock).then_some((a.das, a.hold_down_points))
+        (Pos::of(&a) == Some(lock)).then_some((a.das, a.hold_down_points))
     }
 
     /// Plays `soft` on the path in `self.inputs` and writes the variant's frames over the last
@@ -218,7 +218,7 @@ impl SoftLever {
         };
         let speed = drop_speed(s.level);
         for l in locks {
-            let a = AfterFirst::new(&s.board, s.level, s.lines, placement(l));
+            let a = AfterFirst::new(&s.board, s.level, s.lines, l.at);
             let mut key = crash_guard::risk_key(&a.board, a.lines, Some(l.hold_down_points));
             let mut soft = None;
             if !crash_guard::key_risk(key, s.level, s.lines, preview).is_safe() {

@@ -2,11 +2,12 @@
 //! fresh or guarded), chosen once in [`PairSource`], and the best pair they rank ([`Ranking`]).
 
 use crate::game::piece::Piece;
+use crate::game::Pos;
 use crate::movegen::{Lock, LockQuery};
 
-use super::super::eval::{Evaluator, Placement};
+use super::super::eval::Evaluator;
 use super::super::pairs::AfterFirst;
-use super::{placement, reuse, Planner, Situation};
+use super::{reuse, Planner, Situation};
 
 /// Where one decision's pair values come from, chosen once before the first lock is valued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,14 +61,14 @@ impl PairSource {
 /// lock of the best first lock has its value too, and (carried values) its tie count.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Ranking {
-    pub best: Option<(f64, usize, Option<Placement>)>,
+    pub best: Option<(f64, usize, Option<Pos>)>,
     pub tie: bool,
     best_ties: usize,
 }
 
 impl Ranking {
     /// One pair of first lock `i` (whose guard penalty is `first_penalty`) valued `value`.
-    fn consider(&mut self, i: usize, first_penalty: f64, value: f64, second: Option<Placement>) {
+    fn consider(&mut self, i: usize, first_penalty: f64, value: f64, second: Option<Pos>) {
         let value = value + first_penalty;
         if self.best.as_ref().is_some_and(|b| value == b.0 && i == b.1) {
             self.tie = true;
@@ -106,7 +107,7 @@ impl<E: Evaluator> Planner<E> {
     /// The pairs of first lock `i` into `r`: alone without a next piece, else kept or valued.
     fn value_first_lock(&mut self, s: &Situation, src: PairSource, i: usize, r: &mut Ranking) {
         let l1 = self.firsts[i];
-        let after = AfterFirst::new(&s.board, s.level, s.lines, placement(&l1));
+        let after = AfterFirst::new(&s.board, s.level, s.lines, l1.at);
         let first_penalty = self.crash_guard.first_penalty(i);
         let Some(next) = s.next else {
             if let Some(v) = after.alone(&self.evaluator) {
@@ -116,7 +117,7 @@ impl<E: Evaluator> Planner<E> {
         };
         let mut consider = |v: f64, second| r.consider(i, first_penalty, v, second);
         // Valued by the blind plan just before: the same pairs in the same order.
-        let pairs = src.kept.then(|| self.kept.pairs_of(placement(&l1), next));
+        let pairs = src.kept.then(|| self.kept.pairs_of(l1.at, next));
         if let Some(pairs) = pairs.flatten() {
             let at = (src.carried(), src.lookahead, i, first_penalty);
             let ties = reuse::replay(pairs, at, &mut self.keys, &mut consider);
@@ -174,7 +175,7 @@ impl<E: Evaluator> Planner<E> {
                 let (keys, guard) = (&mut self.keys, &mut self.crash_guard);
                 after.each_pair(
                     &self.evaluator,
-                    seconds.iter().map(Placement::from),
+                    seconds.iter().map(|l| l.at),
                     |v, second, lines2, board2| {
                         // The next lock's clear counts too (0 below the guard's level).
                         let penalty =
