@@ -15,7 +15,6 @@ use std::time::Instant;
 
 use nestor::game::{Active, Board, Buttons, PadState, Piece};
 use nestor::movegen::profile::{PieceProgress, Profile, PRESETS};
-use nestor::movegen::CollisionMap;
 use nestor::search::testing::ReferencePlanner;
 use nestor::search::third::Lookahead;
 use nestor::search::{Planner, Situation, Standard};
@@ -172,7 +171,7 @@ fn profiles() {
         planner.profile = profile.clone();
         let (mut spawn, mut replan) = (Row::default(), Row::default());
         for round in 0..9 {
-            for (i, piece) in Piece::ALL.iter().enumerate() {
+            for i in 0..Piece::ALL.len() {
                 let s = situation(b, level, round, i);
                 let (plan, el, cpu) = wall_cpu_timed(|| planner.plan(&s));
                 let plan = plan.expect("a plan");
@@ -183,10 +182,9 @@ fn profiles() {
                     continue;
                 };
                 // The re-plan at the reaction frame, from the piece in flight.
-                let map = CollisionMap::new(&b, *piece);
                 let (mut a, mut prev) = (s.active, PadState::NONE);
                 for &input in &plan.inputs[..r] {
-                    a.frame(Buttons::after(input, prev), 2, &map);
+                    a.frame(Buttons::after(input, prev), 2, &b);
                     prev = input;
                 }
                 let inflight = Situation {

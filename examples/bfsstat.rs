@@ -4,15 +4,14 @@
 use std::time::Instant;
 
 use nestor::game::{Active, Board, PadState, Piece};
-use nestor::movegen::{Bfs, CollisionMap, LockQuery, MoveSet, PieceProgress, Profile};
+use nestor::movegen::{LockQuery, LockSets, MoveSet, PieceProgress, Profile};
 
 fn main() {
     let board = Board::EMPTY;
-    let mut bfs = Bfs::new();
+    let mut searches = LockSets::new();
     let unlimited = Profile::unlimited();
     for soft_drop in [false, true] {
         for piece in Piece::ALL {
-            let map = CollisionMap::new(&board, piece);
             let start = Active::spawn(piece.spawn().id(), 0, 0);
             let runs = 200;
             let t = Instant::now();
@@ -23,11 +22,11 @@ fn main() {
                     PadState::NONE,
                     PieceProgress::default(),
                 );
-                locks = bfs.search_query(&q, &map).len();
+                locks = searches.search_paths(&q).len();
             }
             println!(
                 "soft drop {soft_drop:5} {piece:?}: {:5} nodes, {:2} locks, {:7.1} µs",
-                bfs.expanded,
+                searches.expanded(),
                 locks,
                 t.elapsed().as_secs_f64() * 1e6 / runs as f64
             );

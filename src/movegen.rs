@@ -11,11 +11,15 @@ mod locks;
 pub mod profile;
 pub mod profile_check;
 mod reach;
+mod soft_drop;
 
-pub use bfs::{Bfs, Lock};
-pub use collision::CollisionMap;
+pub use bfs::Lock;
+#[cfg(test)]
+pub(crate) use collision::CollisionMap;
 pub use column_reach::ReachTable;
 pub use kernel::{LockQuery, MoveSet};
 pub use locks::LockSets;
 pub use profile::{PieceProgress, Profile, Shift, Timeline};
 pub use reach::ReachLock;
+pub(crate) use soft_drop::SoftDrop;
+pub use soft_drop::Softened;

@@ -7,7 +7,7 @@ use nestor::game::active::{Active, Control};
 use nestor::game::{
     Board, Buttons, Collide, Events, Game, PadState, Piece, PlayState, Playfield, Pos,
 };
-use nestor::movegen::{Bfs, CollisionMap, LockQuery, MoveSet, PieceProgress, Profile};
+use nestor::movegen::{LockQuery, LockSets, MoveSet, PieceProgress, Profile};
 use nestor::search::eval::Standard;
 use nestor::search::{Planner, Situation};
 
@@ -50,8 +50,7 @@ fn exhaustive_locks(
 
 fn bfs_locks(board: &Board, start: Active, prev: PadState, speed: u8) -> HashSet<(u8, u8, u8)> {
     let piece = nestor::game::Orientation::new(start.id).unwrap().piece();
-    let map = CollisionMap::new(board, piece);
-    let mut bfs = Bfs::new();
+    let mut searches = LockSets::new();
     let q = LockQuery::spawn(
         board,
         piece,
@@ -60,7 +59,8 @@ fn bfs_locks(board: &Board, start: Active, prev: PadState, speed: u8) -> HashSet
         MoveSet::default(),
     )
     .at(start, prev, PieceProgress::default());
-    bfs.search_query(&q, &map)
+    searches
+        .search_paths(&q)
         .iter()
         .map(|l| (l.at.x, l.at.y, l.at.id()))
         .collect()

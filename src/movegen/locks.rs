@@ -1,5 +1,5 @@
-//! "The locks this piece can reach": the path-free entry point the pair enumerator uses
-//! ([`LockSets`]), running the kernel [`Kernel::choose`] (in `kernel.rs`) picks.
+//! "The locks this piece can reach": the one entry into move generation ([`LockSets`]), a
+//! lock query answered without paths or with them, by the kernel [`Kernel::choose`] picks.
 
 use crate::game::piece::Orientation;
 
@@ -8,6 +8,7 @@ use super::collision::CollisionMap;
 use super::kernel::{Kernel, LockQuery};
 use super::reach::{Reach, ReachLock};
 
+mod paths;
 mod shared;
 
 impl LockQuery<'_> {
@@ -26,7 +27,9 @@ impl LockQuery<'_> {
     }
 }
 
-/// Reusable searches for [`LockSets::search`]; allocated once.
+/// Reusable searches for a lock query, allocated once: [`LockSets::search`] without paths,
+/// [`LockSets::search_paths`] with the buttons to each lock (`locks/paths.rs`). An instance
+/// keeps the resume caches of the searches it made, so each planner search has its own.
 pub struct LockSets {
     reach: Reach,
     bfs: Bfs,
@@ -43,9 +46,24 @@ impl Default for LockSets {
 impl LockSets {
     /// Empty searches, their buffers allocated.
     pub fn new() -> LockSets {
+        LockSets::with(Bfs::new())
+    }
+
+    /// Searches whose path search always runs the general kernel (the reference planner).
+    pub(crate) fn general() -> LockSets {
+        LockSets::with(Bfs::general())
+    }
+
+    /// Searches whose path search never resumes from the empty board's nodes: for an oracle
+    /// that must not share the planner's shortcuts.
+    pub(crate) fn once() -> LockSets {
+        LockSets::with(Bfs::once())
+    }
+
+    fn with(bfs: Bfs) -> LockSets {
         LockSets {
             reach: Reach::new(),
-            bfs: Bfs::new(),
+            bfs,
             map: CollisionMap::default(),
             out: Vec::with_capacity(256),
         }

@@ -14,9 +14,9 @@ use super::eval::Evaluator;
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
+use crate::game::Collide;
 use crate::movegen::profile::{PieceProgress, Profile};
-use crate::movegen::CollisionMap;
-use crate::movegen::{Bfs, Lock, MoveSet};
+use crate::movegen::{Lock, MoveSet};
 use crate::movegen::{LockQuery, LockSets};
 use soft_drop::SoftLever;
 
@@ -77,9 +77,9 @@ pub struct Planner<E: Evaluator> {
     pub moves: MoveSet,
     /// The player's input limits (`unlimited` by default).
     pub profile: Profile,
-    first: Bfs,
+    /// The current piece's locks with paths.
+    first: LockSets,
     second: after_search::AfterSearch,
-    map1: CollisionMap,
     /// The next piece's lock sets (path-free).
     seconds: LockSets,
     firsts: Vec<Lock>,
@@ -161,7 +161,7 @@ impl Plan {
     /// The plan of the best pair `(value, index in firsts, next lock)`; with no pair, the
     /// deepest lock's (see [`Plan::to_lock`]).
     pub(crate) fn of_best(
-        first: &Bfs,
+        first: &LockSets,
         firsts: &[Lock],
         best: Option<(f64, usize, Option<Pos>)>,
         inputs: Vec<PadState>,
@@ -177,7 +177,7 @@ impl Plan {
     /// The plan to `firsts[index]` (or, for `None`, the deepest lock: when every pair is
     /// rejected, the least bad way to go on) along `first`'s path, after the prefix frames.
     pub(crate) fn to_lock(
-        first: &Bfs,
+        first: &LockSets,
         firsts: &[Lock],
         index: Option<usize>,
         mut inputs: Vec<PadState>,
@@ -214,9 +214,8 @@ impl<E: Evaluator> Planner<E> {
             evaluator,
             moves: MoveSet::default(),
             profile: Profile::default(),
-            first: Bfs::new(),
+            first: LockSets::new(),
             second: after_search::AfterSearch::default(),
-            map1: CollisionMap::default(),
             seconds: LockSets::new(),
             lookahead: Lookahead::default(),
             exclude: Vec::new(),
@@ -241,7 +240,7 @@ impl<E: Evaluator> Planner<E> {
     /// they are part of the plan. Returns the state after them.
     pub(crate) fn end_first_piece_delay(
         s: &Situation,
-        map: &CollisionMap,
+        map: &impl Collide,
         inputs: &mut Vec<PadState>,
         expected: &mut Vec<Pos>,
     ) -> (Active, PadState, bool) {
@@ -270,7 +269,7 @@ impl<E: Evaluator> Planner<E> {
     /// state after them and whether the piece locked.
     pub(crate) fn start_prefix(
         s: &Situation,
-        map: &CollisionMap,
+        map: &impl Collide,
         start_delay: u16,
         inputs: &mut Vec<PadState>,
         expected: &mut Vec<Pos>,
@@ -307,15 +306,10 @@ impl<E: Evaluator> Planner<E> {
     /// reachable.
     fn first_locks(&mut self, s: &Situation) -> Option<Firsts> {
         let orientation = Orientation::new(s.active.id)?;
-        self.map1.build(&s.board, orientation.piece());
+        let map = self.first.prepare(&s.board, orientation.piece());
         let (mut inputs, mut expected) = (Vec::new(), Vec::new());
-        let (start, prev, locked) = Self::start_prefix(
-            s,
-            &self.map1,
-            self.profile.start_delay,
-            &mut inputs,
-            &mut expected,
-        );
+        let (start, prev, locked) =
+            Self::start_prefix(s, map, self.profile.start_delay, &mut inputs, &mut expected);
         if locked {
             return Plan::locked_early(&start, inputs, expected).map(Firsts::LockedEarly);
         }
@@ -332,7 +326,7 @@ impl<E: Evaluator> Planner<E> {
         )
         .at(start, prev, progress);
         self.firsts
-            .extend_from_slice(self.first.search_query(&q, &self.map1));
+            .extend_from_slice(self.first.search_prepared(&q));
         (!self.firsts.is_empty()).then_some(Firsts::Found(inputs, expected))
     }
 
@@ -401,7 +395,7 @@ impl<E: Evaluator> Planner<E> {
         let height = s.board.column_heights().into_iter().max().unwrap_or(0);
         let guarded = !self.crash_guard.off && s.level >= crash_guard::GUARD_FROM_LEVEL;
         let may_shift = self.profile.is_unlimited();
-        let fk = (&self.firsts[..], &self.first, &self.map1);
+        let fk = (&self.firsts[..], &self.first);
         let preview = self.crash_guard.preview();
         self.soft
             .first_keys(s, guarded.then_some(fk), (may_shift, preview));
@@ -488,7 +482,7 @@ impl<E: Evaluator> Planner<E> {
                 (allowed, self.firsts[i].at.y, std::cmp::Reverse(i))
             });
             let plan = Plan::to_lock(&self.first, &self.firsts, index, inputs, expected);
-            let fk = (&self.firsts[..], &self.first, &self.map1);
+            let fk = (&self.firsts[..], &self.first);
             let plan = self.soft.soften(s, plan, index, fk);
             return self.preview(s, plan, index);
         };
@@ -500,7 +494,7 @@ impl<E: Evaluator> Planner<E> {
             entry_hold,
             ..Plan::of_best(&self.first, &self.firsts, best, inputs, expected)
         };
-        let fk = (&self.firsts[..], &self.first, &self.map1);
+        let fk = (&self.firsts[..], &self.first);
         let plan = self.soft.soften(s, plan, Some(i), fk);
         self.preview(s, plan, Some(i))
     }

@@ -140,7 +140,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
         };
         let profile = &self.planner.profile;
         let q = LockQuery::spawn(&after.board, next, after.speed, profile, self.moves);
-        let seconds = q.search_ordered(&mut self.bfs.second, &mut self.bfs.map2);
+        let seconds = self.bfs.second.search_paths(&q);
         match after.best_pair(&self.evaluator, seconds.iter().map(|l| l.at)) {
             Some((v, second)) => (Some(v), Some(second)),
             None => (None, None),
@@ -152,12 +152,12 @@ impl<E: Evaluator + Clone> Ranker<E> {
     pub fn rank(&mut self, s: &Situation) -> Option<Ranking> {
         let orientation = Orientation::new(s.active.id)?;
         let speed = drop_speed(s.level);
-        self.bfs.map1.build(&s.board, orientation.piece());
+        let map = self.bfs.first.prepare(&s.board, orientation.piece());
         self.prefix.clear();
         let mut expected = Vec::new();
         let (start, prev, locked) = Planner::<E>::start_prefix(
             s,
-            &self.bfs.map1,
+            map,
             self.planner.profile.start_delay,
             &mut self.prefix,
             &mut expected,
@@ -184,7 +184,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
         let profile = &self.planner.profile;
         let q = LockQuery::spawn(&s.board, orientation.piece(), speed, profile, self.moves)
             .at(start, prev, progress);
-        let firsts = self.bfs.first.search_query(&q, &self.bfs.map1);
+        let firsts = self.bfs.first.search_prepared(&q);
         self.bfs.firsts.extend_from_slice(firsts);
         if self.bfs.firsts.is_empty() {
             return None;

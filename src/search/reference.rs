@@ -1,8 +1,6 @@
 //! The planner as it was before the path-free next-piece search: both pieces by `Bfs`, masks
 //! built position by position. Kept as the oracle the decision-equality test and the bench use.
 
-use crate::game::active::Active;
-use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::drop_speed;
 use crate::game::Pos;
@@ -10,16 +8,14 @@ use crate::game::Pos;
 use super::eval::Evaluator;
 use super::pairs::AfterFirst;
 use super::plan::{Plan, Planner, Situation};
-use crate::movegen::CollisionMap;
-use crate::movegen::{Bfs, Lock, MoveSet};
+use crate::movegen::profile::Profile;
+use crate::movegen::{Lock, LockQuery, LockSets, MoveSet};
 
-/// The arrays of a two-piece search by `Bfs` (both pieces with paths), allocated once: this
+/// The searches of a two-piece planner with paths for both pieces, allocated once: this
 /// planner's and the ranker's (`search::rank`).
 pub(crate) struct PairSearch {
-    pub first: Bfs,
-    pub second: Bfs,
-    pub map1: CollisionMap,
-    pub map2: CollisionMap,
+    pub first: LockSets,
+    pub second: LockSets,
     /// The current piece's locks, in `first`'s order.
     pub firsts: Vec<Lock>,
 }
@@ -29,10 +25,8 @@ impl Default for PairSearch {
         PairSearch {
             // Without the rows search's resume from the empty board: the oracle stays the
             // search as it was.
-            first: Bfs::once(),
-            second: Bfs::once(),
-            map1: CollisionMap::default(),
-            map2: CollisionMap::default(),
+            first: LockSets::once(),
+            second: LockSets::once(),
             firsts: Vec::with_capacity(256),
         }
     }
@@ -54,8 +48,8 @@ impl<E: Evaluator> ReferencePlanner<E> {
             evaluator,
             moves: MoveSet::default(),
             bfs: PairSearch {
-                first: Bfs::general(),
-                second: Bfs::general(),
+                first: LockSets::general(),
+                second: LockSets::general(),
                 ..PairSearch::default()
             },
         }
@@ -67,26 +61,24 @@ impl<E: Evaluator> ReferencePlanner<E> {
         let orientation = Orientation::new(s.active.id)?;
         let piece = orientation.piece();
         let speed = drop_speed(s.level);
-        self.bfs.map1.build_by_positions(&s.board, piece);
+        let map = self.bfs.first.prepare_by_positions(&s.board, piece);
         let mut prefix_inputs = Vec::new();
         let mut prefix_expected = Vec::new();
-        let (start, prev, locked) = Planner::<E>::end_first_piece_delay(
-            s,
-            &self.bfs.map1,
-            &mut prefix_inputs,
-            &mut prefix_expected,
-        );
+        let (start, prev, locked) =
+            Planner::<E>::end_first_piece_delay(s, map, &mut prefix_inputs, &mut prefix_expected);
         if locked {
             return Plan::locked_early(&start, prefix_inputs, prefix_expected);
         }
         self.bfs.firsts.clear();
-        self.bfs.firsts.extend_from_slice(self.bfs.first.search(
+        let unlimited = Profile::unlimited();
+        let q = LockQuery::spawn(&s.board, piece, speed, unlimited, self.moves).at(
             start,
             prev,
-            speed,
-            &self.bfs.map1,
-            self.moves,
-        ));
+            Default::default(),
+        );
+        self.bfs
+            .firsts
+            .extend_from_slice(self.bfs.first.search_prepared(&q));
         if self.bfs.firsts.is_empty() {
             return None;
         }
@@ -104,15 +96,9 @@ impl<E: Evaluator> ReferencePlanner<E> {
                 }
                 continue;
             };
-            self.bfs.map2.build_by_positions(&after.board, next);
-            let spawn = Active::spawn(next.spawn().id(), 0, 0);
-            let seconds = self.bfs.second.search(
-                spawn,
-                PadState::NONE,
-                after.speed,
-                &self.bfs.map2,
-                self.moves,
-            );
+            self.bfs.second.prepare_by_positions(&after.board, next);
+            let q = LockQuery::spawn(&after.board, next, after.speed, unlimited, self.moves);
+            let seconds = self.bfs.second.search_prepared(&q);
             after.each_pair(
                 &self.evaluator,
                 seconds.iter().map(|l| l.at),

@@ -8,7 +8,7 @@ use nestor::game::score::drop_speed;
 use nestor::game::state::{Game, PlayState};
 use nestor::game::Pos;
 use nestor::lab::selfplay::SelfPlay;
-use nestor::movegen::{Bfs, CollisionMap, LockQuery, LockSets, MoveSet};
+use nestor::movegen::{LockQuery, LockSets, MoveSet};
 use nestor::search::eval::Standard;
 use nestor::search::explain::explain_top;
 use nestor::search::plan::{Plan, Planner};
@@ -54,8 +54,7 @@ pub struct LockPath {
 
 /// Reusable search arrays.
 pub struct Searcher {
-    bfs: Bfs,
-    map: CollisionMap,
+    paths: LockSets,
     spawn: LockSets,
     inputs: Vec<PadState>,
     expected: Vec<Pos>,
@@ -64,8 +63,7 @@ pub struct Searcher {
 impl Default for Searcher {
     fn default() -> Self {
         Searcher {
-            bfs: Bfs::new(),
-            map: CollisionMap::default(),
+            paths: LockSets::new(),
             spawn: LockSets::new(),
             inputs: Vec::new(),
             expected: Vec::new(),
@@ -94,7 +92,7 @@ impl Searcher {
         };
         let speed = drop_speed(g.level);
         let board = g.board();
-        self.map.build(&board, o.piece());
+        let map = self.paths.prepare(&board, o.piece());
         // The first-piece delay: Down (after a release if held) ends it, as `Planner` does.
         let mut a = g.active;
         let mut prev = g.held;
@@ -105,7 +103,7 @@ impl Searcher {
             } else {
                 PadState::DOWN
             };
-            let locked = a.frame(Buttons::after(held, prev), speed, &self.map) == Control::Locked;
+            let locked = a.frame(Buttons::after(held, prev), speed, map) == Control::Locked;
             prev = held;
             prefix.push(held.bits());
             if locked {
@@ -122,9 +120,9 @@ impl Searcher {
         progress.frames = progress.frames.saturating_add(prefix.len() as u16);
         let moves = MoveSet { soft_drop };
         let q = LockQuery::spawn(&board, o.piece(), speed, profile, moves).at(a, prev, progress);
-        let locks = self.bfs.search_query(&q, &self.map).to_vec();
+        let locks = self.paths.search_prepared(&q).to_vec();
         for l in &locks {
-            self.bfs.path(l, &mut self.inputs, &mut self.expected);
+            self.paths.path(l, &mut self.inputs, &mut self.expected);
             let mut inputs = prefix.clone();
             inputs.extend(self.inputs.iter().map(|p| p.bits()));
             out.push(LockPath {

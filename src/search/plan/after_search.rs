@@ -1,4 +1,4 @@
-//! The next piece's locks after a first lock in `Bfs`'s order, with paths: what the planner
+//! The next piece's locks after a first lock in the order first reached, with paths: what the planner
 //! decides equal pairs and a hold profile's entry hold on (the search reused within a decision).
 
 use crate::game::board::Board;
@@ -6,20 +6,18 @@ use crate::game::pad::PadState;
 use crate::game::piece::Piece;
 use crate::game::Pos;
 use crate::movegen::profile::Profile;
-use crate::movegen::CollisionMap;
-use crate::movegen::LockQuery;
-use crate::movegen::{Bfs, Lock, MoveSet};
+use crate::movegen::{Lock, MoveSet};
+use crate::movegen::{LockQuery, LockSets};
 use crate::search::eval::Evaluator;
 use crate::search::pairs::AfterFirst;
 
 use super::{Planner, Situation};
 
-/// The search and its collision map, allocated once, and what the last search was of.
+/// The search, allocated once, and what the last search was of.
 #[derive(Default)]
 pub(super) struct AfterSearch {
-    bfs: Bfs,
-    map: CollisionMap,
-    /// (board, level, lines, first lock, next piece) of the search `bfs` holds, within the
+    locks: LockSets,
+    /// (board, level, lines, first lock, next piece) of the search `locks` holds, within the
     /// current decision: a tie and the entry hold of the same pair search once.
     last: Option<(Board, u8, [u8; 2], Lock, Piece)>,
 }
@@ -41,10 +39,10 @@ impl AfterSearch {
         let after = AfterFirst::new(&s.board, s.level, s.lines, first.at);
         let key = (s.board, s.level, s.lines, *first, next);
         if self.last == Some(key) {
-            return (after, self.bfs.locks());
+            return (after, self.locks.found());
         }
         let q = LockQuery::after_lock(&after.board, next, after.speed, profile, moves, first.das);
-        let locks = q.search_ordered(&mut self.bfs, &mut self.map);
+        let locks = self.locks.search_paths(&q);
         // No lock: maybe no search either (a start with no piece), so nothing to reuse.
         self.last = (!locks.is_empty()).then_some(key);
         (after, locks)
@@ -52,7 +50,7 @@ impl AfterSearch {
 }
 
 impl<E: Evaluator> Planner<E> {
-    /// The next piece's first lock, in `Bfs`'s order, that gives the pair with first lock
+    /// The next piece's first lock, in the order first reached, that gives the pair with first lock
     /// `firsts[i]` the value `value`: the old planner's choice among equal pairs.
     pub(super) fn first_in_bfs_order(
         &mut self,
@@ -96,7 +94,7 @@ impl<E: Evaluator> Planner<E> {
             .second
             .run(s, &self.firsts[i], next, (&self.profile, self.moves));
         match seconds.iter().find(|l| l.at == second).copied() {
-            Some(l) => self.second.bfs.root_hold(&l),
+            Some(l) => self.second.locks.root_hold(&l),
             None => PadState::NONE,
         }
     }
