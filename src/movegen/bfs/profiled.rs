@@ -272,8 +272,8 @@ impl States for KeyedStates {
 
 impl Bfs {
     /// Every lock reachable from the query's start under its profile, with paths, in the order
-    /// first reached (`map` is the query's piece's on its board): the one entry point for "the
-    /// locks a piece can reach under a profile". The `unlimited` timeline with taps runs
+    /// first reached (`map` is the query's piece's on its board): the kernel behind
+    /// `LockSets::search_paths`, the face above reaches it through. The `unlimited` timeline with taps runs
     /// `Bfs::search`'s kernels (its fast paths, bit for bit); anything else the profiled
     /// search, by dense keys where the kernel choice allows, by hashed keys otherwise.
     /// An entry query ([`LockQuery::entry`]) under a hold profile searches from three roots,
