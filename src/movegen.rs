@@ -11,6 +11,7 @@ mod locks;
 pub mod profile;
 pub mod profile_check;
 mod reach;
+mod ring;
 
 pub use bfs::{Bfs, Lock};
 pub use collision::CollisionMap;

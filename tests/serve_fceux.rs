@@ -292,7 +292,7 @@ fn a_new_nestor_presses_through_a_game_over_it_finds_in_fceux() {
     // Frames exchanged with either nestor: the first one's menus (a few hundred), then the
     // second one's game over, menus and new game.
     let env = [("NESTOR_FRAMES", "4000"), ("NESTOR_SPEED", "maximum")];
-    let (log, fceux) = spawn_fceux_logged(&rom, &dir, tmp.path(), &env, Duration::from_secs(600));
+    let (_, fceux) = spawn_fceux_logged(&rom, &dir, tmp.path(), &env, Duration::from_secs(600));
     let info = [("RUST_LOG", "info")];
     let mut first = start_env(&["--level", "19"], Some(&dir), &info);
     assert!(

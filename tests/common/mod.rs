@@ -164,6 +164,25 @@ pub fn random_pads(seed: u32, n: usize) -> Vec<PadState> {
         .collect()
 }
 
+/// A program on the PATH.
+pub fn tool(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// `xvfb-run`, when it and `xdotool` (the window tests' keys) are installed; or None, having
+/// said why.
+pub fn xvfb_with_xdotool() -> Option<PathBuf> {
+    let (Some(xvfb), Some(_)) = (tool("xvfb-run"), tool("xdotool")) else {
+        eprintln!("skipped: needs xvfb-run and xdotool (apt-get install xvfb xdotool)");
+        return None;
+    };
+    Some(xvfb)
+}
+
 /// The FCEUX executable (Debian installs it in /usr/games, often not on PATH) and
 /// `xvfb-run`, or why the FCEUX tests cannot run.
 pub fn fceux_tools() -> Result<(PathBuf, PathBuf), String> {
