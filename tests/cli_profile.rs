@@ -11,10 +11,9 @@ use std::process::{Command, Output};
 use nestor::game::Game;
 use nestor::lab::tune::TuneState;
 use nestor::movegen::profile::Profile;
-use nestor::movie::check::{check_movie, CheckReport, ReactionCheck};
+use nestor::movie::check::CheckReport;
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, ModelConsole};
-use nestor::search::{Planner, Standard};
 
 mod common;
 
@@ -65,11 +64,9 @@ fn play_recorded(
 
 /// The movie check of `m`, played from level 18 and `seed`, as `profile`'s player's.
 fn check_as(m: &Movie, profile: &Profile, seed: u64) -> CheckReport {
-    let mut planner = Planner::new(Standard::default());
-    planner.profile = profile.clone();
     let map = AddressMap::default();
     let mut console = ModelConsole::new(Game::seeded(18, seed), map.clone());
-    check_movie(m, &mut console, &map, &mut planner, ReactionCheck::AsSeen).unwrap()
+    common::check_profile_movie(m, &mut console, &map, profile)
 }
 
 /// `play_recorded` from seed 6 for 60 pieces as `preset`'s player with `--reaction REACTION`
