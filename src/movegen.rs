@@ -11,6 +11,7 @@ mod locks;
 pub mod profile;
 pub mod profile_check;
 mod reach;
+mod ring;
 mod soft_drop;
 
 pub use bfs::Lock;

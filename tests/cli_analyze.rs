@@ -59,6 +59,28 @@ fn json_of(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
+/// The bot's game of `pieces` pieces from level 19 and seed 31 on the model console, saved
+/// as `dir/bot.fm2`: its path.
+fn bot_movie(dir: &Path, pieces: u32) -> PathBuf {
+    let console = ModelConsole::new(Game::seeded(19, 31), AddressMap::default());
+    let path = dir.join("bot.fm2");
+    record(console, "nestor-model", [0; 16], pieces)
+        .save(&path)
+        .unwrap();
+    path
+}
+
+/// `analyze MOVIE --model-console 31` with `extra` options: the run and its stdout.
+fn analyze_bot_movie(
+    movie: &Path,
+    extra: &[&dyn AsRef<std::ffi::OsStr>],
+) -> (std::process::Output, String) {
+    let head: [&dyn AsRef<std::ffi::OsStr>; 4] = [&"analyze", &movie, &"--model-console", &"31"];
+    let out = nestor(&args(&[&head[..], extra].concat()));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, text)
+}
+
 fn is_png(p: &Path) -> bool {
     std::fs::read(p).is_ok_and(|b| b.starts_with(b"\x89PNG"))
 }
@@ -67,26 +89,21 @@ fn is_png(p: &Path) -> bool {
 fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
     let tmp = temp_dir("analyze");
     let dir = tmp.path();
-    let console = ModelConsole::new(Game::seeded(19, 31), AddressMap::default());
-    let movie_path = dir.join("bot.fm2");
-    record(console, "nestor-model", [0; 16], 120)
-        .save(&movie_path)
-        .unwrap();
+    let movie_path = bot_movie(dir, 120);
     let csv = dir.join("pieces.csv");
     let report = dir.join("report");
-    let out = nestor(&args(&[
-        &"analyze",
+    let (out, _) = analyze_bot_movie(
         &movie_path,
-        &"--model-console",
-        &"31",
-        &"--json",
-        &"--csv",
-        &csv,
-        &"--report",
-        &report,
-        &"--explain",
-        &"2",
-    ]));
+        &[
+            &"--json",
+            &"--csv",
+            &csv,
+            &"--report",
+            &report,
+            &"--explain",
+            &"2",
+        ],
+    );
     let v = json_of(&out);
     let pieces = v["summary"]["pieces"].as_u64().unwrap();
     assert!(pieces >= 100, "{pieces}");
@@ -105,14 +122,7 @@ fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
         assert!(is_png(&report.join(name)), "{name}");
     }
     // Outputs are never overwritten: the same command is refused, naming the file.
-    let again = nestor(&args(&[
-        &"analyze",
-        &movie_path,
-        &"--model-console",
-        &"31",
-        &"--csv",
-        &csv,
-    ]));
+    let (again, _) = analyze_bot_movie(&movie_path, &[&"--csv", &csv]);
     assert!(!again.status.success());
     let err = String::from_utf8_lossy(&again.stderr);
     assert!(
@@ -121,8 +131,7 @@ fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
     );
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
     // The text summary names the profile and the accuracy.
-    let plain = nestor(&args(&[&"analyze", &movie_path, &"--model-console", &"31"]));
-    let s = String::from_utf8_lossy(&plain.stdout);
+    let (plain, s) = analyze_bot_movie(&movie_path, &[]);
     assert!(plain.status.success());
     assert!(
         s.contains("accuracy") && s.contains("profile unlimited ("),
@@ -136,13 +145,8 @@ fn a_model_console_game_by_the_bot_is_rated_best_and_reported() {
 fn a_flawless_game_is_summed_up_and_charted() {
     let tmp = temp_dir("analyze-flawless");
     let dir = tmp.path();
-    let console = ModelConsole::new(Game::seeded(19, 31), AddressMap::default());
-    let movie_path = dir.join("bot.fm2");
-    record(console, "nestor-model", [0; 16], 20)
-        .save(&movie_path)
-        .unwrap();
-    let plain = nestor(&args(&[&"analyze", &movie_path, &"--model-console", &"31"]));
-    let s = String::from_utf8_lossy(&plain.stdout);
+    let movie_path = bot_movie(dir, 20);
+    let (plain, s) = analyze_bot_movie(&movie_path, &[]);
     assert!(plain.status.success(), "{s}");
     assert!(
         s.contains("no placement worse than the best: all 20 were the best"),
@@ -150,14 +154,7 @@ fn a_flawless_game_is_summed_up_and_charted() {
     );
     assert!(s.contains("--report DIR draws the game's charts"), "{s}");
     let report = dir.join("report");
-    let out = nestor(&args(&[
-        &"analyze",
-        &movie_path,
-        &"--model-console",
-        &"31",
-        &"--report",
-        &report,
-    ]));
+    let (out, _) = analyze_bot_movie(&movie_path, &[&"--report", &report]);
     assert!(out.status.success());
     assert!(is_png(&report.join("loss.png")));
     assert!(!String::from_utf8_lossy(&out.stdout).contains("--report DIR"));

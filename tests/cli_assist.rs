@@ -6,17 +6,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::temp_dir;
-
-fn tool(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
 
 /// Pixels of the plan outline's colour (render::PLAN) in a PNG.
 fn plan_pixels(path: &Path) -> usize {
@@ -52,8 +45,7 @@ fn without_a_window_assist_says_why_and_exits_1() {
     ignore = "needs the window: --features window"
 )]
 fn keys_move_the_piece_the_outline_shows_and_the_movie_replays() {
-    let (Some(xvfb), Some(_)) = (tool("xvfb-run"), tool("xdotool")) else {
-        eprintln!("skipped: needs xvfb-run and xdotool (apt-get install xvfb xdotool)");
+    let Some(xvfb) = common::xvfb_with_xdotool() else {
         return;
     };
     let tmp = temp_dir("assist");

@@ -50,6 +50,21 @@ fn bad_settings_are_refused_before_anything_runs() {
     }
 }
 
+/// `cartridge ROM --out OUT` with `extra` options.
+fn cartridge(rom: &str, out: &Path, extra: &[&str]) -> std::process::Output {
+    let head = ["cartridge", rom, "--out", out.to_str().unwrap()];
+    nestor(&args(&[&head[..], extra].concat()))
+}
+
+/// For the tests on the real cartridge: NESTOR_ROM, a temp dir named after `tag` and the
+/// batch's folder in it.
+fn rom_batch(tag: &str) -> (String, tempfile::TempDir, std::path::PathBuf) {
+    let rom = std::env::var("NESTOR_ROM").unwrap();
+    let tmp = temp_dir(tag);
+    let out = tmp.path().join("games");
+    (rom, tmp, out)
+}
+
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -93,26 +108,12 @@ fn replays_in_fceux(rom: &str, movie: &Path, record: &serde_json::Value) {
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn two_games_are_dealt_apart_kept_as_movies_that_replay_and_resumed() {
-    let rom = std::env::var("NESTOR_ROM").unwrap();
-    let tmp = temp_dir("cartridge-rom");
-    let out = tmp.path().join("games");
-    let out_s = out.to_str().unwrap().to_string();
+    let (rom, _tmp, out) = rom_batch("cartridge-rom");
     let batch = |extra: &[&str]| {
-        let mut a = vec![
-            "cartridge",
-            rom.as_str(),
-            "--out",
-            out_s.as_str(),
-            "--games",
-            "2",
-            "--jobs",
-            "2",
-            "--until",
-            "level:20",
-            "--json",
+        let two = [
+            "--games", "2", "--jobs", "2", "--until", "level:20", "--json",
         ];
-        a.extend_from_slice(extra);
-        nestor(&args(&a))
+        cartridge(&rom, &out, &[&two[..], extra].concat())
     };
     let o = batch(&[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -160,16 +161,8 @@ fn a_cartridge_that_never_starts_a_game_fails_each_game_with_the_reason_kept() {
     let tmp = temp_dir("cartridge-fail");
     let cart = test_cart(tmp.path());
     let out = tmp.path().join("games");
-    let o = nestor(&args(&[
-        "cartridge",
-        cart.to_str().unwrap(),
-        "--allow-unknown-rom",
-        "--out",
-        out.to_str().unwrap(),
-        "--games",
-        "1",
-        "--json",
-    ]));
+    let unknown = ["--allow-unknown-rom", "--games", "1", "--json"];
+    let o = cartridge(cart.to_str().unwrap(), &out, &unknown);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(
         o.status.code(),
@@ -232,24 +225,22 @@ fn sigterm_keeps_the_finished_games_and_marks_the_one_in_hand_for_resume() {
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn a_game_put_at_level_150_replays_with_its_poke_in_nestor_and_fceux() {
-    let rom = std::env::var("NESTOR_ROM").unwrap();
-    let tmp = temp_dir("cartridge-from-level");
-    let out = tmp.path().join("games");
-    let o = nestor(&args(&[
-        "cartridge",
-        rom.as_str(),
-        "--out",
-        out.to_str().unwrap(),
-        "--games",
-        "1",
-        "--first-game",
-        "3",
-        "--from-level",
-        "150",
-        "--until",
-        "level:152",
-        "--json",
-    ]));
+    let (rom, _tmp, out) = rom_batch("cartridge-from-level");
+    let o = cartridge(
+        &rom,
+        &out,
+        &[
+            "--games",
+            "1",
+            "--first-game",
+            "3",
+            "--from-level",
+            "150",
+            "--until",
+            "level:152",
+            "--json",
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let record = json(&out.join("game-0003.json"));
     assert_eq!(record["end"], "reached");

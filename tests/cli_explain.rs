@@ -95,13 +95,6 @@ fn play_json_gives_each_decision_as_a_json_line() {
     assert!(summary["totals"]["pieces"].as_u64().unwrap() >= 3);
 }
 
-fn tool(name: &str) -> Option<std::path::PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
 /// Pixels of the panel's header colour (render::PLAN) in the rightmost PANEL_WIDTH columns of
 /// a screenshot, and its width.
 fn panel_headers(path: &std::path::Path) -> (usize, usize) {
@@ -125,8 +118,7 @@ fn panel_headers(path: &std::path::Path) -> (usize, usize) {
     ignore = "needs the window: --features window"
 )]
 fn play_window_shows_the_panel_and_e_hides_it() {
-    let (Some(xvfb), Some(_)) = (tool("xvfb-run"), tool("xdotool")) else {
-        eprintln!("skipped: needs xvfb-run and xdotool (apt-get install xvfb xdotool)");
+    let Some(xvfb) = common::xvfb_with_xdotool() else {
         return;
     };
     let tmp = common::temp_dir("play-panel");

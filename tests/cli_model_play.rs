@@ -29,6 +29,11 @@ fn nestor(args: &[&str]) -> Output {
         .expect("run nestor")
 }
 
+/// The JSON summary a successful run prints.
+fn json_of(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&common::ok(&nestor(args))).expect("a JSON summary")
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().expect("temp paths are UTF-8")
 }
@@ -98,7 +103,7 @@ fn a_finished_model_game_replays_to_its_summary() {
     let movie = dir.path().join("g.fm2");
     // The 2018 set at every level tops out soon after level 29; the shipped killscreen brain
     // would play on for well over a thousand lines.
-    let out = nestor(&[
+    let summary = json_of(&[
         "play",
         "--model-console",
         "11",
@@ -108,12 +113,6 @@ fn a_finished_model_game_replays_to_its_summary() {
         "--record",
         s(&movie),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["games"][0]["end"], "topped_out", "{summary}");
     let (score, lines) = replay_on_model(&movie, 19, 11);
     assert_eq!(u64::from(score), summary["score"].as_u64().unwrap());
@@ -129,7 +128,7 @@ fn a_finished_model_game_replays_to_its_summary() {
 
 #[test]
 fn injected_faults_are_counted_and_play_goes_on() {
-    let out = nestor(&[
+    let v = json_of(&[
         "play",
         "--model-console",
         "3",
@@ -141,12 +140,6 @@ fn injected_faults_are_counted_and_play_goes_on() {
         "0.02",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let t = &v["totals"];
     assert_eq!(t["pieces"], 300, "{v}");
     assert!(t["faults_injected"].as_u64().unwrap() > 50, "{v}");
@@ -338,7 +331,7 @@ fn run_ahead_options_reach_the_driver() {
 
 #[test]
 fn until_ends_the_run_when_its_game_reaches_the_goal_and_says_so() {
-    let out = nestor(&[
+    let json = json_of(&[
         "play",
         "--model-console",
         "3",
@@ -348,12 +341,6 @@ fn until_ends_the_run_when_its_game_reaches_the_goal_and_says_so() {
         "lines:12",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON summary");
     let game = &json["games"][0];
     assert_eq!(game["end"], "reached", "{json}");
     let lines = game["lines"].as_u64().expect("lines");

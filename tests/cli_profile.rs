@@ -11,10 +11,9 @@ use std::process::{Command, Output};
 use nestor::game::Game;
 use nestor::lab::tune::TuneState;
 use nestor::movegen::profile::Profile;
-use nestor::movie::check::{check_movie, ReactionCheck};
+use nestor::movie::check::CheckReport;
 use nestor::movie::Movie;
 use nestor::nes::{AddressMap, ModelConsole};
-use nestor::search::{Planner, Standard};
 
 mod common;
 
@@ -37,6 +36,61 @@ fn short_sim(extra: &[&str], dir: &Path) -> serde_json::Value {
     let mut args = vec!["sim", "--games", "1", "--pieces", "10", "--json"];
     args.extend(extra);
     json_of(&args, dir)
+}
+
+/// `play --model-console SEED --level 18 --pieces PIECES` with `profile` options, recorded
+/// to `movie`: the JSON it prints and the movie it wrote.
+fn play_recorded(
+    seed: u64,
+    pieces: u32,
+    profile: &[&str],
+    movie: &str,
+    dir: &Path,
+) -> (serde_json::Value, Movie) {
+    let (seed, pieces) = (seed.to_string(), pieces.to_string());
+    let head = [
+        "play",
+        "--model-console",
+        &seed,
+        "--level",
+        "18",
+        "--pieces",
+        &pieces,
+    ];
+    let args = [&head[..], profile, &["--record", movie, "--json"]].concat();
+    let v = json_of(&args, dir);
+    (v, Movie::load(&dir.join(movie)).unwrap())
+}
+
+/// The movie check of `m`, played from level 18 and `seed`, as `profile`'s player's.
+fn check_as(m: &Movie, profile: &Profile, seed: u64) -> CheckReport {
+    let map = AddressMap::default();
+    let mut console = ModelConsole::new(Game::seeded(18, seed), map.clone());
+    common::check_profile_movie(m, &mut console, &map, profile)
+}
+
+/// `play_recorded` from seed 6 for 60 pieces as `preset`'s player with `--reaction REACTION`
+/// and `extra` options: asserts it played in sync and that the movie's header has the comment
+/// `want`; returns the JSON, the movie and the profile it was played as.
+fn play_with_reaction(
+    preset: &str,
+    reaction: u16,
+    extra: &[&str],
+    want: &str,
+    dir: &Path,
+) -> (serde_json::Value, Movie, Profile) {
+    let text = reaction.to_string();
+    let options = [&["--profile", preset, "--reaction", &text][..], extra].concat();
+    let (v, m) = play_recorded(6, 60, &options, "r.fm2", dir);
+    assert_eq!(v["totals"]["desyncs"], 0, "{v}");
+    assert!(
+        m.header.comments.iter().any(|c| c == want),
+        "{:?}",
+        m.header.comments
+    );
+    let mut profile = Profile::preset(preset).unwrap();
+    profile.reaction = reaction;
+    (v, m, profile)
 }
 
 /// Short runs of the commands that take `--profile` (in a folder with `empty.fm2`).
@@ -77,37 +131,15 @@ fn play_records_the_profile_and_its_movie_obeys_it() {
     let dir = tempfile::tempdir().unwrap();
     for (name, seed) in [("human", 3u64), ("15hz", 4)] {
         let movie = format!("{name}.fm2");
-        let args = [
-            "play",
-            "--model-console",
-            &seed.to_string(),
-            "--level",
-            "18",
-            "--pieces",
-            "150",
-            "--profile",
-            name,
-            "--record",
-            &movie,
-            "--json",
-        ];
-        let v = json_of(&args, dir.path());
+        let (v, m) = play_recorded(seed, 150, &["--profile", name], &movie, dir.path());
         assert_eq!(v["settings"]["profile"]["name"], name, "{v}");
         assert_eq!(v["totals"]["desyncs"], 0, "{v}");
-        let m = Movie::load(&dir.path().join(&movie)).unwrap();
         assert_eq!(m.header.profile_name(), Some(name));
-        let profile = Profile::preset(name).unwrap();
-        let mut planner = Planner::new(Standard::default());
-        planner.profile = profile.clone();
-        let map = AddressMap::default();
-        let mut console = ModelConsole::new(Game::seeded(18, seed), map.clone());
-        let r = check_movie(&m, &mut console, &map, &mut planner, ReactionCheck::AsSeen).unwrap();
+        let r = check_as(&m, &Profile::preset(name).unwrap(), seed);
         assert!(r.passed(), "{name}: {:?}", r.violations.first());
         assert!(r.pieces >= 150, "{name}: {}", r.pieces);
         // The same movie is not a 10 Hz player's.
-        planner.profile = Profile::preset("10hz").unwrap();
-        let mut console = ModelConsole::new(Game::seeded(18, seed), map.clone());
-        let r = check_movie(&m, &mut console, &map, &mut planner, ReactionCheck::AsSeen).unwrap();
+        let r = check_as(&m, &Profile::preset("10hz").unwrap(), seed);
         assert!(!r.passed(), "{name} checked as 10hz");
     }
     // The text summary names it too.
@@ -149,41 +181,12 @@ fn tune_keeps_the_profile_in_its_state_file() {
 #[test]
 fn reaction_on_the_command_line_replaces_the_profiles_and_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "play",
-        "--model-console",
-        "6",
-        "--level",
-        "18",
-        "--pieces",
-        "60",
-        "--profile",
-        "30hz",
-        "--reaction",
-        "21",
-        "--record",
-        "r.fm2",
-        "--json",
-    ];
-    let v = json_of(&args, dir.path());
+    let want = "profile 30hz (timeline X., tap, reaction 21, start delay 0)";
+    let (v, m, profile) = play_with_reaction("30hz", 21, &[], want, dir.path());
     assert_eq!(v["settings"]["profile"]["name"], "30hz", "{v}");
     assert_eq!(v["settings"]["profile"]["reaction"], 21, "{v}");
-    assert_eq!(v["totals"]["desyncs"], 0, "{v}");
-    let m = Movie::load(&dir.path().join("r.fm2")).unwrap();
-    let want = "profile 30hz (timeline X., tap, reaction 21, start delay 0)";
-    assert!(
-        m.header.comments.iter().any(|c| c == want),
-        "{:?}",
-        m.header.comments
-    );
     // The movie is a 30 Hz player's who waits 21 frames for the next piece.
-    let mut profile = Profile::preset("30hz").unwrap();
-    profile.reaction = 21;
-    let mut planner = Planner::new(Standard::default());
-    planner.profile = profile;
-    let map = AddressMap::default();
-    let mut console = ModelConsole::new(Game::seeded(18, 6), map.clone());
-    let r = check_movie(&m, &mut console, &map, &mut planner, ReactionCheck::AsSeen).unwrap();
+    let r = check_as(&m, &profile, 6);
     assert!(r.passed(), "{:?}", r.violations.first());
 
     // sim's summary, demo's text and tune's state carry it too; a profile file's own
@@ -478,45 +481,12 @@ fn a_bad_profile_weight_file_is_a_clear_error_on_every_command() {
 #[test]
 fn adjust_on_the_command_line_restarts_the_taps_at_the_reaction_and_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "play",
-        "--model-console",
-        "6",
-        "--level",
-        "18",
-        "--pieces",
-        "60",
-        "--profile",
-        "15hz",
-        "--reaction",
-        "18",
-        "--adjust",
-        "restart",
-        "--record",
-        "r.fm2",
-        "--json",
-    ];
-    let v = json_of(&args, dir.path());
-    assert_eq!(v["settings"]["profile"]["adjust"], "restart", "{v}");
-    assert_eq!(v["totals"]["desyncs"], 0, "{v}");
-    let m = Movie::load(&dir.path().join("r.fm2")).unwrap();
     let want = "profile 15hz (timeline X..., tap, reaction 18, start delay 0, adjust restart)";
-    assert!(
-        m.header.comments.iter().any(|c| c == want),
-        "{:?}",
-        m.header.comments
-    );
+    let restart = ["--adjust", "restart"];
+    let (v, m, mut profile) = play_with_reaction("15hz", 18, &restart, want, dir.path());
+    assert_eq!(v["settings"]["profile"]["adjust"], "restart", "{v}");
     // The movie obeys the restarted tables, and some adjustment tapped off the spawn's table.
-    let mut profile = Profile::preset("15hz").unwrap();
-    profile.reaction = 18;
-    let map = AddressMap::default();
-    let check = |profile: &Profile| {
-        let mut planner = Planner::new(Standard::default());
-        planner.profile = profile.clone();
-        let mut console = ModelConsole::new(Game::seeded(18, 6), map.clone());
-        check_movie(&m, &mut console, &map, &mut planner, ReactionCheck::AsSeen).unwrap()
-    };
-    let spawn_table = check(&profile);
+    let spawn_table = check_as(&m, &profile, 6);
     let off = |v: &nestor::movie::check::Violation| {
         matches!(
             v.breach,
@@ -530,7 +500,7 @@ fn adjust_on_the_command_line_restarts_the_taps_at_the_reaction_and_is_recorded(
         found.first()
     );
     profile.adjust = nestor::movegen::profile::Adjust::Restart;
-    let r = check(&profile);
+    let r = check_as(&m, &profile, 6);
     assert!(r.passed(), "{:?}", r.violations.first());
 
     // A bad rule is a clear error.

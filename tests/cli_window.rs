@@ -7,17 +7,9 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
+use common::tool;
 use nestor::game::PadState;
 use nestor::nes::{testcart, Console, NesDeck, Video};
-
-/// A program on the PATH.
-fn tool(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(name))
-            .find(|p| p.is_file())
-    })
-}
 
 /// The test cartridge in a temp dir that is removed when the guard drops.
 fn temp_cart(name: &str) -> (tempfile::TempDir, PathBuf) {

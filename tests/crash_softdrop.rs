@@ -7,8 +7,8 @@ mod common;
 use nestor::game::crash::ClearRisk;
 use nestor::game::{Board, Game, PadState, Piece, Pos};
 use nestor::search::crash_guard::{
-    clear_sizes, in_stretch, key_risk, lock_risk, ready_rows, rows_with_holes, CrashGuard,
-    EXCESS_READY_PENALTY, HOLE_ROW_PENALTY, READY_PENALTY, SINGLES_OUT_FROM,
+    clear_sizes, in_stretch, key_risk, lock_risk, ready_rows, rows_with_holes, ClearSizes,
+    CrashGuard, EXCESS_READY_PENALTY, HOLE_ROW_PENALTY, READY_PENALTY, SINGLES_OUT_FROM,
 };
 use nestor::search::eval::Standard;
 use nestor::search::{Plan, Planner, Situation};
@@ -176,15 +176,46 @@ fn ready_rows_count_the_rows_full_but_for_one_open_column() {
     assert_eq!(ready_rows(&Board::EMPTY), 0);
 }
 
+/// Asserts that `field` of `clear_sizes` at each of `seen` (level, lines bytes), with or
+/// without the preview, is `want`'s.
+fn assert_sizes(
+    preview: bool,
+    field: impl Fn(&ClearSizes) -> u8,
+    seen: [(u8, [u8; 2]); 4],
+    want: [u8; 4],
+) {
+    let got = seen.map(|(level, lines)| field(&clear_sizes(level, lines, preview)));
+    assert_eq!(got, want, "{seen:?}");
+}
+
+/// Four full rows: a flat stack with no well.
+const FULL_ROWS: [&str; 4] = ["##########", "##########", "##########", "##########"];
+
+/// Screens one candidate lock (risk key (0, 10, 0)), safe by 100 cycles, at `decision`
+/// (level, lines bytes), as the planner does before it values pairs; then the penalty of a
+/// second lock leaving each of `boards`, in their order.
+fn penalties_when_safe<const N: usize>(
+    g: &mut CrashGuard,
+    decision: (u8, [u8; 2]),
+    boards: [&Board; N],
+) -> [f64; N] {
+    let safe = ClearRisk::Safe { margin_cycles: 100 };
+    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
+    boards.map(|b| g.second_penalty(decision, 0, b, 0))
+}
+
 /// Level 170 (1,640-1,645 lines) allows only tetrises (dispatch windows 3-7 reach 7 cycles
 /// below their counted edges): from 1,636 lines (169) the look-ahead sees it and asks for 4
 /// ready rows; at 1,600 lines (166) nothing within the look-ahead asks for a big clear.
 #[test]
 fn the_clear_size_needed_looks_ahead_to_level_170() {
-    assert_eq!(clear_sizes(170, [0x40, 16], false).need, 4);
-    assert_eq!(clear_sizes(169, [0x36, 16], false).need, 4);
-    assert_eq!(clear_sizes(166, [0x00, 16], false).need, 0);
-    assert_eq!(clear_sizes(139, [0x40, 13], false).need, 0);
+    let seen = [
+        (170, [0x40, 16]),
+        (169, [0x36, 16]),
+        (166, [0x00, 16]),
+        (139, [0x40, 13]),
+    ];
+    assert_sizes(false, |c| c.need, seen, [4, 4, 0, 0]);
 }
 
 /// Before level 170 a pair leaving no well for a tetris costs [`READY_PENALTY`] per row
@@ -198,17 +229,13 @@ fn a_pair_without_a_well_for_level_170_costs_per_missing_row() {
         "#########.",
         "##########",
     ]);
-    let flat = board_of(&["##########", "##########", "##########", "##########"]);
+    let flat = board_of(&FULL_ROWS);
     let mut g = CrashGuard::default();
     g.no_preview = true;
-    let safe = ClearRisk::Safe { margin_cycles: 100 };
-    let decision = (169, [0x36, 16]);
-    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
-    assert_eq!(g.second_penalty(decision, 0, &well, 0), 0.0);
-    assert_eq!(g.second_penalty(decision, 0, &flat, 0), 4.0 * READY_PENALTY);
-    let decision = (166, [0x00, 16]);
-    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
-    assert_eq!(g.second_penalty(decision, 0, &flat, 0), 0.0);
+    let at_169 = penalties_when_safe(&mut g, (169, [0x36, 16]), [&well, &flat]);
+    assert_eq!(at_169, [0.0, 4.0 * READY_PENALTY]);
+    let at_166 = penalties_when_safe(&mut g, (166, [0x00, 16]), [&flat]);
+    assert_eq!(at_166, [0.0]);
 }
 
 /// Levels 180-183 (1,748-1,777 lines) allow no double or triple, and tetrises only at some
@@ -217,10 +244,13 @@ fn a_pair_without_a_well_for_level_170_costs_per_missing_row() {
 #[test]
 fn the_clear_size_cap_looks_ahead_to_the_singles_of_level_180() {
     // 1,750 lines (the hundreds byte binary): level 180, only singles safe.
-    assert_eq!(clear_sizes(180, [0x50, 17], true).cap, 1);
-    assert_eq!(clear_sizes(179, [0x37, 17], true).cap, 1);
-    assert_eq!(clear_sizes(176, [0x00, 17], true).cap, 4);
-    assert_eq!(clear_sizes(150, [0x40, 14], true).cap, 4);
+    let seen = [
+        (180, [0x50, 17]),
+        (179, [0x37, 17]),
+        (176, [0x00, 17]),
+        (150, [0x40, 14]),
+    ];
+    assert_sizes(true, |c| c.cap, seen, [1, 1, 4, 4]);
 }
 
 /// Before the singles of level 180 a pair leaving a well deeper than a single costs
@@ -229,19 +259,12 @@ fn the_clear_size_cap_looks_ahead_to_the_singles_of_level_180() {
 #[test]
 fn a_pair_with_a_deep_well_before_the_singles_costs_per_row_above_the_cap() {
     let well = board_of(&["#########.", "#########.", "#########.", "##########"]);
-    let flat = board_of(&["##########", "##########", "##########", "##########"]);
+    let flat = board_of(&FULL_ROWS);
     let mut g = CrashGuard::default();
-    let safe = ClearRisk::Safe { margin_cycles: 100 };
-    let decision = (180, [0x50, 17]);
-    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
-    assert_eq!(g.second_penalty(decision, 0, &flat, 0), 0.0);
-    assert_eq!(
-        g.second_penalty(decision, 0, &well, 0),
-        2.0 * EXCESS_READY_PENALTY
-    );
-    let decision = (176, [0x00, 17]);
-    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
-    assert_eq!(g.second_penalty(decision, 0, &well, 0), 0.0);
+    let at_180 = penalties_when_safe(&mut g, (180, [0x50, 17]), [&flat, &well]);
+    assert_eq!(at_180, [0.0, 2.0 * EXCESS_READY_PENALTY]);
+    let at_176 = penalties_when_safe(&mut g, (176, [0x00, 17]), [&well]);
+    assert_eq!(at_176, [0.0]);
 }
 
 /// The doubles at 181 (1,753 lines: *L* 31,381, 8 cycles inside the hang window's edge) hung
@@ -287,15 +310,8 @@ fn a_pair_leaving_holes_before_the_singles_hang_costs_per_row() {
     let holes = board_of(&["..#.......", "#.######..", "##.#######", "#########."]);
     let clean = board_of(&["#.........", "########..", "#########."]);
     let mut g = CrashGuard::default();
-    let safe = ClearRisk::Safe { margin_cycles: 100 };
-    let decision = (168, [0x20, 16]);
-    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
-    let base = g.second_penalty(decision, 0, &clean, 0);
-    assert_eq!(
-        g.second_penalty(decision, 0, &holes, 0) - base,
-        2.0 * HOLE_ROW_PENALTY
-    );
-    let decision = (150, [0x40, 14]);
-    g.screen(decision, 0, 1, |_| (0, 10, 0), |_| safe);
-    assert_eq!(g.second_penalty(decision, 0, &holes, 0), 0.0);
+    let [base, with_holes] = penalties_when_safe(&mut g, (168, [0x20, 16]), [&clean, &holes]);
+    assert_eq!(with_holes - base, 2.0 * HOLE_ROW_PENALTY);
+    let at_150 = penalties_when_safe(&mut g, (150, [0x40, 14]), [&holes]);
+    assert_eq!(at_150, [0.0]);
 }

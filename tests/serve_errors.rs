@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use nestor::serve::ServerMsg;
-use serve_client::{model, play, send_frame, start, Conn};
+use serve_client::{fifo_session, model, play, send_frame, start, Conn};
 
 /// The `error` line nestor sends, after which the connection must end.
 fn error_then_closed(conn: &mut Conn) -> String {
@@ -227,11 +227,7 @@ fn second_emulator_tries(dir: &Path) -> bool {
 /// first plays on undisturbed, and the second is served after it.
 #[test]
 fn a_second_emulator_on_the_pipes_waits_and_the_first_plays_on() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("pipes");
-    let _server = start(&[], Some(&dir));
-    let mut first = Conn::fifo(&dir);
-    let ranges = first.hello("play");
+    let (_tmp, dir, _server, mut first, ranges) = fifo_session(&[], "play");
     let mut console = model(0x5EC0);
     let (_, n) = play(&mut first, &ranges, &mut console, 0, 3, None);
     assert!(
@@ -322,11 +318,7 @@ fn once_ends_quietly_after_a_clean_session() {
 /// SIGTERM during a session: the session's summary is said before the server ends.
 #[test]
 fn sigterm_during_a_session_says_its_summary() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("pipes");
-    let mut server = start(&[], Some(&dir));
-    let mut conn = Conn::fifo(&dir);
-    let ranges = conn.hello("play");
+    let (_tmp, _dir, mut server, mut conn, ranges) = fifo_session(&[], "play");
     play(&mut conn, &ranges, &mut model(0x5EC2), 0, 3, None);
     // SAFETY: a plain kill(2) on our own child.
     unsafe {

@@ -40,6 +40,16 @@ fn test_cart_session(tag: &str) -> Option<(tempfile::TempDir, PathBuf, PathBuf)>
     Some((tmp, rom, dir))
 }
 
+/// For the tests that need the cartridge and FCEUX (they panic when FCEUX is missing): a temp
+/// dir named after `tag`, the cartridge's path (NESTOR_ROM) and the pipe folder's path.
+fn rom_session(tag: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    fceux_tools().unwrap_or_else(|why| panic!("{why}"));
+    let rom = PathBuf::from(std::env::var_os("NESTOR_ROM").expect("NESTOR_ROM"));
+    let tmp = temp_dir(tag);
+    let dir = tmp.path().join("pipes");
+    (tmp, rom, dir)
+}
+
 /// `run_fceux` of `frames` frames at maximum speed recording `movie`; the summary is shown.
 fn record_in_fceux(
     rom: &Path,
@@ -156,10 +166,7 @@ fn the_plugin_plays_through_the_pipes_in_real_fceux_on_the_test_cart() {
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM")]
 fn fceux_plays_300_pieces_from_level_19_driven_by_nestor() {
-    fceux_tools().unwrap_or_else(|why| panic!("{why}"));
-    let rom = PathBuf::from(std::env::var_os("NESTOR_ROM").expect("NESTOR_ROM"));
-    let tmp = temp_dir("serve-fceux-rom");
-    let dir = tmp.path().join("pipes");
+    let (tmp, rom, dir) = rom_session("serve-fceux-rom");
     let movie = tmp.path().join("nestor-in-fceux.fm2");
     let mut server = start(&["--once", "--json", "--level", "19"], Some(&dir));
     // 300 pieces at level 19 take about 300 × 55 frames, plus the menus: stop well after, well
@@ -218,27 +225,8 @@ fn the_plugin_waits_for_nestor_and_reconnects_after_it_was_killed() {
     let Some((tmp, rom, dir)) = test_cart_session("serve-fceux-restart") else {
         return;
     };
-    let log = tmp.path().join("plugin.log");
-    let fceux = {
-        let (dir, rom, tmp, log) = (
-            dir.clone(),
-            rom.clone(),
-            tmp.path().to_path_buf(),
-            log.clone(),
-        );
-        std::thread::spawn(move || {
-            run_fceux(
-                &rom,
-                &dir,
-                &tmp,
-                &[
-                    ("NESTOR_FRAMES", "400"),
-                    ("NESTOR_LOG", log.to_str().unwrap()),
-                ],
-                Duration::from_secs(120),
-            )
-        })
-    };
+    let env = [("NESTOR_FRAMES", "400")];
+    let (log, fceux) = spawn_fceux_logged(&rom, &dir, tmp.path(), &env, Duration::from_secs(120));
     // FCEUX runs at 60 fps with nobody serving; then a first nestor, killed after a while.
     std::thread::sleep(Duration::from_secs(2));
     let mut first = start(&[], Some(&dir));
@@ -300,29 +288,11 @@ fn the_plugin_starts_nestor_by_itself() {
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM")]
 fn a_new_nestor_presses_through_a_game_over_it_finds_in_fceux() {
-    fceux_tools().unwrap_or_else(|why| panic!("{why}"));
-    let rom = PathBuf::from(std::env::var_os("NESTOR_ROM").expect("NESTOR_ROM"));
-    let tmp = temp_dir("serve-fceux-game-over");
-    let dir = tmp.path().join("pipes");
-    let log = tmp.path().join("plugin.log");
-    let fceux = {
-        let (dir, rom, tmp, log) = (
-            dir.clone(),
-            rom.clone(),
-            tmp.path().to_path_buf(),
-            log.clone(),
-        );
-        std::thread::spawn(move || {
-            // Frames exchanged with either nestor: the first one's menus (a few hundred), then
-            // the second one's game over, menus and new game.
-            let env = [
-                ("NESTOR_FRAMES", "4000"),
-                ("NESTOR_SPEED", "maximum"),
-                ("NESTOR_LOG", log.to_str().unwrap()),
-            ];
-            run_fceux(&rom, &dir, &tmp, &env, Duration::from_secs(600))
-        })
-    };
+    let (tmp, rom, dir) = rom_session("serve-fceux-game-over");
+    // Frames exchanged with either nestor: the first one's menus (a few hundred), then the
+    // second one's game over, menus and new game.
+    let env = [("NESTOR_FRAMES", "4000"), ("NESTOR_SPEED", "maximum")];
+    let (_, fceux) = spawn_fceux_logged(&rom, &dir, tmp.path(), &env, Duration::from_secs(600));
     let info = [("RUST_LOG", "info")];
     let mut first = start_env(&["--level", "19"], Some(&dir), &info);
     assert!(
@@ -374,6 +344,26 @@ fn a_new_nestor_presses_through_a_game_over_it_finds_in_fceux() {
     ] {
         assert!(status.contains(part), "no `{part}` in {status}");
     }
+}
+
+/// `run_fceux` on a thread of its own, with the plugin's log written to `tmp/plugin.log`:
+/// the log's path and the thread (which returns FCEUX's summary).
+fn spawn_fceux_logged(
+    rom: &Path,
+    dir: &Path,
+    tmp: &Path,
+    env: &[(&'static str, &'static str)],
+    limit: Duration,
+) -> (PathBuf, std::thread::JoinHandle<String>) {
+    let log = tmp.join("plugin.log");
+    let mut env: Vec<(&str, String)> = env.iter().map(|&(k, v)| (k, v.to_string())).collect();
+    env.push(("NESTOR_LOG", log.to_str().unwrap().to_string()));
+    let (rom, dir, tmp) = (rom.to_path_buf(), dir.to_path_buf(), tmp.to_path_buf());
+    let fceux = std::thread::spawn(move || {
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        run_fceux(&rom, &dir, &tmp, &env, limit)
+    });
+    (log, fceux)
 }
 
 /// The status line the plugin showed last (it writes it to NESTOR_STATUS as it stops).

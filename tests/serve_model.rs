@@ -12,7 +12,7 @@ use nestor::game::PadState;
 use nestor::nes::{AddressMap, Console, ModelConsole, RamSnapshot};
 use nestor::serve::protocol::Ranges;
 use nestor::serve::ServerMsg;
-use serve_client::{model, play, send_frame, start, summary_value, Conn, Server};
+use serve_client::{fifo_session, model, play, send_frame, start, summary_value, Conn, Server};
 
 /// A server on a free loopback TCP port, a client connected to it and greeted in `mode`.
 fn tcp_session(mode: &str) -> (Server, Conn, Ranges) {
@@ -40,11 +40,7 @@ fn bye(conn: &mut Conn) -> String {
 
 #[test]
 fn plays_sixty_pieces_over_the_pipes_with_no_desync() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("pipes");
-    let mut server = start(&["--once", "--json"], Some(&dir));
-    let mut conn = Conn::fifo(&dir);
-    let ranges = conn.hello("play");
+    let (_tmp, dir, mut server, mut conn, ranges) = fifo_session(&["--once", "--json"], "play");
     let mut console = model(0x5E12_0001);
     let (seen, _) = play(&mut conn, &ranges, &mut console, 0, 60, None);
     assert_eq!(seen.pieces, 60, "{seen:?}");
@@ -103,11 +99,7 @@ fn a_vanished_client_is_followed_by_the_next_one_over_tcp() {
 /// count either as a desync.
 #[test]
 fn resets_and_loaded_states_are_replanned_from_not_desyncs() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("p");
-    let _server = start(&[], Some(&dir));
-    let mut conn = Conn::fifo(&dir);
-    let ranges = conn.hello("play");
+    let (_tmp, _dir, _server, mut conn, ranges) = fifo_session(&[], "play");
     let mut a = model(0x5E12_0004);
     let (seen, n) = play(&mut conn, &ranges, &mut a, 100, 5, None);
     assert_eq!(seen.pieces, 5);

@@ -314,6 +314,18 @@ pub struct OverwriteArg {
     pub overwrite: bool,
 }
 
+/// The options of a command that plays the cartridge (`play`, `cartridge`): the bot, the
+/// cartridge's checks and addresses, and the overwrite rule.
+#[derive(Args, Clone, Debug, Default)]
+pub struct CartridgePlayArgs {
+    #[command(flatten)]
+    pub bot: BotArgs,
+    #[command(flatten)]
+    pub rom_options: RomOptions,
+    #[command(flatten)]
+    pub output: OverwriteArg,
+}
+
 /// The summary and files of a batch of games (`sim`, `sim merge`).
 #[derive(Args, Clone, Debug, Default)]
 pub struct ReportArgs {

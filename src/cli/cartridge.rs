@@ -16,7 +16,7 @@ use nestor::movie::Movie;
 use nestor::nes::{AddressMap, NesDeck, Video};
 use nestor::search::{Planner, Standard};
 
-use super::args::{BotArgs, OverwriteArg, RomOptions};
+use super::args::CartridgePlayArgs;
 use super::interrupt::{Interrupt, EXIT_INTERRUPTED};
 
 #[derive(Args, Debug)]
@@ -71,11 +71,7 @@ pub struct CartridgeArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub bot: BotArgs,
-    #[command(flatten)]
-    pub rom_options: RomOptions,
-    #[command(flatten)]
-    pub output: OverwriteArg,
+    pub player: CartridgePlayArgs,
 }
 
 /// The two files of game `game` in `dir`.
@@ -111,10 +107,10 @@ pub fn run(args: &CartridgeArgs) -> Result<ExitCode> {
     if args.games == 0 {
         return Err(super::args::bad_argument("--games must be at least 1"));
     }
-    let bot = args.bot.resolve()?;
-    let rom = super::load_rom(&args.rom, args.rom_options.unknown.allow_unknown_rom)
+    let bot = args.player.bot.resolve()?;
+    let rom = super::load_rom(&args.rom, args.player.rom_options.unknown.allow_unknown_rom)
         .map_err(|e| anyhow!("{e}"))?;
-    let map = AddressMap::load_or_default(args.rom_options.addresses.as_deref())?;
+    let map = AddressMap::load_or_default(args.player.rom_options.addresses.as_deref())?;
     let spec = BatchSpec {
         level: args.level,
         until,
@@ -131,7 +127,10 @@ pub fn run(args: &CartridgeArgs) -> Result<ExitCode> {
     let mut kept = Vec::new();
     let mut to_play = Vec::new();
     let mut outputs = Vec::new();
-    let mut set = OutputSet::new(vec![("ROM", args.rom.as_path())], args.output.overwrite);
+    let mut set = OutputSet::new(
+        vec![("ROM", args.rom.as_path())],
+        args.player.output.overwrite,
+    );
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("--out {}: cannot create the folder", args.out.display()))?;
     for game in args.first_game..=last {
@@ -146,7 +145,7 @@ pub fn run(args: &CartridgeArgs) -> Result<ExitCode> {
                     (one.file("--out", &movie)?, one.file("--out", &record)?)
                 } else {
                     let earlier = [&movie, &record].into_iter().find(|p| p.exists());
-                    if let (Some(p), false) = (earlier, args.output.overwrite) {
+                    if let (Some(p), false) = (earlier, args.player.output.overwrite) {
                         bail!(
                             "--out {}: {} exists (an earlier batch's game {game}): add --resume \
                              to keep its finished games and play the rest, --overwrite to play \

@@ -24,7 +24,7 @@ use nestor::ui::ViewEvent;
 use clap::Args;
 use nestor::io::{Output, OutputSet};
 
-use super::args::{BotArgs, OverwriteArg, RomArg, RomOptions, ROM_HELP_TEMPLATE};
+use super::args::{CartridgePlayArgs, RomArg, ROM_HELP_TEMPLATE};
 use super::explain::Explain;
 use super::interrupt::Interrupt;
 use super::play_finish::{finish, End, Run};
@@ -46,11 +46,7 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub options: PlaySettings,
     #[command(flatten)]
-    pub bot: BotArgs,
-    #[command(flatten)]
-    pub rom_options: RomOptions,
-    #[command(flatten)]
-    pub output: OverwriteArg,
+    pub player: CartridgePlayArgs,
     /// Testing: play the rules model (seeded with SEED) through the same driver instead of a
     /// cartridge; no ROM, no window (unless --model-window). Each further game: the next seed.
     #[cfg_attr(feature = "test-hooks", arg(long, hide = true, value_name = "SEED"))]
@@ -91,11 +87,16 @@ impl PlayArgs {
     /// groups under their keys).
     fn given(&self) -> PlaySettings {
         PlaySettings {
-            weights: self.bot.weights.clone(),
-            allow_unknown_rom: self.rom_options.unknown.allow_unknown_rom.then_some(true),
-            addresses: self.rom_options.addresses.clone(),
-            profile: self.bot.profile.name.clone(),
-            overwrite: self.output.overwrite.then_some(true),
+            weights: self.player.bot.weights.clone(),
+            allow_unknown_rom: self
+                .player
+                .rom_options
+                .unknown
+                .allow_unknown_rom
+                .then_some(true),
+            addresses: self.player.rom_options.addresses.clone(),
+            profile: self.player.bot.profile.name.clone(),
+            overwrite: self.player.output.overwrite.then_some(true),
             ..self.options.clone()
         }
     }
@@ -120,7 +121,8 @@ impl PlayArgs {
             );
         }
         let profile =
-            self.bot
+            self.player
+                .bot
                 .profile
                 .apply(match (&args.profile, &file.profile) {
                     (Some(p), _) => super::profile::resolve(p)?,
@@ -187,6 +189,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         None => (PlaySettings::default(), "--level".into()),
     };
     let profile_file = args
+        .player
         .bot
         .profile
         .name
@@ -233,6 +236,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     }
     // The weights file (option or settings file), else the profile's set.
     let weights = args
+        .player
         .bot
         .with_profile_and_file(
             settings.profile.clone(),

@@ -22,7 +22,6 @@ use super::profile::{PieceProgress, Profile};
 mod completeness;
 mod profiled;
 mod profiled_resume;
-mod ring;
 mod rows;
 mod rows_resume;
 

@@ -133,17 +133,39 @@ fn script(out: &Path, poke: Option<&Poke>) -> String {
             writes.join("; ")
         )
     });
+    let each_frame = format!(
+        "  if n ~= last and n >= 1 then out:write({}) end\n{poke}",
+        reads.join(", ")
+    );
+    movie_loop_script(
+        "the zero page and the playfield page after every movie frame",
+        (out, "wb"),
+        "",
+        &each_frame,
+    )
+}
+
+/// A Lua script that opens `out` (in Lua's `mode`), steps FCEUX through its movie at maximum
+/// speed running `each_frame` (Lua lines, which see the movie frame count `n` and the last
+/// one seen, `last`) after every frame, then quits; `prelude` (Lua lines) defines what
+/// `each_frame` calls. FCEUX's first `emu.frameadvance()` from a script returns before any
+/// frame has run, so a frame is seen where the count changes, not per call.
+pub fn movie_loop_script(
+    title: &str,
+    (out, mode): (&Path, &str),
+    prelude: &str,
+    each_frame: &str,
+) -> String {
     format!(
-        r#"-- nestor: the zero page and the playfield page after every movie frame, then quit
-local out = assert(io.open([==[{out}]==], "wb"))
+        r#"-- nestor: {title}, then quit
+local out = assert(io.open([==[{out}]==], "{mode}"))
 emu.speedmode("maximum")
 local len = movie.length() or 0
-local last = -1
+{prelude}local last = -1
 local spins = 0
 while true do
   local n = movie.framecount()
-  if n ~= last and n >= 1 then out:write({reads}) end
-{poke}  last = n
+{each_frame}  last = n
   if n >= len or movie.mode() == "finished" or spins > len + 10 then break end
   spins = spins + 1
   emu.frameadvance()
@@ -152,7 +174,6 @@ out:close()
 emu.exit()
 "#,
         out = out.display(),
-        reads = reads.join(", "),
     )
 }
 

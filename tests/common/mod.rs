@@ -164,6 +164,25 @@ pub fn random_pads(seed: u32, n: usize) -> Vec<PadState> {
         .collect()
 }
 
+/// A program on the PATH.
+pub fn tool(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// `xvfb-run`, when it and `xdotool` (the window tests' keys) are installed; or None, having
+/// said why.
+pub fn xvfb_with_xdotool() -> Option<PathBuf> {
+    let (Some(xvfb), Some(_)) = (tool("xvfb-run"), tool("xdotool")) else {
+        eprintln!("skipped: needs xvfb-run and xdotool (apt-get install xvfb xdotool)");
+        return None;
+    };
+    Some(xvfb)
+}
+
 /// The FCEUX executable (Debian installs it in /usr/games, often not on PATH) and
 /// `xvfb-run`, or why the FCEUX tests cannot run.
 pub fn fceux_tools() -> Result<(PathBuf, PathBuf), String> {
@@ -184,34 +203,21 @@ pub fn without_fceux() -> bool {
 
 /// The Lua script: after every input line of the movie, one text line `N HEX`, where N is
 /// the number of input lines run (FCEUX's movie frame count) and HEX is RAM $0000-$0754.
-/// FCEUX's first `emu.frameadvance()` from a script returns before any frame has run, so
-/// lines are written when the movie frame count changes, not per call.
 fn dump_script(out: &Path) -> String {
-    format!(
-        r#"-- nestor: dump RAM $0000-$0754 after every movie frame, then quit
-local out = assert(io.open([==[{out}]==], "w"))
-emu.speedmode("maximum")
-local len = movie.length() or 0
-local function hexram()
+    let hexram = format!(
+        r#"local function hexram()
   local t = {{}}
   for a = 0, {last} do t[#t + 1] = string.format("%02x", memory.readbyte(a)) end
   return table.concat(t)
 end
-local last = -1
-local spins = 0
-while true do
-  local n = movie.framecount()
-  if n ~= last and n >= 1 then out:write(n, " ", hexram(), "\n") end
-  last = n
-  if n >= len or movie.mode() == "finished" or spins > len + 10 then break end
-  spins = spins + 1
-  emu.frameadvance()
-end
-out:close()
-emu.exit()
 "#,
-        out = out.display(),
         last = COMPARED_RAM - 1
+    );
+    nestor::movie::fceux::movie_loop_script(
+        "dump RAM $0000-$0754 after every movie frame",
+        (out, "w"),
+        &hexram,
+        "  if n ~= last and n >= 1 then out:write(n, \" \", hexram(), \"\\n\") end\n",
     )
 }
 

@@ -34,6 +34,21 @@ impl Drop for Server {
     }
 }
 
+/// `nestor serve ARGS` on pipes in a new temp dir, and an emulator connected to them that
+/// said hello in `mode`: the temp dir (the pipes' folder lives as long), the pipes' folder,
+/// the server, the connection and the ranges the server asked for.
+pub fn fifo_session(
+    args: &[&str],
+    mode: &str,
+) -> (tempfile::TempDir, PathBuf, Server, Conn, Ranges) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pipes");
+    let server = start(args, Some(&dir));
+    let mut conn = Conn::fifo(&dir);
+    let ranges = conn.hello(mode);
+    (tmp, dir, server, conn, ranges)
+}
+
 /// Starts `nestor serve ARGS`; returns once the pipes exist or the TCP port is known.
 pub fn start(args: &[&str], dir: Option<&Path>) -> Server {
     start_env(args, dir, &[])

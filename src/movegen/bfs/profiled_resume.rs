@@ -24,8 +24,8 @@ use crate::game::piece::Orientation;
 use crate::movegen::collision::CollisionMap;
 
 use super::profiled::{DenseStates, Profiled, Rules, States};
-use super::ring::Ring;
 use super::{Bfs, Node, Run, Step};
+use crate::movegen::ring::Ring;
 
 /// Starts kept: the seven pieces at two gravities, each with a few DAS counters or timelines.
 const OPEN_KEYS: usize = 32;

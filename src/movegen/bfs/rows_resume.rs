@@ -13,10 +13,10 @@ use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 
-use super::ring::Ring;
 use super::rows::{Depth, Fit, Shape};
 use super::{Bfs, Node};
 use crate::movegen::collision::CollisionMap;
+use crate::movegen::ring::Ring;
 
 /// Starts kept: the seven pieces at two gravities, each with a few DAS counters (the counter
 /// a lock leaves carries to the next spawn).

@@ -20,6 +20,7 @@ use crate::game::piece::Orientation;
 use crate::game::score::minus;
 use crate::movegen::bfs::Rules;
 use crate::movegen::profile::Shift;
+use crate::movegen::ring::Ring;
 
 use super::{shift, turn_and_drop, Reach, INPUTS, ROWS};
 
@@ -83,8 +84,7 @@ pub(crate) struct HoldSets {
     next: Vec<u64>,
     live: Vec<u16>,
     born: Vec<u16>,
-    open: Vec<Open>,
-    evict: usize,
+    open: Ring<Open>,
 }
 
 impl Default for HoldSets {
@@ -95,8 +95,7 @@ impl Default for HoldSets {
             next: Vec::new(),
             live: Vec::new(),
             born: Vec::new(),
-            open: Vec::new(),
-            evict: 0,
+            open: Ring::default(),
         }
     }
 }
@@ -176,14 +175,10 @@ impl Reach {
             sets.born.reserve(CLASSES);
         }
         // The frames on the empty board, searched once per key and kept.
-        let e = match sets.open.iter().position(|o| o.key == Some(key)) {
+        let e = match sets.open.position(|o| o.key == Some(key)) {
             Some(e) => e,
             None => {
-                let mut open = if sets.open.len() < OPEN_KEYS {
-                    Open::default()
-                } else {
-                    std::mem::take(&mut sets.open[sets.evict])
-                };
+                let mut open = sets.open.take_oldest(OPEN_KEYS);
                 open.key = Some(key);
                 open.frames.clear();
                 open.sets.clear();
@@ -192,15 +187,7 @@ impl Reach {
                 self.locks.clear();
                 sets.seed(&key);
                 self.run_turns_hold(&mut sets, &key, start, 0, Some(&mut open));
-                if sets.open.len() < OPEN_KEYS {
-                    sets.open.push(open);
-                    sets.open.len() - 1
-                } else {
-                    let e = sets.evict;
-                    sets.open[e] = open;
-                    sets.evict = (e + 1) % OPEN_KEYS;
-                    e
-                }
+                sets.open.keep(open, OPEN_KEYS)
             }
         };
         self.build(board, start.id);

@@ -1,5 +1,5 @@
 //! A bounded list of kept entries whose oldest is replaced first once it is full: the
-//! empty board's nodes each resumed BFS kernel keeps for its last few starts.
+//! empty board's searches each resumed kernel keeps for its last few starts.
 
 use std::ops::{Index, IndexMut};
 
@@ -23,6 +23,19 @@ impl<T> Ring<T> {
     /// The index of the first entry `f` accepts.
     pub(super) fn position(&self, f: impl FnMut(&T) -> bool) -> Option<usize> {
         self.items.iter().position(f)
+    }
+
+    /// The entry the next [`Ring::keep`] replaces, taken out so that its allocations are
+    /// reused, once `cap` are kept; a new one before.
+    pub(super) fn take_oldest(&mut self, cap: usize) -> T
+    where
+        T: Default,
+    {
+        if self.items.len() < cap {
+            T::default()
+        } else {
+            std::mem::take(&mut self.items[self.evict])
+        }
     }
 
     /// Keeps `item`, replacing the oldest entry once `cap` are kept; returns its index.
@@ -67,5 +80,12 @@ mod tests {
         assert_eq!((r[0], r[1]), ('e', 'd'));
         assert_eq!(r.position(|&c| c == 'd'), Some(1));
         assert_eq!(r.position(|&c| c == 'a'), None);
+        // The entry taken out is the one the next `keep` replaces; none is taken before.
+        let mut r = Ring::default();
+        assert_eq!(r.take_oldest(2), String::new());
+        r.keep("a".to_string(), 2);
+        r.keep("b".to_string(), 2);
+        assert_eq!(r.take_oldest(2), "a");
+        assert_eq!(r.keep("c".to_string(), 2), 0);
     }
 }
