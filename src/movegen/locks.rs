@@ -69,8 +69,9 @@ impl LockSets {
         }
     }
 
-    /// Every lock of the query's piece: the same set as [`Bfs::search_query`] (tested), in
-    /// the kernel's order, by the fastest kernel the kernel choice gives without paths.
+    /// Every lock of the query's piece: the same set as the per-frame BFS (`Bfs::search_query`,
+    /// tested), in the kernel's order, by the fastest kernel the kernel choice gives without
+    /// paths.
     pub fn search(&mut self, q: &LockQuery) -> &[ReachLock] {
         let kernel = Kernel::choose(&q.start, q.speed, q.moves, q.profile, q.progress, false);
         let found = match kernel {
