@@ -8,6 +8,7 @@ mod column_reach;
 pub(crate) mod fixtures;
 mod kernel;
 mod locks;
+pub mod prefix;
 pub mod profile;
 pub mod profile_check;
 mod reach;

@@ -137,3 +137,15 @@ def test_reaction_profile_replans_like_nestor():
         assert events[-1].locked == second.lock
         while not game.game_over and not game.step(0).spawned:
             pass
+
+
+def test_first_piece_locks_wait_the_profiles_start_delay():
+    # `human` presses nothing for 18 frames at the start of a game, then ends the first-piece
+    # delay with Down, as its planner does; `30hz` presses Down on the first frame.
+    game = nestor.Game(level=18, seed=4)
+    human = nestor.locks(game, profile="human")
+    plan = nestor.Planner(profile="human").plan(game)
+    assert human and list(plan.inputs[:18]) == [0] * 18
+    for lock in human:
+        assert list(lock.inputs[:18]) == [0] * 18 and lock.inputs[18] != 0, lock
+    assert all(lock.inputs[0] != 0 for lock in nestor.locks(game, profile="30hz"))

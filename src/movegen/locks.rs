@@ -14,11 +14,7 @@ mod shared;
 impl LockQuery<'_> {
     /// The locks by `bfs` (so in the order first reached, with paths), `map` built for the
     /// query's piece: the order that breaks ties between equal pairs.
-    pub(crate) fn search_ordered<'b>(
-        &self,
-        bfs: &'b mut Bfs,
-        map: &mut CollisionMap,
-    ) -> &'b [Lock] {
+    fn search_ordered<'b>(&self, bfs: &'b mut Bfs, map: &mut CollisionMap) -> &'b [Lock] {
         let Some(o) = Orientation::new(self.start.id) else {
             return &[];
         };

@@ -351,6 +351,16 @@ pub struct PieceProgress {
 }
 
 impl PieceProgress {
+    /// This progress after `inputs` more frames, with `prev` held before them.
+    pub fn then(self, inputs: &[PadState], prev: PadState) -> PieceProgress {
+        let more = PieceProgress::after(inputs, prev);
+        PieceProgress {
+            frames: self.frames.saturating_add(more.frames),
+            pressed: self.pressed.union(more.pressed),
+            taps: self.taps.saturating_add(more.taps),
+        }
+    }
+
     /// After `inputs` (the piece's frames from its spawn on), with `prev` held before them.
     pub fn after(inputs: &[PadState], mut prev: PadState) -> PieceProgress {
         let (mut pressed, mut taps) = (PadState::NONE, 0u16);

@@ -137,7 +137,9 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
             return Ok(None);
         };
         let lock = f.plan.lock;
-        if !self.may_stop_the_cartridge(lock) {
+        // A snapshot the model cannot read (never seen in play) leaves the outcome open.
+        let mut model = self.now.to_game().ok();
+        if !may_stop_the_cartridge(model.as_ref(), lock) {
             return Ok(None);
         }
         let Some(saved) = self.console.save()? else {
@@ -152,8 +154,6 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
         let mut before = self.now.clone();
         let mut watch = FreezeWatch::default();
         let (mut cleared, mut crashed, mut next_up, mut over) = (false, None, false, false);
-        // A snapshot the model cannot read (never seen in play) leaves the outcome open.
-        let mut model = self.now.to_game().ok();
         let mut verdict = ModelVerdict {
             open: model.is_none(),
             crashed: false,
@@ -236,25 +236,23 @@ impl<C: Console, E: Evaluator> Driver<C, E> {
     }
 }
 
-impl<C: Console, E: Evaluator> Driver<C, E> {
-    /// Whether the lock of a plan made now can stop the cartridge: it clears lines, or the
-    /// model does not call its frame safe for every soft drop and preview state (a lock
-    /// without a line comes near a window at 247-255 only). The others are not played ahead:
-    /// past level 150 about two locks in three clear nothing, and each check plays the
-    /// piece's frames once more.
-    fn may_stop_the_cartridge(&self, lock: Pos) -> bool {
-        let Ok(game) = self.now.to_game() else {
-            return true;
-        };
-        let mut board = game.board();
-        if board.lock(lock.x, lock.y, lock.orientation) > 0 {
-            return true;
-        }
-        let key = risk_key(&board, 0, None);
-        [false, true]
-            .iter()
-            .any(|&preview| !key_risk(key, game.level, game.lines, preview).is_safe())
+/// Whether `lock`, on `game` (the RAM as the model reads it; `None`: unreadable), can stop
+/// the cartridge: it clears lines, or the model does not call its frame safe for every soft
+/// drop and preview state (a lock without a line comes near a window at 247-255 only). The others are not played ahead:
+/// past level 150 about two locks in three clear nothing, and each check plays the
+/// piece's frames once more.
+fn may_stop_the_cartridge(game: Option<&Game>, lock: Pos) -> bool {
+    let Some(game) = game else {
+        return true;
+    };
+    let mut board = game.board();
+    if board.lock(lock.x, lock.y, lock.orientation) > 0 {
+        return true;
     }
+    let key = risk_key(&board, 0, None);
+    [false, true]
+        .iter()
+        .any(|&preview| !key_risk(key, game.level, game.lines, preview).is_safe())
 }
 
 /// One frame of the model beside the copy: its audio cost from the copy's sound RAM at the

@@ -3,8 +3,8 @@
 
 use crate::search::clock::Instant;
 
-use crate::game::active::{Active, Control};
-use crate::game::pad::{Buttons, PadState};
+use crate::game::active::Active;
+use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
@@ -14,8 +14,8 @@ use super::eval::Evaluator;
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
-use crate::game::Collide;
-use crate::movegen::profile::{PieceProgress, Profile};
+use crate::movegen::prefix;
+use crate::movegen::profile::Profile;
 use crate::movegen::{Lock, MoveSet};
 use crate::movegen::{LockQuery, LockSets};
 use soft_drop::SoftLever;
@@ -24,6 +24,7 @@ mod after_search;
 mod blind;
 #[cfg(test)]
 mod blind_tests;
+mod cache;
 #[cfg(test)]
 mod carried_tests;
 mod carry;
@@ -79,7 +80,6 @@ pub struct Planner<E: Evaluator> {
     pub profile: Profile,
     /// The current piece's locks with paths.
     first: LockSets,
-    second: after_search::AfterSearch,
     /// The next piece's lock sets (path-free).
     seconds: LockSets,
     firsts: Vec<Lock>,
@@ -99,12 +99,10 @@ pub struct Planner<E: Evaluator> {
     pub crash_guard: CrashGuard,
     /// Holds Down at the end of a path whose frame is safe only with a soft drop.
     pub soft: SoftLever,
-    /// The last blind plan's pairs, for the decision right after it (`plan/reuse.rs`).
-    kept: reuse::BlindPairs,
-    /// The last layer's expectations of the chosen first lock's pairs, for the next piece's
-    /// blind plan (`plan/carry.rs`), and whether the next decision may read them.
-    carried: carry::Carried,
-    carry: bool,
+    /// What a decision may reuse from the one before and within itself (`plan/cache.rs`).
+    cache: cache::Cache,
+    /// The blind plan's scratch.
+    blind: blind::Scratch,
     /// How many first locks blind plans valued from `carried` (`carry_tests` reads it).
     #[cfg(test)]
     pub(crate) carried_values: usize,
@@ -215,7 +213,6 @@ impl<E: Evaluator> Planner<E> {
             moves: MoveSet::default(),
             profile: Profile::default(),
             first: LockSets::new(),
-            second: after_search::AfterSearch::default(),
             seconds: LockSets::new(),
             lookahead: Lookahead::default(),
             exclude: Vec::new(),
@@ -226,78 +223,12 @@ impl<E: Evaluator> Planner<E> {
             firsts: Vec::with_capacity(256),
             crash_guard: CrashGuard::default(),
             soft: SoftLever::default(),
-            kept: reuse::BlindPairs::default(),
-            carried: carry::Carried::default(),
-            carry: false,
+            cache: cache::Cache::default(),
+            blind: blind::Scratch::default(),
             #[cfg(test)]
             carried_values: 0,
             #[cfg(test)]
             full_pass_pairs: false,
-        }
-    }
-
-    /// Frames that end the first-piece delay (a Down press, after a release if Down is held);
-    /// they are part of the plan. Returns the state after them.
-    pub(crate) fn end_first_piece_delay(
-        s: &Situation,
-        map: &impl Collide,
-        inputs: &mut Vec<PadState>,
-        expected: &mut Vec<Pos>,
-    ) -> (Active, PadState, bool) {
-        let mut a = s.active;
-        let mut prev = s.prev;
-        let speed = drop_speed(s.level);
-        while a.ary & 0x80 != 0 {
-            let held = if prev.intersects(PadState::DOWN) {
-                PadState::NONE
-            } else {
-                PadState::DOWN
-            };
-            let locked = a.frame(Buttons::after(held, prev), speed, map) == Control::Locked;
-            prev = held;
-            inputs.push(held);
-            expected.push(Pos::of_searched(&a));
-            if locked {
-                return (a, prev, true);
-            }
-        }
-        (a, prev, false)
-    }
-
-    /// The frames before the search: under a start delay, nothing pressed on the game's first
-    /// piece until frame `start_delay`; then [`Planner::end_first_piece_delay`]. Returns the
-    /// state after them and whether the piece locked.
-    pub(crate) fn start_prefix(
-        s: &Situation,
-        map: &impl Collide,
-        start_delay: u16,
-        inputs: &mut Vec<PadState>,
-        expected: &mut Vec<Pos>,
-    ) -> (Active, PadState, bool) {
-        let mut after = *s;
-        if s.active.ary & 0x80 != 0 {
-            let speed = drop_speed(s.level);
-            while usize::from(s.progress.frames) + inputs.len() < usize::from(start_delay) {
-                let locked = after.active.frame(Buttons::NONE, speed, map) == Control::Locked;
-                after.prev = PadState::NONE;
-                inputs.push(PadState::NONE);
-                expected.push(Pos::of_searched(&after.active));
-                if locked {
-                    return (after.active, after.prev, true);
-                }
-            }
-        }
-        Self::end_first_piece_delay(&after, map, inputs, expected)
-    }
-
-    /// What the piece will have done when the search starts, after `prefix` (the start delay
-    /// and first-piece-delay frames).
-    pub(crate) fn progress_after(s: &Situation, prefix: &[PadState]) -> PieceProgress {
-        let more = PieceProgress::after(prefix, s.prev);
-        PieceProgress {
-            frames: s.progress.frames.saturating_add(more.frames),
-            pressed: s.progress.pressed.union(more.pressed),
-            taps: s.progress.taps.saturating_add(more.taps),
         }
     }
 
@@ -308,12 +239,13 @@ impl<E: Evaluator> Planner<E> {
         let orientation = Orientation::new(s.active.id)?;
         let map = self.first.prepare(&s.board, orientation.piece());
         let (mut inputs, mut expected) = (Vec::new(), Vec::new());
+        let delay = self.profile.start_delay;
         let (start, prev, locked) =
-            Self::start_prefix(s, map, self.profile.start_delay, &mut inputs, &mut expected);
+            prefix::start_prefix(s.prefix_start(), map, delay, &mut inputs, &mut expected);
         if locked {
             return Plan::locked_early(&start, inputs, expected).map(Firsts::LockedEarly);
         }
-        let progress = Self::progress_after(s, &inputs);
+        let progress = s.progress.then(&inputs, s.prev);
         self.soft.root = (start, prev);
         self.firsts.clear();
         let speed = drop_speed(s.level);
@@ -335,9 +267,9 @@ impl<E: Evaluator> Planner<E> {
     /// reaction, the first locks, the crash guard, the pair values, the tie, the third piece's
     /// re-rank and the plan of the best pair.
     pub fn plan(&mut self, s: &Situation) -> Option<Plan> {
-        let (kept, carry) = self.take_caches(s);
+        let reuse = self.begin(s);
         if s.progress.frames < self.profile.reaction {
-            return self.plan_blind(s, carry);
+            return self.plan_blind(s, reuse);
         }
         let prefix = match self.first_locks(s)? {
             Firsts::Found(inputs, expected) => (inputs, expected),
@@ -349,7 +281,7 @@ impl<E: Evaluator> Planner<E> {
         let started = Instant::now();
         let lookahead = self.lookahead.top_k > 0 && s.next.is_some();
         let guarded = self.guard(s);
-        let source = PairSource::choose(kept, lookahead, guarded, self.full_pass());
+        let source = PairSource::choose(reuse.kept, lookahead, guarded, self.full_pass());
         let ranking = self.pair_values(s, source);
         let best = self.settle_tie(s, ranking);
         let best = self.rerank(s, best, lookahead, started);
@@ -368,15 +300,12 @@ impl<E: Evaluator> Planner<E> {
         false
     }
 
-    /// Forgets what served the last decision only; returns whether the pairs a blind plan kept
-    /// serve this one (only its situation) and whether the layer's expectations may (only a
-    /// blind plan right after it).
-    fn take_caches(&mut self, s: &Situation) -> (bool, bool) {
+    /// A new decision: what it may reuse ([`cache::Cache::begin`]); the last plan's soft drop
+    /// is forgotten.
+    fn begin(&mut self, s: &Situation) -> cache::Reuse {
         self.soft.last = None;
-        self.second.forget();
         let piece = Orientation::new(s.active.id).map(|o| o.piece());
-        let kept = self.kept.take_for(s, piece, (&self.profile, self.moves));
-        (kept, std::mem::take(&mut self.carry))
+        self.cache.begin(s, piece, (&self.profile, self.moves))
     }
 
     /// Drops the first locks the plan must not choose; false when none is left.
@@ -461,9 +390,8 @@ impl<E: Evaluator> Planner<E> {
         let p = &self.pairs[c];
         let at = (next, &self.profile);
         let expectations = &self.third.expectations;
-        self.carried
-            .keep(at, &self.pairs[..k], expectations, p.first);
-        self.carry = true;
+        self.cache
+            .keep_expectations(at, &self.pairs[..k], expectations, p.first);
         Some((p.value, p.first, Some(p.second)))
     }
 

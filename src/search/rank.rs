@@ -20,6 +20,7 @@ use super::eval::Evaluator;
 use super::pairs::AfterFirst;
 use super::plan::{Planner, Situation};
 use super::reference::PairSearch;
+use crate::movegen::prefix;
 use crate::movegen::profile::Profile;
 use crate::movegen::LockQuery;
 use crate::movegen::MoveSet;
@@ -155,8 +156,8 @@ impl<E: Evaluator + Clone> Ranker<E> {
         let map = self.bfs.first.prepare(&s.board, orientation.piece());
         self.prefix.clear();
         let mut expected = Vec::new();
-        let (start, prev, locked) = Planner::<E>::start_prefix(
-            s,
+        let (start, prev, locked) = prefix::start_prefix(
+            s.prefix_start(),
             map,
             self.planner.profile.start_delay,
             &mut self.prefix,
@@ -180,7 +181,7 @@ impl<E: Evaluator + Clone> Ranker<E> {
                 pick_first: false,
             });
         }
-        let progress = Planner::<E>::progress_after(s, &self.prefix);
+        let progress = s.progress.then(&self.prefix, s.prev);
         let profile = &self.planner.profile;
         let q = LockQuery::spawn(&s.board, orientation.piece(), speed, profile, self.moves)
             .at(start, prev, progress);

@@ -7,7 +7,8 @@ use crate::game::Pos;
 
 use super::eval::Evaluator;
 use super::pairs::AfterFirst;
-use super::plan::{Plan, Planner, Situation};
+use super::plan::{Plan, Situation};
+use crate::movegen::prefix;
 use crate::movegen::profile::Profile;
 use crate::movegen::{Lock, LockQuery, LockSets, MoveSet};
 
@@ -32,7 +33,7 @@ impl Default for PairSearch {
     }
 }
 
-/// The old two-piece planner, same answers as [`Planner`] by construction of the test suite.
+/// The old two-piece planner, same answers as [`Planner`](super::plan::Planner) by construction of the test suite.
 pub struct ReferencePlanner<E: Evaluator> {
     /// Values the pairs.
     pub evaluator: E,
@@ -64,8 +65,12 @@ impl<E: Evaluator> ReferencePlanner<E> {
         let map = self.bfs.first.prepare_by_positions(&s.board, piece);
         let mut prefix_inputs = Vec::new();
         let mut prefix_expected = Vec::new();
-        let (start, prev, locked) =
-            Planner::<E>::end_first_piece_delay(s, map, &mut prefix_inputs, &mut prefix_expected);
+        let (start, prev, locked) = prefix::end_first_piece_delay(
+            s.prefix_start(),
+            map,
+            &mut prefix_inputs,
+            &mut prefix_expected,
+        );
         if locked {
             return Plan::locked_early(&start, prefix_inputs, prefix_expected);
         }

@@ -1,13 +1,13 @@
 //! The lock set with every lock's inputs, the placement step, the planner and its
 //! explanation, and nestor's own loop for the tests.
 
-use nestor::game::active::Control;
-use nestor::game::pad::{Buttons, PadState};
+use nestor::game::pad::PadState;
 use nestor::game::piece::{Orientation, Piece};
 use nestor::game::score::drop_speed;
 use nestor::game::state::{Game, PlayState};
 use nestor::game::Pos;
 use nestor::lab::selfplay::SelfPlay;
+use nestor::movegen::prefix::{self, PrefixStart};
 use nestor::movegen::{LockQuery, LockSets, MoveSet};
 use nestor::search::eval::Standard;
 use nestor::search::explain::explain_top;
@@ -93,31 +93,27 @@ impl Searcher {
         let speed = drop_speed(g.level);
         let board = g.board();
         let map = self.paths.prepare(&board, o.piece());
-        // The first-piece delay: Down (after a release if held) ends it, as `Planner` does.
-        let mut a = g.active;
-        let mut prev = g.held;
-        let mut prefix = Vec::new();
-        while a.ary & 0x80 != 0 {
-            let held = if prev.intersects(PadState::DOWN) {
-                PadState::NONE
-            } else {
-                PadState::DOWN
-            };
-            let locked = a.frame(Buttons::after(held, prev), speed, map) == Control::Locked;
-            prev = held;
-            prefix.push(held.bits());
-            if locked {
-                out.push(LockPath {
-                    x: a.x,
-                    y: a.y,
-                    id: a.id,
-                    inputs: prefix,
-                });
-                return;
-            }
+        // The frames before the search (a start delay, the first-piece delay), as `Planner`'s.
+        let from = PrefixStart {
+            active: g.active,
+            prev: g.held,
+            frames: t.progress().frames,
+            speed,
+        };
+        let (mut pads, mut seen) = (Vec::new(), Vec::new());
+        let (a, prev, locked) =
+            prefix::start_prefix(from, map, profile.start_delay, &mut pads, &mut seen);
+        let prefix: Vec<u8> = pads.iter().map(|p| p.bits()).collect();
+        if locked {
+            out.push(LockPath {
+                x: a.x,
+                y: a.y,
+                id: a.id,
+                inputs: prefix,
+            });
+            return;
         }
-        let mut progress = t.progress();
-        progress.frames = progress.frames.saturating_add(prefix.len() as u16);
+        let progress = t.progress().then(&pads, g.held);
         let moves = MoveSet { soft_drop };
         let q = LockQuery::spawn(&board, o.piece(), speed, profile, moves).at(a, prev, progress);
         let locks = self.paths.search_prepared(&q).to_vec();

@@ -29,7 +29,7 @@ impl AfterSearch {
     }
 
     /// The board after `first` and the next piece's locks on it from `first`'s DAS counter.
-    fn run(
+    pub(super) fn run(
         &mut self,
         s: &Situation,
         first: &Lock,
@@ -47,6 +47,11 @@ impl AfterSearch {
         self.last = (!locks.is_empty()).then_some(key);
         (after, locks)
     }
+
+    /// The direction held at the root of the last search's path to `lock`.
+    pub(super) fn root_hold(&self, lock: &Lock) -> PadState {
+        self.locks.root_hold(lock)
+    }
 }
 
 impl<E: Evaluator> Planner<E> {
@@ -59,9 +64,8 @@ impl<E: Evaluator> Planner<E> {
         next: Piece,
         value: f64,
     ) -> Option<Pos> {
-        let (after, seconds) =
-            self.second
-                .run(s, &self.firsts[i], next, (&self.profile, self.moves));
+        let search = (&self.profile, self.moves);
+        let (after, seconds) = self.cache.after_first(s, &self.firsts[i], next, search);
         let mut found = None;
         let guard = &mut self.crash_guard;
         after.each_pair(
@@ -90,11 +94,10 @@ impl<E: Evaluator> Planner<E> {
         if !self.profile.shift.holds() {
             return PadState::NONE;
         }
-        let (_, seconds) = self
-            .second
-            .run(s, &self.firsts[i], next, (&self.profile, self.moves));
+        let search = (&self.profile, self.moves);
+        let (_, seconds) = self.cache.after_first(s, &self.firsts[i], next, search);
         match seconds.iter().find(|l| l.at == second).copied() {
-            Some(l) => self.second.locks.root_hold(&l),
+            Some(l) => self.cache.root_hold(&l),
             None => PadState::NONE,
         }
     }

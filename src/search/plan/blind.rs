@@ -27,16 +27,26 @@
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 
+use super::cache::Reuse;
 use super::reuse::BlindPairs;
 use super::{Evaluator, Firsts, Plan, Planner, Situation};
 use crate::movegen::profile::Profile;
-use crate::movegen::{Lock, MoveSet};
+use crate::movegen::{Lock, MoveSet, ReachLock};
 use crate::movegen::{LockQuery, LockSets};
 use crate::search::pairs::AfterFirst;
 use crate::search::third::third_piece_odds;
 
 /// The I piece's upright orientation id: its pairs rank the first locks (the Tetris).
 pub(super) const UPRIGHT_I: u8 = 0x11;
+
+/// The blind plan's scratch, allocated once: each first lock's ranking key (estimate, index),
+/// the keys it selects the weighed locks from, and the upright I locks after a first lock.
+#[derive(Default)]
+pub(super) struct Scratch {
+    pub(super) ranking: Vec<(f64, usize)>,
+    select: Vec<(f64, usize)>,
+    upright: Vec<ReachLock>,
+}
 
 /// A first lock's best pair value per next piece (`Piece::index`): `None` for a piece with
 /// no acceptable pair.
@@ -115,7 +125,7 @@ impl<E: Evaluator> Planner<E> {
     /// The plan of a piece whose next piece the player has not yet reacted to
     /// (`s.progress.frames` < the profile's reaction): see the module comment. Its
     /// `replan_after` is the frames left to the reaction, or `None` when it locks first.
-    pub(super) fn plan_blind(&mut self, s: &Situation, carry: bool) -> Option<Plan> {
+    pub(super) fn plan_blind(&mut self, s: &Situation, reuse: Reuse) -> Option<Plan> {
         let (inputs, expected) = match self.first_locks(s)? {
             Firsts::Found(inputs, expected) => (inputs, expected),
             Firsts::LockedEarly(plan) => return Some(plan),
@@ -128,7 +138,9 @@ impl<E: Evaluator> Planner<E> {
         let speed = drop_speed(s.level);
         // Under a tap profile the re-plan's pairs are these (`plan/reuse.rs`): kept for it.
         let keep = !self.profile.shift.holds();
-        self.kept.start(s, piece, (&self.profile, self.moves), keep);
+        self.cache
+            .kept
+            .start(s, piece, (&self.profile, self.moves), keep);
         for next in Piece::ALL {
             let q = LockQuery::spawn(&s.board, next, speed, &self.profile, self.moves);
             self.seconds.share(&q);
@@ -145,14 +157,14 @@ impl<E: Evaluator> Planner<E> {
         // a pair, or the best of them makes a final plan.
         for weighed in [true, false] {
             for i in 0..self.firsts.len() {
-                let among = cut.is_none_or(|c| key_order(&self.kept.ranking[i], &c).is_le());
+                let among = cut.is_none_or(|c| key_order(&self.blind.ranking[i], &c).is_le());
                 if among != weighed {
                     continue;
                 }
                 let after = AfterFirst::new(&s.board, s.level, s.lines, self.firsts[i].at);
                 // Worked out by the last decision's third-piece layer (`plan/carry.rs`).
                 let at = (piece, &self.profile, self.moves);
-                let carried = carry.then(|| self.carried.expected(at, &after)).flatten();
+                let carried = self.cache.carried(reuse, at, &after);
                 let b = match carried {
                     Some(expected) => {
                         #[cfg(test)]
@@ -165,11 +177,11 @@ impl<E: Evaluator> Planner<E> {
                         }
                     }
                     None => {
-                        self.kept.first(after.first);
+                        self.cache.kept.first(after.first);
                         let mut bests = [None; Piece::NUM];
                         best_pairs(
                             &self.evaluator,
-                            (&mut self.seconds, &mut self.kept),
+                            (&mut self.seconds, &mut self.cache.kept),
                             (&self.profile, self.moves),
                             &after,
                             &mut bests,
@@ -208,9 +220,9 @@ impl<E: Evaluator> Planner<E> {
     /// below their count. A lock's estimate is the expectation with the I piece's best upright
     /// pair (where the Tetris is; `share` its odds) and every other piece's pair taken as the
     /// lock's value alone; a lock without an upright I pair, or rejected alone, comes after
-    /// every lock with both. Keys are left in `self.kept.ranking`.
+    /// every lock with both. Keys are left in `self.blind.ranking`.
     fn ranking_cut(&mut self, s: &Situation, k: usize, share: f64) -> (f64, usize) {
-        let (ranking, upright) = (&mut self.kept.ranking, &mut self.kept.upright);
+        let (ranking, upright) = (&mut self.blind.ranking, &mut self.blind.upright);
         ranking.clear();
         for (i, l1) in self.firsts.iter().enumerate() {
             let after = AfterFirst::new(&s.board, s.level, s.lines, l1.at);
@@ -232,7 +244,7 @@ impl<E: Evaluator> Planner<E> {
             };
             ranking.push((estimate, i));
         }
-        let select = &mut self.kept.select;
+        let select = &mut self.blind.select;
         select.clear();
         select.extend_from_slice(ranking);
         *select.select_nth_unstable_by(k - 1, key_order).1

@@ -60,7 +60,7 @@ fn weighing_the_best_ranked_gives_the_full_plan_when_its_lock_is_among_them() {
                     let i = (pruned.firsts.iter())
                         .position(|l| l.at == want.lock)
                         .expect("the same first locks");
-                    let ranking = &pruned.kept.ranking;
+                    let ranking = &pruned.blind.ranking;
                     assert_eq!(ranking.len(), n);
                     let rank = (0..n).filter(|&j| ranking[j] < ranking[i]).count();
                     if rank < usize::from(k) {
@@ -141,7 +141,7 @@ fn the_ranking_keeps_the_tetris_that_the_value_alone_misses() {
             let i = (pruned.firsts.iter())
                 .position(|l| l.at == want.lock)
                 .expect("the same first locks");
-            let ranking = &pruned.kept.ranking;
+            let ranking = &pruned.blind.ranking;
             let alone: Vec<(f64, usize)> = (pruned.firsts.iter().enumerate())
                 .map(|(j, l)| {
                     let after = AfterFirst::new(&s.board, s.level, s.lines, l.at);
@@ -190,7 +190,7 @@ fn a_ranking_key_is_the_upright_i_pair_and_the_value_alone_by_the_odds() {
                     (Some((v, _)), Some(alone)) => share * v + (1.0 - share) * alone,
                     _ => f64::INFINITY,
                 };
-                assert_eq!(p.kept.ranking[j], (want, j), "{piece:?} lock {j}");
+                assert_eq!(p.blind.ranking[j], (want, j), "{piece:?} lock {j}");
                 checked += 1;
             }
         }

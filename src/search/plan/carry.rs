@@ -39,6 +39,8 @@ pub(super) struct Carried {
     /// The profile the layer searched with (cloned only when it changes).
     profile: Profile,
     entries: Vec<Entry>,
+    /// Whether the next decision may read them (set when kept, taken by that decision).
+    readable: bool,
 }
 
 impl Carried {
@@ -46,6 +48,11 @@ impl Carried {
     pub(super) fn clear(&mut self) {
         self.entries.clear();
         self.piece = None;
+    }
+
+    /// Whether the decision starting now may read the entries; only that one may.
+    pub(super) fn take_readable(&mut self) -> bool {
+        std::mem::take(&mut self.readable)
     }
 
     /// Keeps the expectations (`(index in pairs, expectation)`) of the pairs whose first lock
@@ -58,6 +65,7 @@ impl Carried {
         first: usize,
     ) {
         self.clear();
+        self.readable = true;
         self.piece = Some(next);
         if self.profile != *profile {
             self.profile = profile.clone();

@@ -80,3 +80,19 @@ fn the_next_blind_plan_from_the_layers_values_is_the_one_made_from_scratch() {
         );
     }
 }
+
+#[test]
+fn the_layers_expectations_serve_only_the_decision_right_after() {
+    let mut p = Planner::new(Standard::default());
+    let board = planner_boards()[0];
+    let s = Situation::at_spawn(board, Piece::T, 18, [0x30, 0x01], Some(Piece::I));
+    assert!(!p.begin(&s).carried, "a new planner carries nothing");
+    p.plan(&s).expect("a plan");
+    assert!(p.begin(&s).carried, "the layer kept its expectations");
+    assert!(!p.begin(&s).carried, "read once");
+    // The decision after the layer's reads them (or not) and, without a next piece seen,
+    // keeps none for the one after it.
+    p.plan(&s).expect("a plan");
+    p.plan(&Situation { next: None, ..s }).expect("a plan");
+    assert!(!p.begin(&s).carried);
+}

@@ -16,7 +16,6 @@ use crate::game::piece::Piece;
 use crate::game::Pos;
 use crate::movegen::profile::Profile;
 use crate::movegen::MoveSet;
-use crate::movegen::ReachLock;
 use crate::search::third::PairKey;
 
 use super::Situation;
@@ -38,12 +37,6 @@ pub(super) struct BlindPairs {
     firsts: Vec<(Pos, [(u32, u32); Piece::NUM])>,
     /// (value, second lock) of the pairs no rule rejects, in lock-set order.
     pairs: Vec<(f64, Pos)>,
-    /// The blind plan's scratch (not pairs): each first lock's ranking key (estimate, index),
-    /// the keys it selects the weighed locks from, and the upright I locks after a first
-    /// lock (`plan/blind.rs`).
-    pub(super) ranking: Vec<(f64, usize)>,
-    pub(super) select: Vec<(f64, usize)>,
-    pub(super) upright: Vec<ReachLock>,
 }
 
 impl BlindPairs {

@@ -50,15 +50,15 @@ fn the_replan_from_the_blind_plans_pairs_is_the_replan_made_from_scratch() {
                                 continue;
                             };
                             let re_s = after_inputs(&s, &first.inputs[..k], piece);
-                            assert!(kept.kept.keeping());
+                            assert!(kept.cache.kept.keeping());
                             let re = kept.plan(&re_s);
-                            assert!(!kept.kept.keeping(), "read once");
+                            assert!(!kept.cache.kept.keeping(), "read once");
                             let want = fresh.plan(&re_s);
                             assert_eq!(re, want, "board {b} level {level} {piece:?} then {next:?}");
                             replans += 1;
                             let lock = re.map(|p| p.lock);
                             found += usize::from(
-                                lock.is_some_and(|l| kept.kept.pairs_of(l, next).is_some()),
+                                lock.is_some_and(|l| kept.cache.kept.pairs_of(l, next).is_some()),
                             );
                         }
                     }
@@ -88,18 +88,21 @@ fn kept_pairs_serve_only_the_next_decision_of_the_same_situation() {
         board: Board::EMPTY,
         ..re_s
     };
-    assert!(!p.kept.take_for(&other, t, (&ours, moves)));
+    assert!(!p.cache.kept.take_for(&other, t, (&ours, moves)));
     p.plan(&s).unwrap();
     let higher = Situation { level: 20, ..re_s };
-    assert!(!p.kept.take_for(&higher, t, (&ours, moves)));
+    assert!(!p.cache.kept.take_for(&higher, t, (&ours, moves)));
     p.plan(&s).unwrap();
-    assert!(!p.kept.take_for(&re_s, Some(Piece::L), (&ours, moves)));
+    assert!(!p.cache.kept.take_for(&re_s, Some(Piece::L), (&ours, moves)));
     p.plan(&s).unwrap();
-    assert!(!p.kept.take_for(&re_s, None, (&ours, moves)));
+    assert!(!p.cache.kept.take_for(&re_s, None, (&ours, moves)));
     p.plan(&s).unwrap();
     let unlimited = Profile::preset("unlimited").unwrap();
-    assert!(!p.kept.take_for(&re_s, t, (&unlimited, moves)));
+    assert!(!p.cache.kept.take_for(&re_s, t, (&unlimited, moves)));
     p.plan(&s).unwrap();
-    assert!(p.kept.take_for(&re_s, t, (&ours, moves)));
-    assert!(!p.kept.take_for(&re_s, t, (&ours, moves)), "read once");
+    assert!(p.cache.kept.take_for(&re_s, t, (&ours, moves)));
+    assert!(
+        !p.cache.kept.take_for(&re_s, t, (&ours, moves)),
+        "read once"
+    );
 }

@@ -5,7 +5,9 @@ use crate::game::active::Active;
 use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
+use crate::game::score::drop_speed;
 use crate::game::state::Game;
+use crate::movegen::prefix::PrefixStart;
 use crate::movegen::profile::PieceProgress;
 
 /// What the planner needs to know: the state at the end of the last frame.
@@ -57,6 +59,16 @@ impl Situation {
             lines,
             next,
             progress: PieceProgress::default(),
+        }
+    }
+
+    /// The piece as the frames before a search start from (`movegen::prefix`).
+    pub fn prefix_start(&self) -> PrefixStart {
+        PrefixStart {
+            active: self.active,
+            prev: self.prev,
+            frames: self.progress.frames,
+            speed: drop_speed(self.level),
         }
     }
 }

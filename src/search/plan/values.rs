@@ -117,7 +117,7 @@ impl<E: Evaluator> Planner<E> {
         };
         let mut consider = |v: f64, second| r.consider(i, first_penalty, v, second);
         // Valued by the blind plan just before: the same pairs in the same order.
-        let pairs = src.kept.then(|| self.kept.pairs_of(l1.at, next));
+        let pairs = src.kept.then(|| self.cache.kept_pairs(l1.at, next));
         if let Some(pairs) = pairs.flatten() {
             let at = (src.carried(), src.lookahead, i, first_penalty);
             let ties = reuse::replay(pairs, at, &mut self.keys, &mut consider);
