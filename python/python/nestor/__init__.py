@@ -136,8 +136,9 @@ def _check_game(game: Any, what: str) -> None:
 def locks(game: Game, profile: ProfileArg = "30hz", soft_drop: bool = False) -> List[Lock]:
     """Every lock the current piece of `game` can reach under `profile` (a preset name from
     `nestor.profiles()`, a profile .toml file, or None for "30hz"), with the inputs frame by
-    frame. Empty when no piece is under control. During the game's first-piece delay the
-    inputs start with the Down press that ends it (as nestor's planner does)."""
+    frame. Empty when no piece is under control. On the game's first piece the inputs start
+    as nestor's planner's do: nothing pressed until the profile's `start_delay`, then the Down
+    press that ends the first-piece delay."""
     _check_game(game, "locks()")
     out = []
     for x, y, o, piece, inputs, action in _locks(game, _profile_name(profile), bool(soft_drop)):
