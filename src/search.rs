@@ -1,6 +1,7 @@
 //! The planner: the current and next piece's locks (from `movegen`) paired and valued, the
 //! third piece's re-rank, the crash guard, and the plan of buttons it returns.
 
+pub mod adjust;
 pub mod clock;
 pub mod crash_guard;
 pub mod eval;

@@ -256,10 +256,9 @@ fn on_the_cartridge_a_bot_game_is_rated_best_and_bad_movies_are_refused() {
     assert!(err.contains("idle.fm2") && err.contains("no game"), "{err}");
 }
 
-/// A model game where pieces 3 and 8 take the placement of rank 5: `--explain 2` shows, for
-/// each, the top 2 placements and the played one, whose terms add up to their values.
-#[test]
-fn explain_shows_the_top_placements_and_the_played_one() {
+/// A model game (level 19, seed 11) where pieces 3 and 8 take the placement of rank 5 (under
+/// the `unlimited` ranking), saved as `dir/two.fm2`: its path.
+fn two_mistakes_movie(dir: &Path) -> PathBuf {
     use nestor::game::state::PlayState;
     use nestor::game::PadState;
     use nestor::search::rank::Ranker;
@@ -287,10 +286,17 @@ fn explain_shows_the_top_placements_and_the_played_one() {
         game.step(pad);
         movie.push(pad);
     }
-    let tmp = temp_dir("analyze-explain");
-    let dir = tmp.path();
     let path = dir.join("two.fm2");
     movie.save(&path).unwrap();
+    path
+}
+
+/// Pieces 3 and 8 take the placement of rank 5: `--explain 2` shows, for each, the top 2
+/// placements and the played one, whose terms add up to their values.
+#[test]
+fn explain_shows_the_top_placements_and_the_played_one() {
+    let tmp = temp_dir("analyze-explain");
+    let path = two_mistakes_movie(tmp.path());
     let v = json_of(&nestor(&args(&[
         &"analyze",
         &path,
@@ -395,5 +401,60 @@ fn a_profile_ranks_with_its_own_weight_set() {
         ranks(&forced),
         ranks(&other),
         "--weights replaces the profile's set"
+    );
+}
+
+/// Issue 36: under a profile with a reaction delay the coach says, for each worst piece, where
+/// the bot hovers when the next piece is seen and its taps for each of the seven next pieces;
+/// a profile that reacts at once has nothing to adjust.
+#[test]
+fn a_reaction_profile_shows_the_hover_and_the_taps_for_each_next_piece() {
+    let tmp = temp_dir("analyze-adjust");
+    let path = two_mistakes_movie(tmp.path());
+    let run = |profile: &str, json: bool| {
+        let mut a: Vec<&dyn AsRef<std::ffi::OsStr>> =
+            vec![&"analyze", &path, &"--model-console", &"11", &"--profile"];
+        a.push(if profile == "human" {
+            &"human"
+        } else {
+            &"30hz"
+        });
+        if json {
+            a.push(&"--json");
+        }
+        nestor(&args(&a))
+    };
+    let v = json_of(&run("human", true));
+    let adjust = v["adjust"].as_array().unwrap();
+    let worst = v["worst"].as_array().unwrap();
+    assert!(!adjust.is_empty() && adjust.len() <= worst.len(), "{v}");
+    for a in adjust {
+        assert!(worst.iter().any(|w| w["frame"] == a["frame"]), "{a}");
+        assert_eq!(a["hover_frames"], 18, "human reacts after 18 frames: {a}");
+        let next: String = a["by_next"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["next"].as_str().unwrap())
+            .collect();
+        assert_eq!(next, "TJZOSLI", "{a}");
+        for n in a["by_next"].as_array().unwrap() {
+            let taps = n["taps"].as_str().unwrap();
+            assert!(
+                taps == "none" || taps.chars().next().unwrap().is_ascii_digit(),
+                "{n}"
+            );
+        }
+    }
+    let text = String::from_utf8_lossy(&run("human", false).stdout).into_owned();
+    assert!(
+        text.contains("with a reaction of 18 frames") && text.contains("hover x "),
+        "{text}"
+    );
+    let v = json_of(&run("30hz", true));
+    assert_eq!(
+        v["adjust"].as_array().unwrap().len(),
+        0,
+        "30hz reacts at once: {v}"
     );
 }

@@ -12,9 +12,11 @@ use nestor::coach::{AnalysisError, Analyzer, Rating, Summary};
 use nestor::game::Game;
 use nestor::movie::Replay;
 use nestor::nes::{AddressMap, Console, ModelConsole, NesDeck, Video};
-use nestor::search::explain::{Explainer, Explanation};
+use nestor::search::adjust::Adjustments;
+use nestor::search::explain::{Explainer, Explanation, PlacementView};
+use nestor::search::profile::Profile;
 use nestor::search::rank::{Ranked, Ranker};
-use nestor::search::Standard;
+use nestor::search::{Planner, Standard};
 use nestor::ui::coach_plots::{accuracy_by_level, loss_per_piece, placement_picture};
 use nestor::ui::{save_png, Frame};
 
@@ -117,9 +119,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
     let ratings = analyzer.into_ratings();
     let summary = Summary::new(&ratings, worst);
     let explained = match args.explain {
-        Some(n) => explain_worst(&standard, &ratings, &summary, n),
+        Some(n) => explain_worst((&standard, &profile), &ratings, &summary, n),
         None => Vec::new(),
     };
+    let adjusted = adjust_worst((&standard, &profile), &ratings, &summary);
     if let Some(out) = &outputs.csv {
         write_csv(out, &ratings)?;
     }
@@ -145,6 +148,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
                 "top": top,
                 "played": played,
             })).collect::<Vec<_>>(),
+            "adjust": adjusted.iter().map(|(r, a)| adjust_json(r, a)).collect::<Vec<_>>(),
             "pieces": ratings.iter().map(Row::of).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
@@ -166,6 +170,21 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode> {
                 print!("{}", x.table());
             }
             print!("played: {}", played.table());
+        }
+        if !adjusted.is_empty() {
+            println!(
+                "\nthe worst pieces as the bot plays them with a reaction of {} frames: where it \
+                 hovers when the next piece is seen, then its taps for each next piece",
+                profile.reaction
+            );
+            for (r, a) in &adjusted {
+                println!(
+                    "  frame {} ({}): {}",
+                    r.at.frame,
+                    r.piece.letter(),
+                    a.text()
+                );
+            }
         }
     }
     if interrupted {
@@ -199,14 +218,46 @@ fn analyse<C: Console, E: nestor::search::eval::Evaluator + Clone>(
     r
 }
 
-/// For each worst placement: the top `n` placements of its decision and the played one.
+/// For each worst placement under a profile with a reaction delay: where the bot hovers and
+/// its taps for each next piece (`search::adjust`); nothing without a delay.
+fn adjust_worst<'a>(
+    (standard, profile): (&Standard, &Profile),
+    ratings: &'a [Rating],
+    summary: &Summary,
+) -> Vec<(&'a Rating, Adjustments)> {
+    let mut planner = Planner::new(standard.clone());
+    planner.profile = profile.clone();
+    summary
+        .worst
+        .iter()
+        .filter_map(|&i| Some((&ratings[i], planner.adjustments(&ratings[i].situation)?)))
+        .collect()
+}
+
+/// One worst piece's adjustments as JSON: the hover and, per next piece, its taps and lock.
+fn adjust_json(r: &Rating, a: &Adjustments) -> serde_json::Value {
+    json!({
+        "frame": r.at.frame,
+        "hover": PlacementView::from(&a.hover),
+        "hover_frames": a.hover_inputs.len(),
+        "by_next": a.by_next.iter().map(|n| json!({
+            "next": n.next.letter(),
+            "taps": nestor::search::adjust::taps_in_words(&n.inputs, a.held),
+            "lock": PlacementView::from(&n.lock),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// For each worst placement: the top `n` placements of its decision and the played one,
+/// ranked under the profile the analysis used.
 fn explain_worst<'a>(
-    standard: &Standard,
+    (standard, profile): (&Standard, &Profile),
     ratings: &'a [Rating],
     summary: &Summary,
     n: usize,
 ) -> Vec<(&'a Rating, Vec<Explanation>, Explanation)> {
     let mut ranker = Ranker::new(standard.clone());
+    ranker.set_profile(profile.clone());
     let mut explainer = Explainer::new(standard);
     let mut out = Vec::new();
     for &i in &summary.worst {

@@ -5,7 +5,7 @@ use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::Piece;
 use crate::movegen::profile::{Adjust, PieceProgress, Profile};
 use crate::search::eval::Standard;
-use crate::search::fixtures::{after_inputs, mid_board};
+use crate::search::fixtures::mid_board;
 use crate::search::plan::{Planner, Situation};
 
 fn planner(profile: &str) -> Planner<Standard> {
@@ -97,7 +97,7 @@ fn adjustment(
     for &(f, b) in initial {
         inputs[f] = b;
     }
-    let at = after_inputs(&s, &inputs, Piece::I);
+    let at = s.after(&inputs);
     assert_eq!(
         (at.active.x, at.active.id),
         (7, 0x11),

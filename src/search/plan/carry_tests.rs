@@ -5,7 +5,7 @@ use super::Planner;
 use crate::game::piece::Piece;
 use crate::movegen::profile::Profile;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{after_inputs, planner_boards, random_boards};
+use crate::search::fixtures::{planner_boards, random_boards};
 use crate::search::pairs::{level_and_lines_after, AfterFirst};
 use crate::search::Situation;
 
@@ -36,7 +36,7 @@ fn the_next_blind_plan_from_the_layers_values_is_the_one_made_from_scratch() {
                         let Some(k) = first.replan_after else {
                             continue;
                         };
-                        let re_s = after_inputs(&s, &first.inputs[..k], piece);
+                        let re_s = s.after(&first.inputs[..k]);
                         let Some(re) = carrying.plan(&re_s) else {
                             continue;
                         };
@@ -64,7 +64,7 @@ fn the_next_blind_plan_from_the_layers_values_is_the_one_made_from_scratch() {
                             assert_eq!(carrying.carried_values, again, "read once");
                         } else if let Some((p, k2)) = replan {
                             // The re-plan values the pairs of a carried lock itself.
-                            let re_s2 = after_inputs(&s2, &p.inputs[..k2], next);
+                            let re_s2 = s2.after(&p.inputs[..k2]);
                             assert_eq!(carrying.plan(&re_s2), fresh.plan(&re_s2), "board {b}");
                             replans += usize::from(used);
                         }

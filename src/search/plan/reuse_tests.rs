@@ -6,7 +6,7 @@ use crate::game::piece::Piece;
 use crate::game::Board;
 use crate::movegen::profile::Profile;
 use crate::search::eval::Standard;
-use crate::search::fixtures::{after_inputs, mid_board, planner_boards, random_boards};
+use crate::search::fixtures::{mid_board, planner_boards, random_boards};
 use crate::search::third::Lookahead;
 
 /// The `human` preset weighing `blind` first locks before the reaction (0: every one, so
@@ -49,7 +49,7 @@ fn the_replan_from_the_blind_plans_pairs_is_the_replan_made_from_scratch() {
                             let Some(k) = first.replan_after else {
                                 continue;
                             };
-                            let re_s = after_inputs(&s, &first.inputs[..k], piece);
+                            let re_s = s.after(&first.inputs[..k]);
                             assert!(kept.cache.kept.keeping());
                             let re = kept.plan(&re_s);
                             assert!(!kept.cache.kept.keeping(), "read once");
@@ -81,7 +81,7 @@ fn kept_pairs_serve_only_the_next_decision_of_the_same_situation() {
     let mut p = human(Lookahead::default(), 0);
     let s = Situation::at_spawn(mid_board(), Piece::T, 19, [0x95, 0x01], Some(Piece::I));
     let blind = p.plan(&s).unwrap();
-    let re_s = after_inputs(&s, &blind.inputs[..18], Piece::T);
+    let re_s = s.after(&blind.inputs[..18]);
     let (ours, moves, t) = (p.profile.clone(), p.moves, Some(Piece::T));
     // Another board, level, piece or profile, or no piece shown: not the blind plan's pairs.
     let other = Situation {

@@ -3,7 +3,7 @@
 
 use crate::game::active::Active;
 use crate::game::board::Board;
-use crate::game::pad::PadState;
+use crate::game::pad::{Buttons, PadState};
 use crate::game::piece::Piece;
 use crate::game::score::drop_speed;
 use crate::game::state::Game;
@@ -59,6 +59,23 @@ impl Situation {
             lines,
             next,
             progress: PieceProgress::default(),
+        }
+    }
+
+    /// This situation after `inputs`, played in the model on its board (the piece must not
+    /// lock within them: the planner's re-plan at the reaction frame, the coach's hover).
+    pub fn after(&self, inputs: &[PadState]) -> Situation {
+        let speed = drop_speed(self.level);
+        let (mut a, mut prev) = (self.active, self.prev);
+        for &i in inputs {
+            a.frame(Buttons::after(i, prev), speed, &self.board);
+            prev = i;
+        }
+        Situation {
+            active: a,
+            prev,
+            progress: self.progress.then(inputs, self.prev),
+            ..*self
         }
     }
 
