@@ -431,14 +431,13 @@ fn a_reaction_profile_shows_the_hover_and_the_taps_for_each_next_piece() {
     for a in adjust {
         assert!(worst.iter().any(|w| w["frame"] == a["frame"]), "{a}");
         assert_eq!(a["hover_frames"], 18, "human reacts after 18 frames: {a}");
-        let next: String = a["by_next"]
-            .as_array()
-            .unwrap()
+        let by_next = a["by_next"].as_array().unwrap();
+        let next: String = by_next
             .iter()
             .map(|n| n["next"].as_str().unwrap())
             .collect();
         assert_eq!(next, "TJZOSLI", "{a}");
-        for n in a["by_next"].as_array().unwrap() {
+        for n in by_next {
             let taps = n["taps"].as_str().unwrap();
             assert!(
                 taps == "none" || taps.chars().next().unwrap().is_ascii_digit(),
