@@ -165,7 +165,7 @@ impl Summary {
 
 /// One rating in words: when, what, how bad.
 pub fn line(r: &Rating) -> String {
-    let at = |p: &PlacementView| format!("x {} y {} o {:02x}", p.x, p.y, p.orientation);
+    let at = |p: &PlacementView| p.words();
     let loss = r
         .verdict
         .loss

@@ -41,17 +41,9 @@ pub struct Adjustments {
 }
 
 impl Adjustments {
-    /// The adjustment for `next`.
-    pub fn for_next(&self, next: Piece) -> Option<&Adjustment> {
-        self.by_next.iter().find(|a| a.next == next)
-    }
-
     /// In words: "hover x 5 y 7 o 02 (frame 18); I: 2 R → x 7 y 18 o 11; T: none → …".
     pub fn text(&self) -> String {
-        let at = |p: &Pos| {
-            let v = PlacementView::from(p);
-            format!("x {} y {} o {:02x}", v.x, v.y, v.orientation)
-        };
+        let at = |p: &Pos| PlacementView::from(p).words();
         let mut out = format!(
             "hover {} (frame {})",
             at(&self.hover),

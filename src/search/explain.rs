@@ -64,6 +64,13 @@ pub struct PlacementView {
     pub orientation: u8,
 }
 
+impl PlacementView {
+    /// In words, as the coach prints a place: "x 5 y 16 o 02".
+    pub fn words(&self) -> String {
+        format!("x {} y {} o {:02x}", self.x, self.y, self.orientation)
+    }
+}
+
 impl From<&Pos> for PlacementView {
     fn from(p: &Pos) -> PlacementView {
         PlacementView {
