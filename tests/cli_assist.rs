@@ -119,6 +119,55 @@ wait $pid
     }
 }
 
+/// Issue 36: under a profile with a reaction delay assist says, for each piece, where to hover
+/// and the taps for the next piece that came, before the piece's rating.
+#[test]
+#[cfg_attr(
+    not(feature = "window"),
+    ignore = "needs the window: --features window"
+)]
+fn under_a_reaction_delay_assist_says_the_hover_and_the_taps() {
+    let Some(xvfb) = common::xvfb_with_xdotool() else {
+        return;
+    };
+    let tmp = temp_dir("assist-advice");
+    let dir = tmp.path();
+    let out = Command::new(xvfb)
+        .args(["-a", env!("CARGO_BIN_EXE_nestor")])
+        .args(["assist", "--model-console", "5", "--profile", "human"])
+        .args(["--frames", "600"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let (said, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{said}\n{err}");
+    let lines: Vec<&str> = said.lines().collect();
+    let rated = lines.iter().filter(|l| l.starts_with("frame ")).count();
+    let mut advised = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if !l.starts_with("advice: ") {
+            continue;
+        }
+        assert!(
+            l.starts_with("advice: hover x ") && l.contains(" (frame 18), then for the "),
+            "{l}"
+        );
+        // Each piece's advice comes just before its rating (or the end of the session).
+        let after = lines.get(i + 1).copied().unwrap_or_default();
+        assert!(
+            after.starts_with("frame ") || after.starts_with("assist: "),
+            "{said}"
+        );
+        advised += 1;
+    }
+    // Near the top-out a plan may lock before the reaction frame: nothing left to advise.
+    assert!(advised >= 5 && advised <= rated + 1, "{said}");
+    assert!(lines[0].starts_with("advice: "), "{said}");
+}
+
 /// Issue 21: assist ranks with the weight set of the person's profile: it loads it (a broken
 /// one is refused, naming it) and says which it uses; `--weights` replaces it.
 #[test]

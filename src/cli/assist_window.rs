@@ -24,9 +24,11 @@ use nestor::ui::{save_png, screenshot_path, DrawOptions, Frame, Window};
 use super::AssistArgs;
 use crate::cli::args::Bot;
 
-/// What the window shows besides the game: the suggestion and the last rating.
+/// What the window shows besides the game: the suggestion, the advice and the last rating.
 struct Overlay {
     suggestion: Option<Pos>,
+    /// Under a reaction delay: the hover, then the taps for the next piece that came.
+    advice: String,
     status: String,
 }
 
@@ -58,6 +60,7 @@ pub(super) fn in_window(
     let map = AddressMap::default();
     let mut analyzer = Analyzer::new(Standard::new(bot.weights), map.clone(), settings.classes);
     analyzer.set_profile(bot.profile);
+    analyzer.set_advice(true);
     match (args.model.model_console, &args.cartridge.rom) {
         (Some(seed), _) => {
             let console = ModelConsole::new(Game::seeded(args.model.model_level, seed), map);
@@ -87,7 +90,7 @@ pub(super) fn in_window(
                         ..DrawOptions::default()
                     };
                     draw_game_into(c.game(), &opts, &mut game_frame);
-                    beside(&game_frame, &o.status, f);
+                    beside(&game_frame, &o.lines(), f);
                     Ok(())
                 },
             )
@@ -114,10 +117,55 @@ pub(super) fn in_window(
                 *f = Frame::from_rgba(256, 240, pixels)?;
                 let status = o.status.replace('\n', " ").replace("LAST LOCK ", "");
                 draw_text(f, 8, 228, &status, 1, PLAN);
+                draw_text(f, 8, 218, &o.advice.replace('\n', " "), 1, PLAN);
                 Ok(())
             })
         }
         (None, None) => bail!("`nestor assist` needs a ROM"),
+    }
+}
+
+impl Overlay {
+    /// The advice over the last rating, one short line each.
+    fn lines(&self) -> String {
+        match (self.advice.is_empty(), self.status.is_empty()) {
+            (true, _) => self.status.clone(),
+            (false, true) => self.advice.clone(),
+            (false, false) => format!("{}\n\n{}", self.advice, self.status),
+        }
+    }
+
+    /// What one observed frame changes: the suggestion follows the analyser every frame (the
+    /// hover gives way to the lock at the reaction frame); a ranked piece brings its advice,
+    /// a lock its rating.
+    fn note(&mut self, observed: Observed, analyzer: &Analyzer<Standard>) {
+        self.suggestion = analyzer.suggestion();
+        match observed {
+            Observed::Ranked => {
+                self.advice = analyzer.advice().map_or(String::new(), |a| {
+                    println!("advice: {}", a.line());
+                    a.status()
+                });
+            }
+            Observed::Rated => {
+                self.advice.clear();
+                if let Some(r) = analyzer.ratings().last() {
+                    println!("{}", line(r));
+                    let loss = r
+                        .verdict
+                        .loss
+                        .map_or("NO PAIR".into(), |l| format!("LOSS {l:.1}"));
+                    self.status = format!(
+                        "LAST LOCK\nRANK {} OF {}\n{}\n{loss}",
+                        r.verdict.rank,
+                        r.verdict.placements,
+                        r.verdict.class.name().to_uppercase()
+                    );
+                }
+            }
+            Observed::GameOver => self.advice.clear(),
+            Observed::Nothing => {}
+        }
     }
 }
 
@@ -227,11 +275,12 @@ fn play<C: Console>(
     );
     let mut overlay = Overlay {
         suggestion: None,
+        advice: String::new(),
         status: String::new(),
     };
     let mut frame = Frame::new(0, 0, [0; 3]);
-    analyzer.observe(console.frame_number(), console.ram());
-    overlay.suggestion = analyzer.pending().and_then(|r| r.best()).map(|e| e.lock);
+    let first = analyzer.observe(console.frame_number(), console.ram());
+    overlay.note(first, &analyzer);
     let mut frames = 0u64;
     loop {
         if args.frames.is_some_and(|n| frames >= n) {
@@ -257,29 +306,8 @@ fn play<C: Console>(
         if let Some(m) = &mut movie {
             m.push(pad);
         }
-        match analyzer.observe(console.frame_number(), console.ram()) {
-            Observed::Ranked => {
-                overlay.suggestion = analyzer.pending().and_then(|r| r.best()).map(|e| e.lock);
-            }
-            Observed::Rated => {
-                overlay.suggestion = None;
-                if let Some(r) = analyzer.ratings().last() {
-                    println!("{}", line(r));
-                    let loss = r
-                        .verdict
-                        .loss
-                        .map_or("NO PAIR".into(), |l| format!("LOSS {l:.1}"));
-                    overlay.status = format!(
-                        "LAST LOCK\nRANK {} OF {}\n{}\n{loss}",
-                        r.verdict.rank,
-                        r.verdict.placements,
-                        r.verdict.class.name().to_uppercase()
-                    );
-                }
-            }
-            Observed::GameOver => overlay.suggestion = None,
-            Observed::Nothing => {}
-        }
+        let observed = analyzer.observe(console.frame_number(), console.ram());
+        overlay.note(observed, &analyzer);
         window.pace();
     }
     if let (Some(m), Some(path)) = (&movie, &args.record) {

@@ -17,10 +17,11 @@ use crate::nes::modes::{GMS_PLAY, GMS_QUIRK};
 use crate::nes::observe::RamSnapshot;
 use crate::search::eval::Evaluator;
 use crate::search::rank::{Ranker, Ranking};
-use crate::search::Situation;
+use crate::search::{Planner, Situation};
 
 use serde::Serialize;
 
+use super::advice::Advice;
 use super::classes::{Class, Thresholds};
 
 /// `ary` bit 7: the first-piece delay armed by the game's initialisation.
@@ -118,11 +119,14 @@ struct Pending {
     frame: u64,
     ranking: Ranking,
     score: u32,
+    advice: Option<Advice>,
 }
 
 /// Rates every placement of the games it observes.
 pub struct Analyzer<E: Evaluator> {
     ranker: Ranker<E>,
+    /// Under a reaction delay, the planner that says the hover and the taps (`set_advice`).
+    advisor: Option<Planner<E>>,
     map: AddressMap,
     thresholds: Thresholds,
     pending: Option<Pending>,
@@ -141,6 +145,7 @@ impl<E: Evaluator + Clone> Analyzer<E> {
     pub fn new(evaluator: E, map: AddressMap, thresholds: Thresholds) -> Analyzer<E> {
         Analyzer {
             ranker: Ranker::new(evaluator),
+            advisor: None,
             map,
             thresholds,
             pending: None,
@@ -175,7 +180,37 @@ impl<E: Evaluator + Clone> Analyzer<E> {
 
     /// Ranks under `profile`: the locks its player can reach (`unlimited` unless set).
     pub fn set_profile(&mut self, profile: crate::movegen::profile::Profile) {
+        if let Some(p) = &mut self.advisor {
+            p.profile = profile.clone();
+        }
         self.ranker.set_profile(profile);
+    }
+
+    /// With `on`, each piece ranked before the profile's reaction frame also gets its
+    /// [`Advice`]: the hover, then the taps for the next piece that came.
+    pub fn set_advice(&mut self, on: bool) {
+        self.advisor = on.then(|| {
+            let mut p = Planner::new(self.ranker.evaluator.clone());
+            p.profile = self.ranker.profile().clone();
+            p
+        });
+    }
+
+    /// The advice for the piece under control (with [`Analyzer::set_advice`] and a reaction
+    /// delay).
+    pub fn advice(&self) -> Option<&Advice> {
+        self.pending.as_ref()?.advice.as_ref()
+    }
+
+    /// Where the piece under control should go as of the last frame observed: with advice,
+    /// the hover until the reaction frame and then the lock for the next piece that came;
+    /// otherwise the ranking's best.
+    pub fn suggestion(&self) -> Option<Pos> {
+        let p = self.pending.as_ref()?;
+        match &p.advice {
+            Some(a) => Some(a.target(self.frames.saturating_sub(p.frame))),
+            None => p.ranking.best().map(|e| e.lock),
+        }
     }
 
     /// The ranker (its evaluator, e.g. for explanations).
@@ -234,10 +269,17 @@ impl<E: Evaluator + Clone> Analyzer<E> {
         let situation = Situation::of(&game);
         match self.ranker.rank(&situation) {
             Some(ranking) => {
+                let advice = match (&mut self.advisor, situation.next) {
+                    (Some(p), Some(next)) => {
+                        p.adjustments(&situation).and_then(|a| Advice::new(a, next))
+                    }
+                    _ => None,
+                };
                 self.pending = Some(Pending {
                     frame,
                     ranking,
                     score: bcd_value(&s.score_bcd),
+                    advice,
                 });
                 Observed::Ranked
             }

@@ -165,3 +165,86 @@ fn no_game_is_an_error() {
     assert!(matches!(e, AnalysisError::NoGame { frames: 500 }), "{e}");
     assert!(e.to_string().contains("no game"));
 }
+
+/// Under a reaction delay the suggestion is the hover until the reaction frame, then the lock
+/// for the next piece that came; the advice's buttons put the piece at the hover on the
+/// reaction frame and lock it where the advice said.
+#[test]
+fn advice_shows_the_hover_then_the_lock_and_its_buttons_get_there() {
+    use super::analysis::Observed;
+    use crate::game::Pos;
+    use crate::nes::RamSnapshot;
+    use crate::search::Profile;
+    let map = AddressMap::default();
+    let mut a = analyzer();
+    a.set_profile(Profile::preset("human").unwrap());
+    a.set_advice(true);
+    let mut console = ModelConsole::new(Game::seeded(18, 77), map.clone());
+    let mut o = a.observe(console.frame_number(), console.ram());
+    let (mut followed, mut moved) = (0, 0);
+    let step = |console: &mut ModelConsole, a: &mut Analyzer<Standard>, pad| {
+        console.frame(pad).unwrap();
+        a.observe(console.frame_number(), console.ram())
+    };
+    for _ in 0..20_000 {
+        if followed == 8 || o == Observed::GameOver {
+            break;
+        }
+        if o != Observed::Ranked {
+            o = step(&mut console, &mut a, PadState::NONE);
+            continue;
+        }
+        let advice = a.advice().expect("human reacts after the spawn").clone();
+        let (hover, lock) = (advice.adjustments().hover, advice.taken().lock);
+        let k = advice.hover_frames();
+        assert!(k > 0);
+        let hover_inputs = advice.adjustments().hover_inputs.clone();
+        for (i, &pad) in hover_inputs.iter().enumerate() {
+            assert_eq!(a.suggestion(), Some(hover), "frame {i} of the hover");
+            o = step(&mut console, &mut a, pad);
+        }
+        let s = RamSnapshot::read(console.ram(), &map);
+        assert_eq!(Pos::from_ram(s.x, s.y, s.orientation), Some(hover));
+        for (i, &pad) in advice.taken().inputs.iter().enumerate() {
+            if o == Observed::Rated {
+                break;
+            }
+            assert_eq!(a.suggestion(), Some(lock), "frame {i} after the reaction");
+            o = step(&mut console, &mut a, pad);
+        }
+        for _ in 0..60 {
+            if o == Observed::Rated {
+                break;
+            }
+            o = step(&mut console, &mut a, PadState::NONE);
+        }
+        assert_eq!(o, Observed::Rated);
+        assert_eq!(a.ratings().last().unwrap().player, lock);
+        assert_eq!(a.suggestion(), None, "no piece under control");
+        moved += usize::from(hover != lock);
+        followed += 1;
+    }
+    assert_eq!(followed, 8);
+    assert!(moved > 0, "some piece moves on from its hover");
+}
+
+/// Without a reaction delay there is nothing to advise: the suggestion is the ranking's best.
+#[test]
+fn without_a_reaction_delay_the_suggestion_is_the_best_ranked() {
+    use super::analysis::Observed;
+    let mut a = analyzer();
+    a.set_advice(true);
+    let mut console = ModelConsole::new(Game::seeded(18, 77), AddressMap::default());
+    let mut ranked = 0;
+    for _ in 0..2_000 {
+        console.frame(PadState::NONE).unwrap();
+        if a.observe(console.frame_number(), console.ram()) == Observed::Ranked {
+            assert!(a.advice().is_none());
+            let best = a.pending().and_then(|r| r.best()).map(|e| e.lock);
+            assert!(best.is_some());
+            assert_eq!(a.suggestion(), best);
+            ranked += 1;
+        }
+    }
+    assert!(ranked >= 3, "{ranked}");
+}
