@@ -9,18 +9,11 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::temp_dir;
-
 /// Pixels of the plan outline's colour (render::PLAN) in a PNG.
 fn plan_pixels(path: &Path) -> usize {
-    let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let step = info.color_type.samples();
-    buf[..info.buffer_size()]
-        .chunks(step)
-        .filter(|p| p[..3] == nestor::ui::render::PLAN)
+    let (_, rgb) = common::png_rgb(path);
+    rgb.iter()
+        .filter(|p| **p == nestor::ui::render::PLAN)
         .count()
 }
 
@@ -39,49 +32,28 @@ fn without_a_window_assist_says_why_and_exits_1() {
     assert!(err.contains(common::no_window_reason()), "{err}");
 }
 
+/// A screenshot at once (the first piece waits in its first-piece delay with a suggestion),
+/// then four taps of Left and one of X (A), then the piece falls: the outline was drawn, the
+/// piece went left, and the recorded movie analyses to the same placements.
 #[test]
-#[cfg_attr(
-    not(feature = "window"),
-    ignore = "needs the window: --features window"
-)]
+#[cfg_attr(not(feature = "window"), ignore = "needs --features window")]
 fn keys_move_the_piece_the_outline_shows_and_the_movie_replays() {
-    let Some(xvfb) = common::xvfb_with_xdotool() else {
+    let args = "assist --model-console 5 --record a.fm2 --frames 700";
+    let keys = "sleep 0.3
+tap s
+for i in 1 2 3 4; do tap Left 0.06; sleep 0.06; done
+tap x";
+    let Some(run) = common::keys_in_window("assist", args, "nestor assist", keys) else {
         return;
     };
-    let tmp = temp_dir("assist");
-    let dir = tmp.path();
-    let bin = env!("CARGO_BIN_EXE_nestor");
-    // Screenshot at once (the first piece waits in its first-piece delay with a suggestion),
-    // then four taps of Left and one of X (A), then let the piece fall.
-    let script = format!(
-        r#"cd "{dir}"
-"{bin}" assist --model-console 5 --record a.fm2 --frames 700 > out.txt 2> err.txt &
-pid=$!
-xdotool search --sync --name "nestor assist" windowactivate --sync >/dev/null 2>&1 \
-  || xdotool search --sync --name "nestor assist" windowfocus --sync
-sleep 0.3
-xdotool keydown s; sleep 0.1; xdotool keyup s
-for i in 1 2 3 4; do xdotool keydown Left; sleep 0.06; xdotool keyup Left; sleep 0.06; done
-xdotool keydown x; sleep 0.1; xdotool keyup x
-wait $pid
-"#,
-        dir = dir.display()
-    );
-    let status = Command::new(xvfb)
-        .args(["-a", "sh", "-c", &script])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = std::fs::read_to_string(dir.join("out.txt")).unwrap();
-    let err = std::fs::read_to_string(dir.join("err.txt")).unwrap();
+    let (out, err) = (&run.out, &run.err);
     assert!(out.contains("placements in 1 game"), "{out}\n{err}");
     // The outline was on the screen.
-    let shot = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "png"))
+    let shot = run
+        .shots
+        .first()
         .unwrap_or_else(|| panic!("no screenshot: {err}"));
-    assert!(plan_pixels(&shot) > 20, "no outline in {}", shot.display());
+    assert!(plan_pixels(shot) > 20, "no outline in {}", shot.display());
     // The keys reached the game: the first piece (a T, spawning at x 5) locked further left.
     let first = out.lines().find(|l| l.starts_with("frame 0 ")).unwrap();
     let x: u8 = first
@@ -95,9 +67,9 @@ wait $pid
         .unwrap();
     assert!(x < 5, "{first}");
     // The movie plays back to the same placements, ranks and classes.
-    let json = Command::new(bin)
+    let json = Command::new(env!("CARGO_BIN_EXE_nestor"))
         .args(["analyze", "--model-console", "5", "--json"])
-        .arg(dir.join("a.fm2"))
+        .arg(run.dir.path().join("a.fm2"))
         .output()
         .unwrap();
     assert!(
@@ -122,50 +94,44 @@ wait $pid
 /// Issue 36: under a profile with a reaction delay assist says, for each piece, where to hover
 /// and the taps for the next piece that came, before the piece's rating.
 #[test]
-#[cfg_attr(
-    not(feature = "window"),
-    ignore = "needs the window: --features window"
-)]
+#[cfg_attr(not(feature = "window"), ignore = "needs --features window")]
 fn under_a_reaction_delay_assist_says_the_hover_and_the_taps() {
-    let Some(xvfb) = common::xvfb_with_xdotool() else {
-        return;
-    };
-    let tmp = temp_dir("assist-advice");
-    let dir = tmp.path();
-    let out = Command::new(xvfb)
-        .args(["-a", env!("CARGO_BIN_EXE_nestor")])
-        .args(["assist", "--model-console", "5", "--profile", "human"])
-        .args(["--frames", "600"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let (said, err) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert!(out.status.success(), "{said}\n{err}");
-    let lines: Vec<&str> = said.lines().collect();
-    let rated = lines.iter().filter(|l| l.starts_with("frame ")).count();
-    let mut advised = 0;
-    for (i, l) in lines.iter().enumerate() {
-        if !l.starts_with("advice: ") {
-            continue;
+    common::with_xvfb("assist-advice", |xvfb, dir| {
+        let out = Command::new(xvfb)
+            .args(["-a", env!("CARGO_BIN_EXE_nestor")])
+            .args(["assist", "--model-console", "5", "--profile", "human"])
+            .args(["--frames", "600"])
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        let (said, err) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(out.status.success(), "{said}\n{err}");
+        let lines: Vec<&str> = said.lines().collect();
+        let rated = lines.iter().filter(|l| l.starts_with("frame ")).count();
+        let mut advised = 0;
+        for (i, l) in lines.iter().enumerate() {
+            if !l.starts_with("advice: ") {
+                continue;
+            }
+            assert!(
+                l.starts_with("advice: hover x ") && l.contains(" (frame 18), then for the "),
+                "{l}"
+            );
+            // Each piece's advice comes just before its rating (or the end of the session).
+            let after = lines.get(i + 1).copied().unwrap_or_default();
+            assert!(
+                after.starts_with("frame ") || after.starts_with("assist: "),
+                "{said}"
+            );
+            advised += 1;
         }
-        assert!(
-            l.starts_with("advice: hover x ") && l.contains(" (frame 18), then for the "),
-            "{l}"
-        );
-        // Each piece's advice comes just before its rating (or the end of the session).
-        let after = lines.get(i + 1).copied().unwrap_or_default();
-        assert!(
-            after.starts_with("frame ") || after.starts_with("assist: "),
-            "{said}"
-        );
-        advised += 1;
-    }
-    // Near the top-out a plan may lock before the reaction frame: nothing left to advise.
-    assert!(advised >= 5 && advised <= rated + 1, "{said}");
-    assert!(lines[0].starts_with("advice: "), "{said}");
+        // Near the top-out a plan may lock before the reaction frame: nothing left to advise.
+        assert!(advised >= 5 && advised <= rated + 1, "{said}");
+        assert!(lines[0].starts_with("advice: "), "{said}");
+    });
 }
 
 /// Issue 21: assist ranks with the weight set of the person's profile: it loads it (a broken

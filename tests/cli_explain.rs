@@ -98,63 +98,29 @@ fn play_json_gives_each_decision_as_a_json_line() {
 /// Pixels of the panel's header colour (render::PLAN) in the rightmost PANEL_WIDTH columns of
 /// a screenshot, and its width.
 fn panel_headers(path: &std::path::Path) -> (usize, usize) {
-    let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let (w, step) = (info.width as usize, info.color_type.samples());
+    let (w, rgb) = common::png_rgb(path);
     let panel = w - nestor::ui::explain_panel::PANEL_WIDTH;
-    let n = buf[..info.buffer_size()]
-        .chunks(step)
+    let n = rgb
+        .iter()
         .enumerate()
-        .filter(|(i, p)| i % w >= panel && p[..3] == nestor::ui::render::PLAN)
+        .filter(|(i, p)| i % w >= panel && **p == nestor::ui::render::PLAN)
         .count();
     (n, w)
 }
 
+/// `play --explain` in the window draws the panel of placements beside the board; E hides it
+/// and the window keeps its size.
 #[test]
-#[cfg_attr(
-    not(feature = "window"),
-    ignore = "needs the window: --features window"
-)]
+#[cfg_attr(not(feature = "window"), ignore = "needs --features window")]
 fn play_window_shows_the_panel_and_e_hides_it() {
-    let Some(xvfb) = common::xvfb_with_xdotool() else {
+    let args = "play --model-console 5 --model-window --explain 2 --frames 300";
+    // A screenshot once the first decision is explained, E, then another screenshot.
+    let keys = "sleep 1; tap s; sleep 0.3; tap e; sleep 0.3; tap s";
+    let Some(run) = common::keys_in_window("play-panel", args, "nestor play", keys) else {
         return;
     };
-    let tmp = common::temp_dir("play-panel");
-    let dir = tmp.path();
-    let bin = env!("CARGO_BIN_EXE_nestor");
-    // A screenshot once the first decision is explained, E, then another screenshot.
-    let script = format!(
-        r#"cd "{dir}"
-"{bin}" play --model-console 5 --model-window --explain 2 --frames 300 > out.txt 2> err.txt &
-pid=$!
-xdotool search --sync --name "nestor play" windowactivate --sync >/dev/null 2>&1 \
-  || xdotool search --sync --name "nestor play" windowfocus --sync
-sleep 1
-xdotool keydown s; sleep 0.1; xdotool keyup s
-sleep 0.3
-xdotool keydown e; sleep 0.1; xdotool keyup e
-sleep 0.3
-xdotool keydown s; sleep 0.1; xdotool keyup s
-wait $pid
-"#,
-        dir = dir.display()
-    );
-    let status = std::process::Command::new(xvfb)
-        .args(["-a", "sh", "-c", &script])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let err = std::fs::read_to_string(dir.join("err.txt")).unwrap();
+    let (err, shots) = (&run.err, &run.shots);
     assert!(err.contains("E explanations"), "{err}");
-    // The screenshot names are UTC times to the millisecond: sorted, they are in order.
-    let mut shots: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .collect();
-    shots.sort();
     assert_eq!(shots.len(), 2, "{err}");
     let (shown, width) = panel_headers(&shots[0]);
     let (hidden, width_after) = panel_headers(&shots[1]);

@@ -118,12 +118,13 @@ fn a_finished_model_game_replays_to_its_summary() {
     assert_eq!(u64::from(score), summary["score"].as_u64().unwrap());
     assert_eq!(u64::from(lines), summary["lines"].as_u64().unwrap());
     let text = std::fs::read_to_string(&movie).unwrap();
-    assert!(text.contains("comment model console: seed 11"), "{text}");
-    // The weights as `sim` says them.
-    assert!(
-        text.contains("comment weights tetris-everywhere.toml (--weights)"),
-        "{text}"
-    );
+    // The console, and the weights as `sim` says them.
+    for comment in [
+        "comment model console: seed 11",
+        "comment weights tetris-everywhere.toml (--weights)",
+    ] {
+        assert!(text.contains(comment), "{comment} is not in {text}");
+    }
 }
 
 #[test]

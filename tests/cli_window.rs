@@ -55,10 +55,7 @@ fn the_emulator_picture_is_what_the_cartridge_draws() {
 }
 
 #[test]
-#[cfg_attr(
-    not(feature = "window"),
-    ignore = "needs the window: --features window"
-)]
+#[cfg_attr(not(feature = "window"), ignore = "needs --features window")]
 fn play_opens_the_window_and_runs() {
     let Some(out) = play_in_xvfb("play", "90", &[]) else {
         return;

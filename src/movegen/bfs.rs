@@ -25,7 +25,7 @@ mod profiled_resume;
 mod rows;
 mod rows_resume;
 
-pub(crate) use profiled::Rules;
+use super::profile::Rules;
 pub use profiled::ENTRY_ROOTS;
 
 /// A reachable lock: the piece locks at `at` on frame `frames` (1 = the first searched frame).

@@ -3,9 +3,10 @@
 
 use crate::game::piece::Orientation;
 
-use super::bfs::{Bfs, Lock, Rules, ENTRY_ROOTS};
+use super::bfs::{Bfs, Lock, ENTRY_ROOTS};
 use super::collision::CollisionMap;
 use super::kernel::{Kernel, LockQuery};
+use super::profile::Rules;
 use super::reach::{Reach, ReachLock};
 
 mod paths;

@@ -8,11 +8,13 @@ use crate::game::pad::PadState;
 mod adjust;
 mod choice;
 mod keys;
+mod press_rules;
 mod timeline;
 
 pub use adjust::Adjust;
 pub use choice::{built_in_names, WeightsChoice, BUILT_IN};
 pub use keys::ProfileKeys;
+pub(crate) use press_rules::Rules;
 pub use timeline::Timeline;
 
 /// The buttons a timeline limits: Left, Right, A and B (Down is soft drop, outside profiles).

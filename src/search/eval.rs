@@ -48,46 +48,47 @@ pub trait Evaluator: Sync {
     }
 
     /// `AfterFirst::best_pair_after` over `seconds` (the blind plan's pairs); the same pair.
-    fn best_pair_after(
-        &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
-        seconds: &[ReachLock],
-    ) -> Option<(f64, Pos)>
+    fn best_pair_after(&self, first: FirstPass, seconds: &[ReachLock]) -> Option<(f64, Pos)>
     where
         Self: Sized,
     {
-        after.best_pair_after(self, prefix, seconds.iter().map(|l| l.at))
+        let at = seconds.iter().map(|l| l.at);
+        first.after.best_pair_after(self, first.prefix, at)
     }
 
     /// `best_pair_after` with how many pairs over `seconds` have its value (the best pair
     /// included): the planner's tie test without a second pass over the pairs.
     fn best_pair_after_ties(
         &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
+        first: FirstPass,
         seconds: &[ReachLock],
     ) -> Option<(f64, Pos, usize)>
     where
         Self: Sized,
     {
-        let (v, second) = self.best_pair_after(prefix, after, seconds)?;
-        Some((v, second, after.count_equal(self, seconds, 0.0, v)))
+        let (v, second) = self.best_pair_after(first, seconds)?;
+        Some((v, second, first.after.count_equal(self, seconds, 0.0, v)))
     }
 
     /// `f(value, second)` for every pair over `seconds` no rule rejects, in their order, each
     /// valued as `best_pair_after` values it (the blind plan keeps them for the re-plan).
-    fn each_pair_after(
-        &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
-        seconds: &[ReachLock],
-        f: impl FnMut(f64, Pos),
-    ) where
+    fn each_pair_after(&self, first: FirstPass, seconds: &[ReachLock], f: impl FnMut(f64, Pos))
+    where
         Self: Sized,
     {
-        after.each_value_after(self, prefix, seconds.iter().map(|l| l.at), f)
+        let at = seconds.iter().map(|l| l.at);
+        first.after.each_value_after(self, first.prefix, at, f)
     }
+}
+
+/// A first lock's board and the evaluator's pass over it ([`Evaluator::prefix`]): what every
+/// pair of that first lock is valued from, made once for all its next pieces.
+#[derive(Clone, Copy)]
+pub struct FirstPass<'a> {
+    /// The first lock and the board after it.
+    pub after: &'a AfterFirst,
+    /// The evaluator's pass over `after.board`.
+    pub prefix: &'a Prefix,
 }
 
 macro_rules! features_struct {
@@ -304,33 +305,21 @@ impl Evaluator for Standard {
         self.evaluate_after_portable(prefix, outcome)
     }
 
-    fn best_pair_after(
-        &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
-        seconds: &[ReachLock],
-    ) -> Option<(f64, Pos)> {
-        self.best_carried(prefix, after, seconds)
+    fn best_pair_after(&self, first: FirstPass, seconds: &[ReachLock]) -> Option<(f64, Pos)> {
+        self.best_carried(first, seconds)
             .map(|(v, second, _)| (v, second))
     }
 
     fn best_pair_after_ties(
         &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
+        first: FirstPass,
         seconds: &[ReachLock],
     ) -> Option<(f64, Pos, usize)> {
-        self.best_carried(prefix, after, seconds)
+        self.best_carried(first, seconds)
     }
 
-    fn each_pair_after(
-        &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
-        seconds: &[ReachLock],
-        f: impl FnMut(f64, Pos),
-    ) {
-        self.each_carried(prefix, after, seconds, f)
+    fn each_pair_after(&self, first: FirstPass, seconds: &[ReachLock], f: impl FnMut(f64, Pos)) {
+        self.each_carried(first, seconds, f)
     }
 }
 

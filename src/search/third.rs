@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::game::board::Board;
 use crate::game::piece::{Piece, SPAWN_IDS};
 
-use super::eval::Evaluator;
+use super::eval::{Evaluator, FirstPass};
 use super::pairs::AfterFirst;
 use crate::movegen::profile::Profile;
 use crate::movegen::MoveSet;
@@ -179,6 +179,10 @@ impl ThirdPiece {
         };
         // The seven pieces' pairs share the pass over the board after both locks.
         let prefix = evaluator.prefix(&pair.board);
+        let first = FirstPass {
+            after: &after,
+            prefix: &prefix,
+        };
         for piece in Piece::ALL {
             // Without soft drop, as the layer always searched the third piece.
             let locks = self.locks.search(&LockQuery::spawn(
@@ -190,7 +194,7 @@ impl ThirdPiece {
             ));
             // The carried values (`Evaluator::best_pair_after`): a third lock that clears no
             // line is valued without the board after it, the same value bit for bit.
-            let (best, _) = evaluator.best_pair_after(&prefix, &after, locks)?;
+            let (best, _) = evaluator.best_pair_after(first, locks)?;
             sum += odds[piece.index()] * best;
         }
         Some(sum)

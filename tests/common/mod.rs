@@ -183,6 +183,78 @@ pub fn xvfb_with_xdotool() -> Option<PathBuf> {
     Some(xvfb)
 }
 
+/// Runs a window test, `test(xvfb_run, dir)` in a fresh temp dir, when `xvfb-run` and `xdotool`
+/// are installed; otherwise says why and returns (the test is then skipped).
+pub fn with_xvfb(tag: &str, test: impl FnOnce(&Path, &Path)) {
+    if let Some(xvfb) = xvfb_with_xdotool() {
+        let tmp = temp_dir(tag);
+        test(&xvfb, tmp.path());
+    }
+}
+
+/// What a window test's run left: stdout, stderr and the window's screenshots (PNGs sorted by
+/// name: the window names them by UTC time to the millisecond, so in the order taken).
+pub struct WindowRun {
+    pub dir: tempfile::TempDir,
+    pub out: String,
+    pub err: String,
+    pub shots: Vec<PathBuf>,
+}
+
+/// Runs `nestor ARGS` (shell words) in a fresh temp dir under Xvfb and, once its window titled
+/// `title` has the focus, the shell lines `keys`, where `tap KEY [SECONDS]` holds a key down
+/// for SECONDS (0.1). None, having said why, without xvfb-run or xdotool.
+pub fn keys_in_window(tag: &str, args: &str, title: &str, keys: &str) -> Option<WindowRun> {
+    let xvfb = xvfb_with_xdotool()?;
+    let dir = temp_dir(tag);
+    let script = format!(
+        r#"cd "{dir}"
+tap() {{ xdotool keydown "$1"; sleep "${{2:-0.1}}"; xdotool keyup "$1"; }}
+"{bin}" {args} > out.txt 2> err.txt &
+pid=$!
+xdotool search --sync --name "{title}" windowactivate --sync >/dev/null 2>&1 \
+  || xdotool search --sync --name "{title}" windowfocus --sync
+{keys}
+wait $pid
+"#,
+        dir = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_nestor"),
+    );
+    let status = Command::new(xvfb)
+        .args(["-a", "sh", "-c", &script])
+        .status()
+        .expect("run xvfb-run");
+    assert!(status.success(), "{script}");
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).expect(name);
+    let (out, err) = (read("out.txt"), read("err.txt"));
+    let mut shots: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("read the test dir")
+        .map(|e| e.expect("a dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .collect();
+    shots.sort();
+    Some(WindowRun {
+        dir,
+        out,
+        err,
+        shots,
+    })
+}
+
+/// A PNG's width and its pixels' RGB, row by row (the window tests' screenshots).
+pub fn png_rgb(path: &Path) -> (usize, Vec<[u8; 3]>) {
+    let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
+    let rgb = buf[..info.buffer_size()]
+        .chunks(step)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (info.width as usize, rgb)
+}
+
 /// The FCEUX executable (Debian installs it in /usr/games, often not on PATH) and
 /// `xvfb-run`, or why the FCEUX tests cannot run.
 pub fn fceux_tools() -> Result<(PathBuf, PathBuf), String> {

@@ -23,8 +23,9 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::movegen::collision::CollisionMap;
 
-use super::profiled::{DenseStates, Profiled, Rules, States};
+use super::profiled::{DenseStates, Profiled, States};
 use super::{Bfs, Node, Run, Step};
+use crate::movegen::profile::Rules;
 use crate::movegen::ring::Ring;
 
 /// Starts kept: the seven pieces at two gravities, each with a few DAS counters or timelines.

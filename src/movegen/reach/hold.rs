@@ -18,8 +18,7 @@ use crate::game::board::{Board, BOARD_ROWS};
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
-use crate::movegen::bfs::Rules;
-use crate::movegen::profile::Shift;
+use crate::movegen::profile::{Rules, Shift};
 use crate::movegen::ring::Ring;
 
 use super::{shift, turn_and_drop, Reach, INPUTS, ROWS};

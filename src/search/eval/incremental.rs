@@ -12,7 +12,7 @@
 // Integers throughout, so `PhaseWeights::score` gives the one-pass value bit for bit
 // (`eval::incremental_tests` checks features and values against the full pass).
 
-use super::{ceiling_load, features_of, spawn_room, Features, ReachTable, Standard};
+use super::{ceiling_load, features_of, spawn_room, Features, FirstPass, ReachTable, Standard};
 use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::Orientation;
 use crate::game::Pos;
@@ -388,12 +388,11 @@ impl Standard {
     /// are read from the first board when the lock is below the rows they look at.
     pub(super) fn best_carried(
         &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
+        first: FirstPass,
         seconds: &[ReachLock],
     ) -> Option<(f64, Pos, usize)> {
         let mut best: Option<(f64, Pos, usize)> = None;
-        self.each_carried(prefix, after, seconds, |v, second| {
+        self.each_carried(first, seconds, |v, second| {
             if best.is_none_or(|b| v < b.0) {
                 best = Some((v, second, 1));
             } else if let Some(b) = best.as_mut().filter(|b| v == b.0) {
@@ -408,36 +407,33 @@ impl Standard {
     #[inline(always)]
     pub(super) fn each_carried(
         &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
+        first: FirstPass,
         seconds: &[ReachLock],
         f: impl FnMut(f64, Pos),
     ) {
         #[cfg(target_arch = "x86_64")]
         if self.popcnt {
             // SAFETY: `popcnt` is set only where the CPU has the instruction.
-            return unsafe { self.each_carried_popcnt(prefix, after, seconds, f) };
+            return unsafe { self.each_carried_popcnt(first, seconds, f) };
         }
-        self.each_carried_portable(prefix, after, seconds, f)
+        self.each_carried_portable(first, seconds, f)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
     unsafe fn each_carried_popcnt(
         &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
+        first: FirstPass,
         seconds: &[ReachLock],
         f: impl FnMut(f64, Pos),
     ) {
-        self.each_carried_portable(prefix, after, seconds, f)
+        self.each_carried_portable(first, seconds, f)
     }
 
     #[inline(always)]
     fn each_carried_portable(
         &self,
-        prefix: &Prefix,
-        after: &AfterFirst,
+        FirstPass { after, prefix }: FirstPass,
         seconds: &[ReachLock],
         mut f: impl FnMut(f64, Pos),
     ) {

@@ -87,7 +87,8 @@ fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_b
     let mut ties_seen = 0;
     let mut check = |(after, prefix, seconds): &(AfterFirst, Prefix, Vec<ReachLock>)| {
         let want = after.best_pair_after(&e, prefix, seconds.iter().map(|l| l.at));
-        let got = e.best_pair_after(prefix, after, seconds);
+        let first = FirstPass { after, prefix };
+        let got = e.best_pair_after(first, seconds);
         assert_eq!(
             got.map(|(v, p)| (v.to_bits(), p)),
             want.map(|(v, p)| (v.to_bits(), p)),
@@ -96,7 +97,7 @@ fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_b
             after.board
         );
         // The tie count: the planner's second pass over the full pass's values.
-        let ties = e.best_pair_after_ties(prefix, after, seconds);
+        let ties = e.best_pair_after_ties(first, seconds);
         let want = want.map(|(v, p)| (v.to_bits(), p, after.count_equal(&e, seconds, 0.0, v)));
         assert_eq!(ties.map(|(v, p, n)| (v.to_bits(), p, n)), want);
         ties_seen += usize::from(want.is_some_and(|w| w.2 > 1));
@@ -119,7 +120,8 @@ fn the_blind_plans_pairs_valued_without_the_board_after_both_are_the_full_pass_b
             // Each pair alone: its value, or its rejection.
             let (board2, lines2) = after.then(second);
             let want = e.evaluate(&after.outcome(second, lines2, &board2));
-            let got = e.best_carried(prefix, after, &[reach_lock(second)]);
+            let first = FirstPass { after, prefix };
+            let got = e.best_carried(first, &[reach_lock(second)]);
             assert_eq!(
                 got.map(|(v, p, _)| (v.to_bits(), p)),
                 want.map(|v| (v.to_bits(), second)),

@@ -33,6 +33,7 @@ use super::{Evaluator, Firsts, Plan, Planner, Situation};
 use crate::movegen::profile::Profile;
 use crate::movegen::{Lock, MoveSet, ReachLock};
 use crate::movegen::{LockQuery, LockSets};
+use crate::search::eval::FirstPass;
 use crate::search::pairs::AfterFirst;
 use crate::search::third::third_piece_odds;
 
@@ -98,6 +99,10 @@ fn best_pairs<E: Evaluator>(
     bests: &mut Bests,
 ) {
     let prefix = evaluator.prefix(&after.board);
+    let first = FirstPass {
+        after,
+        prefix: &prefix,
+    };
     let keep = kept.keeping();
     for next in Piece::ALL {
         let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
@@ -105,7 +110,7 @@ fn best_pairs<E: Evaluator>(
         bests[next.index()] = if keep {
             // The same values as `best_pair_after`'s, kept; its best is the lowest of them.
             let (from, mut best) = (kept.len(), None);
-            evaluator.each_pair_after(&prefix, after, seconds, |v, second| {
+            evaluator.each_pair_after(first, seconds, |v, second| {
                 kept.push(v, second);
                 if best.is_none_or(|b| v < b) {
                     best = Some(v);
@@ -114,9 +119,7 @@ fn best_pairs<E: Evaluator>(
             kept.mark(next, from);
             best
         } else {
-            evaluator
-                .best_pair_after(&prefix, after, seconds)
-                .map(|b| b.0)
+            evaluator.best_pair_after(first, seconds).map(|b| b.0)
         };
     }
 }
@@ -237,7 +240,11 @@ impl<E: Evaluator> Planner<E> {
             upright.clear();
             upright.extend(locks.iter().filter(|l| l.at.id() == UPRIGHT_I));
             let prefix = self.evaluator.prefix(&after.board);
-            let best = self.evaluator.best_pair_after(&prefix, &after, upright);
+            let first = FirstPass {
+                after: &after,
+                prefix: &prefix,
+            };
+            let best = self.evaluator.best_pair_after(first, upright);
             let estimate = match (best, after.alone_after(&self.evaluator, &prefix)) {
                 (Some((v, _)), Some(alone)) => share * v + (1.0 - share) * alone,
                 _ => f64::INFINITY,

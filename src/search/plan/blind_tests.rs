@@ -8,7 +8,7 @@ use crate::game::piece::Piece;
 use crate::game::Board;
 use crate::movegen::profile::Profile;
 use crate::movegen::{LockQuery, LockSets};
-use crate::search::eval::{Evaluator, Standard};
+use crate::search::eval::{Evaluator, FirstPass, Standard};
 use crate::search::fixtures::{planner_boards, random_stacks};
 use crate::search::pairs::AfterFirst;
 use crate::search::third::third_piece_odds;
@@ -183,8 +183,12 @@ fn a_ranking_key_is_the_upright_i_pair_and_the_value_alone_by_the_odds() {
                     .copied()
                     .collect();
                 let prefix = p.evaluator.prefix(&after.board);
+                let first = FirstPass {
+                    after: &after,
+                    prefix: &prefix,
+                };
                 let want = match (
-                    p.evaluator.best_pair_after(&prefix, &after, &upright),
+                    p.evaluator.best_pair_after(first, &upright),
                     after.alone(&p.evaluator),
                 ) {
                     (Some((v, _)), Some(alone)) => share * v + (1.0 - share) * alone,
