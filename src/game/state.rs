@@ -13,75 +13,18 @@ use super::score::{self, drop_speed, minus};
 use super::timing::NmiWork;
 
 mod events;
+mod game_ram;
 mod legal;
+mod legal_wait;
 mod play_state;
 mod score_frame;
 mod wait;
 pub use events::{Branch, Events, FrameHint};
-pub use legal::{LegalWait, LEGAL_LEAD, LEGAL_SLEEP};
+pub use game_ram::Game;
+pub use legal_wait::{LegalWait, LEGAL_LEAD, LEGAL_SLEEP};
 pub use play_state::PlayState;
+use score_frame::NmiPre;
 pub use wait::{ShownBlock, Wait};
-
-/// The cartridge's game state: every RAM quantity the play logic reads or writes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
-    /// The $0400 page.
-    pub field: Playfield,
-    /// The piece and its counters ($60-$62, $65, $66, $6E, $6F).
-    pub active: Active,
-    /// `playState` ($68).
-    pub play_state: PlayState,
-    /// Spawn-orientation id of the next piece ($BF).
-    pub next: u8,
-    /// `levelNumber` ($64), binary.
-    pub level: u8,
-    /// The level chosen on the menu ($67).
-    pub start_level: u8,
-    /// BCD lines, [$70, $71].
-    pub lines: [u8; 2],
-    /// BCD score, [$73, $74, $75].
-    pub score: [u8; 3],
-    /// RNG ($17-$18), spawn id ($19), spawn count ($1A).
-    pub picker: Picker,
-    /// $B1-$B2.
-    pub frame_counter: u16,
-    /// Buttons polled this frame ($F7) and newly pressed ($F5).
-    pub held: PadState,
-    /// Buttons down this frame that were up the frame before ($F5).
-    pub newly: PadState,
-    /// $69: next playfield row the NMI copies; 32 when done.
-    pub vram_row: u8,
-    /// $76.
-    pub completed_lines: u8,
-    /// $6A-$6D.
-    pub completed_rows: [u8; 4],
-    /// $77.
-    pub line_index: u8,
-    /// $72: line-clear animation step.
-    pub row_y: u8,
-    /// $78: curtain progress.
-    pub curtain_row: u8,
-    /// $A7 at the frame end: 2, 7 (the $07 quirk) or 4 (the ending's wait).
-    pub game_mode_state: u8,
-    /// Where the main loop is parked between NMIs.
-    pub wait: Wait,
-    /// Set once the cartridge has crashed or hung: no frame changes the game any more.
-    pub crashed: Option<CrashKind>,
-    /// `displayNextPiece` ($DF): 0 shows the next-piece preview; a new Select press toggles
-    /// bit 0. Hidden, the play-state-5 frame skips the preview's sprite staging
-    /// ([`PREVIEW_STAGING`](super::timing::PREVIEW_STAGING)).
-    pub display_next_piece: u8,
-}
-
-/// The bytes the NMI's cycle count depends on, as they were before it ran.
-#[derive(Clone, Copy)]
-struct NmiPre {
-    rng: u16,
-    frame_counter: u16,
-    vram_row: u8,
-    line_clear: bool,
-    hint: FrameHint,
-}
 
 /// Block-tile → byte for boards given as text (`1` $7B, `2` $7C, `3` $7D, other filled $7B).
 pub fn tile_from_char(c: char) -> u8 {

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::read::{read_at_most, MAX_DATA_BYTES};
+use super::write::write_atomically;
+
 /// Why one of nestor's data files could not be read, parsed or written; each names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
@@ -43,17 +46,16 @@ pub trait FileError: From<DataError> {
     const KIND: &'static str;
 }
 
-/// Reads a JSON file of at most [`super::MAX_DATA_BYTES`] (regular files only) into `T`.
+/// Reads a JSON file of at most [`MAX_DATA_BYTES`] (regular files only) into `T`.
 pub fn read_json<T: DeserializeOwned, E: FileError>(path: &Path) -> Result<T, E> {
-    let text =
-        super::read_at_most(path, super::MAX_DATA_BYTES).map_err(|source| DataError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+    let text = read_at_most(path, MAX_DATA_BYTES).map_err(|source| DataError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     serde_json::from_slice(&text).map_err(|source| parse_error::<E>(path, source))
 }
 
-/// Writes `value` as pretty JSON through [`super::write_atomically`]: whole or not at all, an
+/// Writes `value` as pretty JSON through [`write_atomically`]: whole or not at all, an
 /// existing file replaced only when `replace`.
 pub fn write_json<T: Serialize, E: FileError>(
     path: &Path,
@@ -61,7 +63,7 @@ pub fn write_json<T: Serialize, E: FileError>(
     replace: bool,
 ) -> Result<(), E> {
     let text = serde_json::to_vec_pretty(value).expect("a nestor data file serializes");
-    super::write_atomically(path, &text, replace).map_err(|source| {
+    write_atomically(path, &text, replace).map_err(|source| {
         E::from(DataError::Write {
             path: path.to_path_buf(),
             source,

@@ -9,23 +9,25 @@
 // (tested below and by the decision-equality test); lock order and paths are not kept.
 
 use crate::game::active::Active;
-use crate::game::board::{Board, BOARD_ROWS, FULL_ROW};
+use crate::game::board::{Board, BOARD_ROWS};
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
-use crate::game::pos::Pos;
 use crate::game::score::minus;
 
 mod hold;
+mod hold_sets;
+mod lanes;
+mod lock;
 mod resume;
+mod shared;
+mod state;
 mod timeline;
 
-pub use resume::TimelineStart;
-
-/// Pivot rows with a fit mask (0..=21), plus one always-blocked row below.
-const ROWS: usize = BOARD_ROWS + 1;
-
-/// The frame's button sets with Down up, in `Bfs`'s order; index = held-button class.
-const INPUTS: [u8; 9] = [0x00, 0x02, 0x01, 0x80, 0x40, 0x82, 0x81, 0x42, 0x41];
+use lanes::{INPUTS, ROWS};
+pub use lock::ReachLock;
+pub use shared::TimelineStart;
+pub use state::Reach;
+use state::{Frame, Open, OPEN_KEYS};
 
 /// Per input, the positions it may be pressed on: those held with none of its buttons (the
 /// classes in `INPUTS` order: none, L, R, A, B, LA, RA, LB, RB).
@@ -46,203 +48,7 @@ fn sources(h: &[u64; 9]) -> [u64; 9] {
     ]
 }
 
-/// Bits of one 16-bit lane that are columns.
-const LANES: u64 = 0x03FF_03FF_03FF_03FF;
-
-/// A reachable lock: where the piece locks, reached first on frame `frames`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ReachLock {
-    /// Where the piece locks.
-    pub at: Pos,
-    /// Frames from the search's start to the lock frame, counting the lock frame.
-    pub frames: u16,
-}
-
-/// Reusable lock-set search: fit masks and the lock list, allocated once.
-pub struct Reach {
-    /// `fit[y]` lane s bit x: orientation `ids[s]` fits with its pivot at (x, y).
-    fit: [u64; ROWS],
-    ids: [Orientation; 4],
-    /// Orientations of the piece: 1 (O), 2 (S, Z, I) or 4.
-    turns: usize,
-    locks: Vec<ReachLock>,
-    /// The frames of the last few starts on the empty board, up to their first lock: on any
-    /// board whose fit masks equal the empty board's down to some row, the frames above that
-    /// row are these, so a search resumes from the last of them instead of from the start.
-    /// Several starts, so that a caller cycling through the seven pieces (the third-piece
-    /// layer) finds each piece's frames kept.
-    opens: Vec<Open>,
-    /// The entry of `opens` the next new start replaces once it is full.
-    evict: usize,
-    /// The per-class sets of `Reach::search_hold`.
-    hold: hold::HoldSets,
-    /// The next pieces' references of `Reach::search_timeline_after`.
-    shared: resume::Shared,
-}
-
-/// Starts kept in [`Reach::opens`]: one per piece and a few more.
-const OPEN_KEYS: usize = 8;
-
-/// A start's frames on the empty board (see [`Reach::opens`]).
-struct Open {
-    key: (Active, PadState, u8),
-    frames: Vec<Frame>,
-    fit: [u64; ROWS],
-}
-
-/// The search's state at the start of a frame.
-#[derive(Clone, Copy, Debug)]
-struct Frame {
-    src: [u64; 9],
-    cur: [u64; 9],
-    y: usize,
-    fall: u8,
-    frames: u16,
-}
-
-impl Default for Reach {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Turns every lane to its A (clockwise) successor's lane: slots are numbered in A order.
-#[inline(always)]
-fn turn_a<const TURNS: usize>(m: u64) -> u64 {
-    match TURNS {
-        4 => m.rotate_left(16),
-        2 => ((m & 0xFFFF) << 16) | ((m >> 16) & 0xFFFF),
-        _ => m,
-    }
-}
-
-/// The inverse of [`turn_a`]: to each lane its B (counter-clockwise) successor's lane.
-#[inline(always)]
-fn turn_b<const TURNS: usize>(m: u64) -> u64 {
-    match TURNS {
-        4 => m.rotate_right(16),
-        _ => turn_a::<TURNS>(m),
-    }
-}
-
-/// A frame's shift of the positions `m` by `input`'s direction at fit mask `fit`: (those that
-/// moved, those blocked where they stand); (`m`, 0) without a direction.
-#[inline(always)]
-fn shift(m: u64, input: u8, fit: u64) -> (u64, u64) {
-    if input & 0x01 != 0 {
-        ((m << 1) & fit, m & !(fit >> 1))
-    } else if input & 0x02 != 0 {
-        ((m >> 1) & fit, m & !(fit << 1))
-    } else {
-        (m, 0)
-    }
-}
-
-/// The rest of a frame after the shift: the turn of `input` (A clockwise, else B
-/// counter-clockwise; a position stays where the turn does not fit), then gravity when it
-/// fires, the positions that cannot fall added to `locked` and left out of the result.
-#[inline(always)]
-fn turn_and_drop<const TURNS: usize>(
-    mut m: u64,
-    input: u8,
-    fit: u64,
-    below: u64,
-    gravity: bool,
-    locked: &mut u64,
-) -> u64 {
-    if input & 0x80 != 0 {
-        m = (turn_a::<TURNS>(m) & fit) | (m & !turn_b::<TURNS>(fit));
-    } else if input & 0x40 != 0 {
-        m = (turn_b::<TURNS>(m) & fit) | (m & !turn_a::<TURNS>(fit));
-    }
-    m &= LANES;
-    if gravity {
-        *locked |= m & !below;
-        m &= below;
-    }
-    m
-}
-
 impl Reach {
-    pub fn new() -> Reach {
-        Reach {
-            fit: [0; ROWS],
-            ids: [Orientation::default(); 4],
-            turns: 1,
-            locks: Vec::with_capacity(256),
-            opens: Vec::with_capacity(OPEN_KEYS),
-            evict: 0,
-            hold: hold::HoldSets::default(),
-            shared: resume::Shared::default(),
-        }
-    }
-
-    /// Fills the fit masks of the piece of orientation `id` on `board`.
-    fn build(&mut self, board: &Board, id: u8) {
-        let o = Orientation::new(id).expect("checked by the caller");
-        // Slot s is the orientation reached by s presses of A from the spawn's slot 0 chain.
-        let mut ids = [o; 4];
-        let mut turns = 1;
-        let mut t = o.cw();
-        while t != o {
-            ids[turns] = t;
-            turns += 1;
-            t = t.cw();
-        }
-        self.ids = ids;
-        self.turns = turns;
-        // Free columns of board row r (rows past the board: none), padded for y + dy + 2.
-        let mut free = [0u16; ROWS + 4];
-        for (f, &row) in free.iter_mut().zip(&board.rows) {
-            *f = !row & FULL_ROW;
-        }
-        let mut lanes = [[FULL_ROW; ROWS]; 4];
-        for (lane, &so) in lanes.iter_mut().zip(&ids).take(turns) {
-            for (dx, dy) in so.cells() {
-                let rows = &free[(dy + 2) as usize..];
-                for (l, &f) in lane.iter_mut().zip(rows) {
-                    *l &= if dx >= 0 {
-                        f >> dx
-                    } else {
-                        (f << -dx) & FULL_ROW
-                    };
-                }
-            }
-        }
-        for (y, word) in self.fit.iter_mut().enumerate() {
-            *word = (0..turns).fold(0, |w, s| w | u64::from(lanes[s][y]) << (16 * s));
-        }
-    }
-
-    /// One frame from the per-input source sets `src` (input c is pressed on the positions in
-    /// `src[c]`) at row `y`; writes the sets after it into `out` and returns the positions that
-    /// lock if `gravity` fires this frame (those are not in `out`).
-    #[inline(always)]
-    fn frame<const TURNS: usize>(
-        &self,
-        src: &[u64; 9],
-        y: usize,
-        gravity: bool,
-        out: &mut [u64; 9],
-    ) -> u64 {
-        let fit = self.fit[y];
-        let below = self.fit[(y + 1).min(ROWS - 1)];
-        let mut locked = 0;
-        for c in 0..9 {
-            let m = src[c];
-            if m == 0 {
-                out[c] = 0;
-                continue;
-            }
-            let input = INPUTS[c];
-            // Shift (Right wins over Left, but they never come together here).
-            let (moved, blocked) = shift(m, input, fit);
-            out[c] =
-                turn_and_drop::<TURNS>(moved | blocked, input, fit, below, gravity, &mut locked);
-        }
-        locked
-    }
-
     /// Every lock reachable from `start` (the state at the end of the last frame, `prev` the
     /// buttons held in it), pressing on each frame one of `Bfs`'s candidate sets without Down.
     /// `None` when the start is outside what this search models (soft drop active, first-piece
@@ -379,28 +185,6 @@ impl Reach {
             }
             cur = next;
             src = sources(&cur);
-        }
-    }
-
-    /// Records the positions of `locked` at row `y` not yet in `seen` (the row's locks so far),
-    /// reached on frame `frames`.
-    #[inline(always)]
-    fn push_new_locks(&mut self, seen: &mut u64, locked: u64, y: usize, frames: u16) {
-        let new = locked & !*seen;
-        if new != 0 {
-            *seen |= new;
-            self.push_locks(new, y, frames);
-        }
-    }
-
-    fn push_locks(&mut self, mut bits: u64, y: usize, frames: u16) {
-        while bits != 0 {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            self.locks.push(ReachLock {
-                at: Pos::new((b % 16) as u8, y as u8, self.ids[b / 16]),
-                frames,
-            });
         }
     }
 

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use super::{Movie, Replay, ReplayError};
+use super::replay::{Replay, ReplayError};
+use super::value::Movie;
 use crate::game::pad::PadState;
 use crate::game::piece::Piece;
 use crate::game::state::PlayState;

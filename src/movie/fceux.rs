@@ -127,7 +127,7 @@ fn script(out: &Path, poke: Option<&Poke>) -> String {
             .iter()
             .map(|(a, v)| format!("memory.writebyte({a}, {v})"))
             .collect();
-        let at = p.frame + super::FCEUX_LEAD_FRAMES as u64;
+        let at = p.frame + super::lead::FCEUX_LEAD_FRAMES as u64;
         format!(
             "  if n ~= last and n == {at} then {} end\n",
             writes.join("; ")

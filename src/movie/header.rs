@@ -115,7 +115,7 @@ impl Header {
         comments.push(format!(
             "alignment: the first {} input line(s) are blank lead frames for FCEUX's extra \
              power-on frame; the next line is nestor's (tetanes-core's) first emulated frame",
-            super::FCEUX_LEAD_FRAMES
+            super::lead::FCEUX_LEAD_FRAMES
         ));
         Header {
             emu_version: EMU_VERSION,

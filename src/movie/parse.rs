@@ -4,7 +4,7 @@
 use super::error::{quoted, Error};
 use super::header::{decode_checksum, Header, PortDevice, Subtitle, REQUIRED_KEYS};
 use super::input::parse_line;
-use super::Movie;
+use super::value::Movie;
 
 /// A header line split as FCEUX splits it: the key runs to the first space or tab, the value
 /// is the rest after that run of whitespace (trailing whitespace kept).

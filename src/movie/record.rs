@@ -1,7 +1,7 @@
 //! Recording a movie while something plays: a `Console` wrapper that appends every frame's
 //! pad to an FM2 movie, so the menus, the bot and scripted inputs record the same way.
 
-use super::Movie;
+use super::value::Movie;
 use crate::game::PadState;
 use crate::nes::console::{Console, ConsoleError};
 

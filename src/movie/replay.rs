@@ -5,9 +5,12 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
+use super::error::Error as MovieError;
+use super::file::read_text;
 use super::header::encode_checksum;
 use super::input::commands;
-use super::{Error as MovieError, Movie, FCEUX_LEAD_FRAMES};
+use super::lead::FCEUX_LEAD_FRAMES;
+use super::value::Movie;
 use crate::game::PadState;
 use crate::nes::console::{Console, ConsoleError, Poke};
 use crate::nes::rom::hex;
@@ -134,7 +137,7 @@ fn input_line_numbers(text: &str) -> Vec<usize> {
 impl Replay {
     /// Reads a movie file; every error names the file (once), parse errors the line too.
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let text = super::read_text(path)?;
+        let text = read_text(path)?;
         let movie = Movie::parse(&text).map_err(|e| e.in_file(path))?;
         let lines = input_line_numbers(&text);
         Replay::checked(movie, lines).map_err(|e| ReplayError::InFile {

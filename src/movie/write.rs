@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::input::write_line;
-use super::Movie;
+use super::value::Movie;
 
 /// A header value as it can survive a round trip: FCEUX ends a line at CR or LF and drops
 /// the blanks after the key, so those are replaced or trimmed here rather than on reading.

@@ -3,114 +3,45 @@
 
 use crate::search::clock::Instant;
 
-use crate::game::active::Active;
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::pos::Pos;
 use crate::game::score::drop_speed;
 
-use super::crash_guard::{self, CrashGuard};
+use super::crash_guard;
 use super::eval::Evaluator;
 pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
-use super::third::{self, Lookahead, Pair, PairKey, ThirdPiece};
+use super::third::{self, Pair, PairKey};
 use crate::movegen::prefix;
-use crate::movegen::profile::Profile;
-use crate::movegen::{Lock, MoveSet};
-use crate::movegen::{LockQuery, LockSets};
-use soft_drop::SoftLever;
+use crate::movegen::{Lock, LockQuery};
 
 mod after_search;
 mod blind;
 #[cfg(test)]
 mod blind_tests;
+mod blind_worth;
 mod cache;
 #[cfg(test)]
 mod carried_tests;
 mod carry;
 #[cfg(test)]
 mod carry_tests;
+mod chosen;
+mod next_lock;
+mod planner;
 mod reuse;
 #[cfg(test)]
 mod reuse_tests;
 mod situation;
 mod soft_drop;
 mod values;
+
+pub use chosen::Plan;
+pub use planner::Planner;
+use planner::{Best, Firsts};
 pub use situation::Situation;
 use values::{PairSource, Ranking};
-
-/// A decision's best pair: its value, its first lock's index in the first locks and the next
-/// piece's lock.
-type Best = (f64, usize, Option<Pos>);
-
-/// The chosen placement and how to get there.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    /// One button byte per frame, from the frame after the situation's to the lock frame.
-    pub inputs: Vec<PadState>,
-    /// The piece's (x, y, orientation id) at the end of each of those frames.
-    pub expected: Vec<Pos>,
-    /// Where the piece locks.
-    pub lock: Pos,
-    /// The next piece's placement in the chosen pair.
-    pub next_lock: Option<Pos>,
-    /// The pair's evaluation (lower is better); `None` when every pair was rejected.
-    pub value: Option<f64>,
-    /// Reachable locks of the current piece.
-    pub candidates: usize,
-    /// Under a reaction time: after this many of `inputs` the plan is made again, with the
-    /// next piece seen (the inputs before it do not depend on the next piece).
-    pub replan_after: Option<usize>,
-    /// The direction to hold from the lock through the entry delay into the next piece (a
-    /// hold profile's carried DAS charge: an entry `LockQuery`); nothing otherwise.
-    pub entry_hold: PadState,
-    /// The lock's play-state-5 frame is safer with the next-piece preview hidden
-    /// (`crash_guard::key_preview`): the follower sets $DF so between the lock and that frame.
-    pub hide_preview: bool,
-}
-
-/// Planner state reused from one decision to the next: the BFS arrays are allocated once; a
-/// decision allocates only the plan it returns.
-pub struct Planner<E: Evaluator> {
-    /// Values the pairs.
-    pub evaluator: E,
-    /// What the searches may press (no soft drop by default).
-    pub moves: MoveSet,
-    /// The player's input limits (`unlimited` by default).
-    pub profile: Profile,
-    /// The current piece's locks with paths.
-    first: LockSets,
-    /// The next piece's lock sets (path-free).
-    seconds: LockSets,
-    firsts: Vec<Lock>,
-    /// The third-piece layer's settings (three pairs re-ranked by default).
-    pub lookahead: Lookahead,
-    /// Locks of the current piece the plan must not choose (the driver's run-ahead saw them
-    /// crash the cartridge); empty but for such a re-plan.
-    pub exclude: Vec<Pos>,
-    third: ThirdPiece,
-    /// Every acceptable pair of the decision, for the third-piece layer.
-    keys: Vec<PairKey>,
-    /// The pairs the layer re-ranks (all of them, sorted, when ties need the full sort).
-    pairs: Vec<Pair>,
-    /// Indices into `keys` of the layer's pairs.
-    top: Vec<usize>,
-    /// Refuses first locks whose line-clear frame may crash the cartridge.
-    pub crash_guard: CrashGuard,
-    /// Holds Down at the end of a path whose frame is safe only with a soft drop.
-    pub soft: SoftLever,
-    /// What a decision may reuse from the one before and within itself (`plan/cache.rs`).
-    cache: cache::Cache,
-    /// The blind plan's scratch.
-    blind: blind::Scratch,
-    /// How many first locks blind plans valued from `carried` (`carry_tests` reads it).
-    #[cfg(test)]
-    pub(crate) carried_values: usize,
-    /// Values every pair by the full pass (`carried_tests` compares it with the carried
-    /// values).
-    #[cfg(test)]
-    pub(crate) full_pass_pairs: bool,
-}
 
 /// The third-piece layer's pair of a recorded key: both locks played again on the board.
 fn pair_of(s: &Situation, firsts: &[Lock], p: &PairKey) -> Pair {
@@ -129,109 +60,7 @@ fn pair_of(s: &Situation, firsts: &[Lock], p: &PairKey) -> Pair {
     }
 }
 
-/// What [`Planner::first_locks`] found: the prefix frames (inputs, positions) before the
-/// locks in `firsts`, or the plan of a piece that locked within them.
-enum Firsts {
-    Found(Vec<PadState>, Vec<Pos>),
-    LockedEarly(Plan),
-}
-
-impl Plan {
-    /// The plan of a piece that locks at `at` within the frames before the search.
-    pub(crate) fn locked_early(
-        at: &Active,
-        inputs: Vec<PadState>,
-        expected: Vec<Pos>,
-    ) -> Option<Plan> {
-        Some(Plan {
-            lock: Pos::of(at)?,
-            inputs,
-            expected,
-            next_lock: None,
-            value: None,
-            candidates: 1,
-            replan_after: None,
-            entry_hold: PadState::NONE,
-            hide_preview: false,
-        })
-    }
-
-    /// The plan of the best pair `(value, index in firsts, next lock)`; with no pair, the
-    /// deepest lock's (see [`Plan::to_lock`]).
-    pub(crate) fn of_best(
-        first: &LockSets,
-        firsts: &[Lock],
-        best: Option<(f64, usize, Option<Pos>)>,
-        inputs: Vec<PadState>,
-        expected: Vec<Pos>,
-    ) -> Plan {
-        Plan {
-            value: best.map(|b| b.0),
-            next_lock: best.and_then(|b| b.2),
-            ..Plan::to_lock(first, firsts, best.map(|b| b.1), inputs, expected)
-        }
-    }
-
-    /// The plan to `firsts[index]` (or, for `None`, the deepest lock: when every pair is
-    /// rejected, the least bad way to go on) along `first`'s path, after the prefix frames.
-    pub(crate) fn to_lock(
-        first: &LockSets,
-        firsts: &[Lock],
-        index: Option<usize>,
-        mut inputs: Vec<PadState>,
-        mut expected: Vec<Pos>,
-    ) -> Plan {
-        let index = index.unwrap_or_else(|| {
-            (0..firsts.len())
-                .max_by_key(|&i| (firsts[i].at.y, std::cmp::Reverse(i)))
-                .unwrap_or(0)
-        });
-        let chosen = firsts[index];
-        let (mut path, mut path_expected) = (Vec::new(), Vec::new());
-        first.path(&chosen, &mut path, &mut path_expected);
-        inputs.extend_from_slice(&path);
-        expected.extend_from_slice(&path_expected);
-        Plan {
-            inputs,
-            expected,
-            lock: chosen.at,
-            next_lock: None,
-            value: None,
-            candidates: firsts.len(),
-            replan_after: None,
-            entry_hold: PadState::NONE,
-            hide_preview: false,
-        }
-    }
-}
-
 impl<E: Evaluator> Planner<E> {
-    /// A planner with `evaluator`, no soft drop and the `unlimited` profile.
-    pub fn new(evaluator: E) -> Planner<E> {
-        Planner {
-            evaluator,
-            moves: MoveSet::default(),
-            profile: Profile::default(),
-            first: LockSets::new(),
-            seconds: LockSets::new(),
-            lookahead: Lookahead::default(),
-            exclude: Vec::new(),
-            third: ThirdPiece::default(),
-            keys: Vec::with_capacity(2048),
-            pairs: Vec::with_capacity(2048),
-            top: Vec::with_capacity(16),
-            firsts: Vec::with_capacity(256),
-            crash_guard: CrashGuard::default(),
-            soft: SoftLever::default(),
-            cache: cache::Cache::default(),
-            blind: blind::Scratch::default(),
-            #[cfg(test)]
-            carried_values: 0,
-            #[cfg(test)]
-            full_pass_pairs: false,
-        }
-    }
-
     /// The frames before the search and the current piece's locks after them, in
     /// `self.firsts` (paths in `self.first`). `None` when no piece is shown or no lock is
     /// reachable.

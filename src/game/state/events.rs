@@ -1,10 +1,12 @@
 //! What one frame of the game reports (`Events`) and what a caller that reads the cartridge's
 //! RAM tells the model about a frame beyond the game state (`FrameHint`, `Branch`).
 
+#[cfg(doc)]
+use super::game_ram::Game;
 use crate::game::crash::CrashKind;
 use crate::game::pos::Pos;
 #[cfg(doc)]
-use crate::game::{crash, state::Game, timing};
+use crate::game::{crash, timing};
 
 /// What happened in one frame, for the planner's driver, the statistics and the UI.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,11 +1,25 @@
 //! Play state 5 (`playState_updateLinesAndStatistics`) with its CPU cycles, and where the
 //! frame's late NMI lands: the one routine whose cost grows with the level.
 
-use super::{Branch, CrashKind, Events, Game, NmiPre, PlayState, ShownBlock, Wait};
+use super::events::{Branch, Events, FrameHint};
+use super::game_ram::Game;
+use super::play_state::PlayState;
+use super::wait::{ShownBlock, Wait};
 use crate::game::crash;
+use crate::game::crash::CrashKind;
 use crate::game::playfield::EMPTY;
 use crate::game::score;
 use crate::game::timing::{self, Landing};
+
+/// The bytes the NMI's cycle count depends on, as they were before it ran.
+#[derive(Clone, Copy)]
+pub(super) struct NmiPre {
+    pub rng: u16,
+    pub frame_counter: u16,
+    pub vram_row: u8,
+    pub line_clear: bool,
+    pub hint: FrameHint,
+}
 
 impl Game {
     /// `playState_updateLinesAndStatistics`, with its CPU cycles: the one routine whose cost

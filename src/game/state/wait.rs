@@ -1,7 +1,8 @@
 //! Where the main loop is parked between two NMIs (`Wait`), and the player block a lag frame
 //! still shows (`ShownBlock`): plain data the game state carries from frame to frame.
 
-use super::{LegalWait, PlayState};
+use super::legal_wait::LegalWait;
+use super::play_state::PlayState;
 use crate::game::timing;
 
 /// Why the next frame runs only the NMI.
@@ -25,10 +26,10 @@ pub enum Wait {
     /// The last frame's NMI landed in the next-piece sprite staging ([`crash::CONFETTI_MODEL`](crate::game::crash::CONFETTI_MODEL)):
     /// only the NMI runs until the frame counter's low byte reaches 255 or a button is held.
     Confetti,
-    /// The frame crashed the game ([`Branch::Other`](super::Branch::Other) in a dispatch window): the next NMI still
+    /// The frame crashed the game ([`Branch::Other`](super::events::Branch::Other) in a dispatch window): the next NMI still
     /// runs, and `gameModeState` then shows one more when `true` ([`crash::crash_shows_next_state`](crate::game::crash::crash_shows_next_state)).
     Crashing(bool),
-    /// The crashing frame's jump ran into the legal screen's tail ([`Branch::LegalScreen`](super::Branch::LegalScreen)):
+    /// The crashing frame's jump ran into the legal screen's tail ([`Branch::LegalScreen`](super::events::Branch::LegalScreen)):
     /// only the NMI runs while the tail sleeps and waits for Start, then the demo takes over.
     LegalScreen(LegalWait),
 }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::{GameEnd, GameRecord};
+use super::record::{GameEnd, GameRecord};
 use crate::game::CrashKind;
 use crate::nes::driver::RunAheadCounts;
 

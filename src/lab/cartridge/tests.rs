@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::game::{CrashKind, Game};
+use crate::lab::Until;
 use crate::nes::ModelConsole;
+use crate::search::follow::Crash;
 use crate::search::Standard;
 
 fn spec(until: Until) -> BatchSpec {

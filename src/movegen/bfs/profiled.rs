@@ -1,5 +1,5 @@
-//! `Bfs::search_query`: the lock search under a player profile (input timeline, taps or
-//! held directions with DAS), over exact controller states deduplicated by a hashed key.
+//! The kernels of `Bfs::search_query`: the lock search under a player profile (input timeline,
+//! taps or held directions with DAS), over exact controller states deduplicated by a hashed key.
 
 // A state's future depends on: the piece's (x, y, orientation), the fall timer (as
 // `min(fall_timer, speed − 1)`, as in the general search), the soft-drop state and whether
@@ -13,16 +13,12 @@
 // is applied beyond that equality (the tap-set and waiting rules of the unlimited search do
 // not hold once the phase matters).
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::game::active::Active;
 use crate::game::pad::PadState;
-use crate::movegen::collision::CollisionMap;
-use crate::movegen::kernel::{Kernel, LockQuery};
 use crate::movegen::profile::{Rules, Shift};
 
-use super::{tapped_bits, Bfs, Expansion, Lock, Node, Run, Step, SLOT};
+use super::node::{tapped_bits, Lock, Node, Run, Step, SLOT};
+use super::state::{Bfs, Expansion};
 
 /// Without soft drop the row and fall timer depend on the frame alone, so states of one BFS
 /// depth can only equal states of the same depth: they are told apart by (x, orientation
@@ -42,33 +38,6 @@ fn dense(a: &Active, held: PadState, holds: bool, pressed: u8) -> usize {
     ((((a.x as usize * 4 + SLOT[a.id as usize] as usize) * 16 + tapped_bits(held)) * 17 + das) * 4)
         + pressed as usize
 }
-
-/// A multiply-shift hasher for the packed `u64` keys (std's SipHash costs more than the frame).
-#[derive(Default)]
-pub(super) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b) ^ self.0.rotate_left(8));
-        }
-    }
-    #[inline(always)]
-    fn write_u64(&mut self, k: u64) {
-        let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 29);
-    }
-}
-
-/// The holds a piece may start with when the entry delay was the player's (nothing first: the
-/// order ties are broken in).
-pub const ENTRY_ROOTS: [PadState; 3] = [PadState::NONE, PadState::LEFT, PadState::RIGHT];
-
-pub(super) type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// The profile-dependent part of a key: phase and pressed directions (the rest is the state's).
 #[inline(always)]
@@ -209,37 +178,6 @@ impl States for KeyedStates {
 }
 
 impl Bfs {
-    /// Every lock reachable from the query's start under its profile, with paths, in the order
-    /// first reached (`map` is the query's piece's on its board): the kernel behind
-    /// `LockSets::search_paths`, the face above reaches it through. The `unlimited` timeline with taps runs
-    /// `Bfs::search`'s kernels (its fast paths, bit for bit); anything else the profiled
-    /// search, by dense keys where the kernel choice allows, by hashed keys otherwise.
-    /// An entry query ([`LockQuery::entry`]) under a hold profile searches from three roots,
-    /// nothing, Left or Right held: a lock's root is `Bfs::root_hold`; its path (`Bfs::path`)
-    /// starts on the piece's first frame. Reaction time and start delay do not change what
-    /// is reachable: the planner applies them.
-    pub fn search_query(&mut self, q: &LockQuery, map: &CollisionMap) -> &[Lock] {
-        let kernel = Kernel::choose(&q.start, q.speed, q.moves, q.profile, q.progress, true);
-        let prev = if q.entry { PadState::NONE } else { q.prev };
-        let roots = if q.entry
-            && q.profile.shift.holds()
-            && matches!(kernel, Kernel::Dense | Kernel::Keyed)
-        {
-            &ENTRY_ROOTS[..]
-        } else {
-            std::slice::from_ref(&prev)
-        };
-        let run = Run {
-            start: q.start,
-            roots,
-            speed: q.speed.max(1),
-            map,
-            moves: q.moves,
-            rules: Rules::new(q.profile, q.progress),
-        };
-        self.run(kernel, &run)
-    }
-
     /// A node of a profiled search, with the directions `pressed` so far.
     #[inline(always)]
     fn push_profiled(&mut self, node: Node, pressed: u8) {
@@ -266,15 +204,6 @@ impl Bfs {
             i = self.nodes[i].parent as usize;
         }
         self.nodes[i].prev
-    }
-
-    /// A search that always runs the keyed kernel (the dense search's oracle in tests).
-    #[cfg(test)]
-    pub(super) fn keyed() -> Bfs {
-        Bfs {
-            only: Some(Kernel::Keyed),
-            ..Bfs::new()
-        }
     }
 
     /// Fresh depth stamps for a dense search (its nodes from `Bfs::profiled_roots` or a

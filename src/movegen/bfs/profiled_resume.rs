@@ -17,71 +17,14 @@
 // search that uses every kept depth and shares more with the empty board keeps its deeper
 // ones instead, so the kept depths grow to what the boards met allow.
 
-use crate::game::active::Active;
 use crate::game::board::Board;
-use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::movegen::collision::CollisionMap;
 
+use super::dense_opens::{Key, Mark, Open, OPEN_KEYS};
+use super::node::{Node, Run, Step};
 use super::profiled::{DenseStates, Profiled, States};
-use super::{Bfs, Node, Run, Step};
-use crate::movegen::profile::Rules;
-use crate::movegen::ring::Ring;
-
-/// Starts kept: the seven pieces at two gravities, each with a few DAS counters or timelines.
-const OPEN_KEYS: usize = 32;
-
-/// Starts met once and not kept: a start is kept when met again while still listed here.
-/// Under a hold profile the next piece's start carries the first lock's DAS counter, so most
-/// starts of the entry-hold search (`plan/after_search.rs`) come once: keeping each would
-/// copy its nodes and evict a start that comes back.
-const MET_KEYS: usize = 64;
-
-/// What a search's nodes depend on besides the board: start, root holds, gravity, rules.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) struct Key {
-    start: Active,
-    roots: [PadState; 3],
-    n_roots: usize,
-    speed: u8,
-    rules: Rules,
-}
-
-impl Key {
-    fn of(r: &Run) -> Key {
-        let mut roots = [PadState::NONE; 3];
-        roots[..r.roots.len()].copy_from_slice(r.roots);
-        Key {
-            start: r.start,
-            roots,
-            n_roots: r.roots.len(),
-            speed: r.speed,
-            rules: r.rules,
-        }
-    }
-}
-
-/// Where a depth of a kept search starts: its first node, its row, and how many locks were
-/// recorded before it was expanded.
-#[derive(Clone, Copy)]
-struct Mark {
-    start: usize,
-    y: u8,
-    locks: usize,
-}
-
-/// One start's nodes shared with the empty board's search, depth by depth.
-struct Open {
-    key: Key,
-    /// The empty board's map, which a board is compared with.
-    map: CollisionMap,
-    nodes: Vec<Node>,
-    pressed: Vec<u8>,
-    /// The kept depths: every node of each (`nodes` ends with the last one's).
-    marks: Vec<Mark>,
-    /// No deeper depth is shared with the empty board's search on any board (a lock came).
-    complete: bool,
-}
+use super::state::Bfs;
 
 /// Why the depths a board shares with the empty board's search end where they do.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -120,22 +63,6 @@ pub(super) enum Keep {
     Grow(usize),
 }
 
-/// The nodes the last few spawn starts share with the empty board (allocated as starts come).
-#[derive(Default)]
-pub(super) struct DenseOpens {
-    opens: Ring<Open>,
-    /// Starts met once, not kept (a ring of `MET_KEYS`).
-    met: Vec<Key>,
-    met_next: usize,
-    /// Never keep nor resume (`Bfs::once`).
-    pub(super) off: bool,
-    /// The marks of the last search that kept its nodes (reused).
-    marks: Vec<Mark>,
-    /// Searches that kept a new entry, grew one, resumed from one (what the tests cover).
-    #[cfg(test)]
-    counts: [usize; 3],
-}
-
 /// Dense states that also mark where each depth starts (a search whose nodes are kept).
 pub(super) struct Marking {
     pub(super) dense: DenseStates,
@@ -158,24 +85,6 @@ impl States for Marking {
     #[inline(always)]
     fn first(&mut self, bfs: &mut Bfs, tag: u32, s: &Step, pressed: u8) -> bool {
         self.dense.first(bfs, tag, s, pressed)
-    }
-}
-
-impl DenseOpens {
-    /// True when `key` (not kept) was met before; else it is listed as met.
-    fn met_again(&mut self, key: Key) -> bool {
-        if let Some(m) = self.met.iter().position(|k| *k == key) {
-            self.met.swap_remove(m);
-            self.met_next = self.met_next.min(self.met.len());
-            return true;
-        }
-        if self.met.len() < MET_KEYS {
-            self.met.push(key);
-        } else {
-            self.met[self.met_next] = key;
-            self.met_next = (self.met_next + 1) % MET_KEYS;
-        }
-        false
     }
 }
 
@@ -307,7 +216,9 @@ impl Bfs {
 mod tests {
     use super::super::rows_resume::tests::{random_board, with_path};
     use super::*;
+    use crate::game::active::Active;
     use crate::game::board::{Board, Collide};
+    use crate::game::pad::PadState;
     use crate::game::piece::Piece;
     use crate::game::pos::Pos;
     use crate::game::score::drop_speed;

@@ -10,13 +10,12 @@
 // the expansion order, and so the locks' order and paths, are the general search's.
 
 use crate::game::active::Active;
-use crate::game::board::Collide;
 use crate::game::pad::PadState;
-use crate::game::piece::Orientation;
 use crate::game::score::minus;
 
-use super::{Bfs, Node, Run, CANDIDATES, SLOT};
-use crate::movegen::collision::CollisionMap;
+use super::node::{Node, Run, CANDIDATES, SLOT};
+use super::rows_shape::{Depth, Fit, Shape};
+use super::state::Bfs;
 
 /// `SUBSETS[t]`: bit s set for every tap set s ⊆ t (s, t as `Bfs::tapped_bits` values).
 const SUBSETS: [u16; 16] = subsets();
@@ -35,86 +34,6 @@ const fn subsets() -> [u16; 16] {
         t += 1;
     }
     out
-}
-
-/// A piece's orientations as slots 0..turns in A order (`SLOT` numbers them so): the first
-/// slot's id and the slot each turn leads to.
-#[derive(Clone, Copy)]
-pub(super) struct Shape {
-    base: u8,
-    turns: usize,
-    cw: [usize; 4],
-    ccw: [usize; 4],
-}
-
-/// Per pivot row, a column mask of where each slot fits (row 22 and beyond: nowhere).
-pub(super) type Fit = [[u16; 4]; ROWS + 1];
-
-impl Shape {
-    pub(super) fn of(id: u8) -> Shape {
-        let slot0 = SLOT[id as usize];
-        let turns = turns_of(id);
-        let (mut cw, mut ccw) = ([0usize; 4], [0usize; 4]);
-        for k in 0..turns {
-            cw[k] = (k + 1) % turns;
-            ccw[k] = (k + turns - 1) % turns;
-        }
-        Shape {
-            base: id - slot0,
-            turns,
-            cw,
-            ccw,
-        }
-    }
-
-    pub(super) fn fit(&self, map: &CollisionMap) -> Fit {
-        let mut fit = [[0u16; 4]; ROWS + 1];
-        for (y, row) in fit.iter_mut().enumerate().take(ROWS) {
-            for (k, lane) in row.iter_mut().enumerate().take(self.turns) {
-                for x in 0..10u8 {
-                    if map.fits(x, y as u8, self.base + k as u8) {
-                        *lane |= 1 << x;
-                    }
-                }
-            }
-        }
-        fit
-    }
-}
-
-/// Where the rows loop stands when it starts a depth: its nodes are `level_start..level_end`
-/// (every node before is kept), their row and fall timer, the frames so far, the row's
-/// visited positions ([`Bfs::rows_search`]) and how many locks were recorded before it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Depth {
-    pub level_start: usize,
-    pub level_end: usize,
-    pub y: u8,
-    pub fall: u8,
-    pub frames: u16,
-    pub row_seen: [u16; 4],
-    pub locks: usize,
-}
-
-impl Depth {
-    /// The start's depth, its root node being node 0.
-    pub(super) fn root(start: Active, prev: PadState) -> Depth {
-        // Visited (x, slot) of the row so far with nothing pressed into them: the start counts
-        // when Down is up (its key is then "plain").
-        let mut row_seen = [0u16; 4];
-        if prev.0 & 0x04 == 0 {
-            row_seen[SLOT[start.id as usize] as usize] |= 1 << start.x;
-        }
-        Depth {
-            level_start: 0,
-            level_end: 1,
-            y: start.y,
-            fall: start.fall_timer,
-            frames: 0,
-            row_seen,
-            locks: 0,
-        }
-    }
 }
 
 impl Bfs {
@@ -290,15 +209,6 @@ const fn tap_moves() -> [TapMove; 9] {
     out
 }
 
-/// Pivot rows the collision map answers for.
-const ROWS: usize = 22;
-
-/// How many orientations the piece of orientation `id` has.
-fn turns_of(id: u8) -> usize {
-    let piece = Orientation::new(id).expect("checked start").piece();
-    Orientation::all().filter(|o| o.piece() == piece).count()
-}
-
 /// A node with this fall timer will not drop on its next frame.
 #[inline(always)]
 fn child_waits_from(fall_timer: u8, speed: u8) -> bool {
@@ -308,8 +218,8 @@ fn child_waits_from(fall_timer: u8, speed: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::board::Board;
-    use crate::game::piece::Piece;
+    use crate::game::board::{Board, Collide};
+    use crate::game::piece::{Orientation, Piece};
     use crate::game::score::drop_speed;
     use crate::movegen::bfs::{Lock, MoveSet};
     use crate::movegen::collision::CollisionMap;
@@ -363,26 +273,6 @@ mod tests {
             outcome(&general),
             "{start:?} {prev} {speed}"
         );
-    }
-
-    #[test]
-    fn slots_number_each_piece_in_a_order_from_its_first_id() {
-        for o in Orientation::all() {
-            let (slot, turns) = (SLOT[o.id() as usize] as usize, turns_of(o.id()));
-            let base = o.id() - slot as u8;
-            assert_eq!(SLOT[base as usize], 0);
-            assert_eq!(
-                SLOT[o.cw().id() as usize] as usize,
-                (slot + 1) % turns,
-                "{o:?}"
-            );
-            assert_eq!(o.cw().id(), base + ((slot + 1) % turns) as u8, "{o:?}");
-            assert_eq!(
-                o.ccw().id(),
-                base + ((slot + turns - 1) % turns) as u8,
-                "{o:?}"
-            );
-        }
     }
 
     #[test]

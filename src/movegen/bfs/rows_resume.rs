@@ -13,31 +13,11 @@ use crate::game::board::Board;
 use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 
-use super::rows::{Depth, Fit, Shape};
-use super::{Bfs, Node};
+use super::node::Node;
+use super::rows_opens::{Open, OPEN_KEYS};
+use super::rows_shape::{Depth, Fit, Shape};
+use super::state::Bfs;
 use crate::movegen::collision::CollisionMap;
-use crate::movegen::ring::Ring;
-
-/// Starts kept: the seven pieces at two gravities, each with a few DAS counters (the counter
-/// a lock leaves carries to the next spawn).
-const OPEN_KEYS: usize = 32;
-
-/// One start's search on the empty board.
-struct Open {
-    key: (Active, PadState, u8),
-    fit: Fit,
-    nodes: Vec<Node>,
-    depths: Vec<Depth>,
-}
-
-/// The empty-board searches of the last few starts (a `Bfs`'s own, allocated as starts come).
-#[derive(Default)]
-pub(super) struct Opens {
-    opens: Ring<Open>,
-    /// Never keep nor resume (`Bfs::once`): a search run once per start would pay the
-    /// empty board's search on top of its own.
-    pub(super) off: bool,
-}
 
 impl Bfs {
     /// Puts the nodes of `(start, prev, speed)`'s search on `fit` that the empty board's

@@ -3,8 +3,7 @@
 
 use std::fmt;
 
-use super::{PieceProgress, Profile, Timeline};
-use crate::game::pad::PadState;
+use super::timeline::Timeline;
 
 /// How the re-plan at the reaction times its taps (the optional profile key `adjust`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,34 +73,11 @@ impl Timeline {
     }
 }
 
-impl Profile {
-    /// The frame the tap table restarts at for a plan made after `progress`: under
-    /// `restart`, from the reaction on, `max(reaction, taps[n])` with `n` the tap frames
-    /// played (at the reaction frame, where the re-plan is made, those before it); 0 (the
-    /// spawn's table) otherwise and under an unlimited timeline.
-    pub fn adjust_from(&self, progress: PieceProgress) -> u32 {
-        let restarts = self.adjust == Adjust::Restart
-            && self.timeline != Timeline::Unlimited
-            && progress.frames >= self.reaction;
-        if !restarts {
-            return 0;
-        }
-        u32::from(self.reaction).max(self.timeline.slot(progress.taps))
-    }
-
-    /// The frame the tap table restarts at in a piece played as `inputs` (`prev` held
-    /// before): [`Profile::adjust_from`] with the taps of its first `reaction` frames.
-    pub fn adjust_from_inputs(&self, inputs: &[PadState], prev: PadState) -> u32 {
-        let n = usize::from(self.reaction).min(inputs.len());
-        let mut progress = PieceProgress::after(&inputs[..n], prev);
-        progress.frames = self.reaction;
-        self.adjust_from(progress)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movegen::profile::limits::Profile;
+    use crate::movegen::profile::progress::PieceProgress;
 
     #[test]
     fn the_key_is_optional_named_in_the_description_and_checked() {

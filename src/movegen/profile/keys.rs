@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Adjust, Profile, ProfileError, Shift};
+use super::adjust::Adjust;
+use super::limits::{Profile, Shift};
+use super::read::ProfileError;
 
 /// A profile's name and keys as a profile file spells them (its evaluation weights and
 /// `blind_placements` are not among them: a tuning state keeps its weights on their own).
@@ -64,7 +66,7 @@ mod tests {
 
     #[test]
     fn every_preset_goes_to_its_keys_and_back() {
-        for name in super::super::preset_names() {
+        for name in super::super::read::preset_names() {
             let p = Profile::preset(name).unwrap();
             let keys = ProfileKeys::from(&p);
             let back = keys.to_profile("test").unwrap();

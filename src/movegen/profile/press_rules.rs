@@ -1,7 +1,9 @@
 //! `Rules`: a profile's press rules as the lock search applies them frame by frame (when a
 //! button may be newly pressed, held, or pressed again), shared by the BFS and the reach tables.
 
-use super::{PieceProgress, Profile, Shift, Timeline};
+use super::limits::{Profile, Shift};
+use super::progress::PieceProgress;
+use super::timeline::Timeline;
 use crate::game::pad::PadState;
 
 /// The press rules of a profile, as the search applies them frame by frame.

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use super::MAX_PATTERN;
+/// Longest explicit pattern: a period longer than a second says nothing a Hz figure cannot.
+pub const MAX_PATTERN: usize = 60;
 
 /// The Hz names a `timeline` may give, with their patterns: BetaTetris's tap tables for 30, 24,
 /// 20, 15, 12 and 10 Hz (btpg `wasm/binding/state.h`, `kTapTables`: taps on frames 0, 2, 4…;

@@ -19,110 +19,11 @@ use crate::game::pad::PadState;
 use crate::game::piece::Orientation;
 use crate::game::score::minus;
 use crate::movegen::profile::{Rules, Shift};
-use crate::movegen::ring::Ring;
 
-use super::{shift, turn_and_drop, Reach, INPUTS, ROWS};
-
-/// Counter values 0..=16 a class keeps.
-const DAS_VALUES: usize = DAS_RESET as usize + 1;
-/// Classes: held input (the nine `INPUTS`) × DAS counter × directions pressed.
-const CLASSES: usize = INPUTS.len() * DAS_VALUES * 4;
-
-/// The class of a position: `input` its index in `INPUTS`.
-#[inline(always)]
-fn class(input: usize, das: u8, pressed: u8) -> usize {
-    let das = if INPUTS[input] & 0x03 != 0 {
-        das as usize
-    } else {
-        0
-    };
-    (input * DAS_VALUES + das) * 4 + pressed as usize
-}
-
-/// Empty-board searches kept (round robin past that): the next pieces of one decision start
-/// with a few counters, the third pieces with none.
-const OPEN_KEYS: usize = 64;
-
-/// What a search's frames depend on, the board apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct OpenKey {
-    start: Active,
-    /// The root holds (the first `n`).
-    roots: [u8; 3],
-    n: u8,
-    speed: u8,
-    rules: Rules,
-}
-
-/// The state before one frame of an empty-board search: its row, fall timer and frame count,
-/// and its classes' sets in `Open::sets[at..end]`.
-#[derive(Clone, Copy, Debug)]
-struct OpenFrame {
-    y: u8,
-    fall: u8,
-    frames: u16,
-    at: u32,
-    end: u32,
-}
-
-/// The frames of one start on the empty board up to its first lock: on a board whose fit
-/// masks equal the empty board's down to some row, the frames above that row are these (as
-/// `Reach::search` does for taps).
-#[derive(Default)]
-struct Open {
-    key: Option<OpenKey>,
-    fit: [u64; ROWS],
-    frames: Vec<OpenFrame>,
-    sets: Vec<(u16, u64)>,
-}
-
-/// Reusable per-class sets of one frame and the next, with the lists of classes in use, and
-/// the empty-board searches kept.
-pub(crate) struct HoldSets {
-    cur: Vec<u64>,
-    next: Vec<u64>,
-    live: Vec<u16>,
-    born: Vec<u16>,
-    open: Ring<Open>,
-}
-
-impl Default for HoldSets {
-    /// Empty, so that taking it out of `Reach` for a search costs nothing; sized on first use.
-    fn default() -> Self {
-        HoldSets {
-            cur: Vec::new(),
-            next: Vec::new(),
-            live: Vec::new(),
-            born: Vec::new(),
-            open: Ring::default(),
-        }
-    }
-}
-
-impl HoldSets {
-    /// The start's classes, one per root hold.
-    fn seed(&mut self, key: &OpenKey) {
-        let pressed = if key.rules.shift == Shift::Hold {
-            key.rules.pressed
-        } else {
-            0
-        };
-        for &h in &key.roots[..usize::from(key.n)] {
-            let input = INPUTS.iter().position(|&c| c == h).expect("checked roots");
-            self.add(class(input, key.start.das, pressed), 1u64 << key.start.x);
-        }
-    }
-
-    #[inline(always)]
-    fn add(&mut self, k: usize, m: u64) {
-        if m != 0 {
-            if self.next[k] == 0 {
-                self.born.push(k as u16);
-            }
-            self.next[k] |= m;
-        }
-    }
-}
+use super::hold_sets::{class, HoldSets, Open, OpenFrame, OpenKey, CLASSES, DAS_VALUES, OPEN_KEYS};
+use super::lanes::{shift, turn_and_drop, INPUTS, ROWS};
+use super::lock::ReachLock;
+use super::state::Reach;
 
 impl Reach {
     /// Every lock reachable from `start` (settled, DAS counter `start.das`) under `rules`, a
@@ -354,8 +255,6 @@ fn prune_tapped(sets: &mut HoldSets) {
         sets.cur[k] &= !sets.cur[twin];
     }
 }
-
-use super::ReachLock;
 
 #[cfg(test)]
 mod tests {

@@ -8,92 +8,13 @@
 // with the locks found before it, and ends as a full search on the board after the lock would:
 // the same locks in the same order (tested against `Reach::search_timeline`).
 
-use crate::game::active::Active;
-use crate::game::board::{Board, BOARD_ROWS};
-use crate::game::pad::PadState;
-use crate::game::piece::{Orientation, Piece};
+use crate::game::board::Board;
+use crate::game::piece::Orientation;
 use crate::game::score::minus;
-use crate::movegen::profile::Timeline;
 
-use super::{Reach, ReachLock, ROWS};
-
-/// The search's state before one frame, and how many locks were found before it.
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    m: u64,
-    /// The locks found so far on the current row.
-    seen: u64,
-    y: u8,
-    fall: u8,
-    frames: u16,
-    locks: u16,
-}
-
-/// Where a timeline search starts: the piece (nothing held), its gravity, the timeline and
-/// the frame of the piece the timeline is counted from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimelineStart {
-    pub start: Active,
-    pub speed: u8,
-    pub timeline: Timeline,
-    pub offset: u32,
-}
-
-/// One piece's search on the reference board.
-#[derive(Clone, Debug, Default)]
-struct Reference {
-    key: Option<TimelineStart>,
-    board: Board,
-    fit: Vec<u64>,
-    ids: [Orientation; 4],
-    turns: usize,
-    steps: Vec<Step>,
-    locks: Vec<ReachLock>,
-}
-
-/// The reference searches, one per piece (`Reach::share_timeline`).
-#[derive(Clone, Debug)]
-pub(super) struct Shared {
-    pieces: Vec<Reference>,
-}
-
-impl Default for Shared {
-    fn default() -> Self {
-        Shared {
-            pieces: vec![Reference::default(); Piece::NUM],
-        }
-    }
-}
-
-impl TimelineStart {
-    /// The start of `search_timeline`'s query, if that search models it and nothing is held.
-    pub fn new(
-        start: Active,
-        prev: PadState,
-        speed: u8,
-        timeline: Timeline,
-        offset: u32,
-    ) -> Option<TimelineStart> {
-        let speed = speed.max(1);
-        let modelled = timeline != Timeline::Unlimited
-            && prev == PadState::NONE
-            && start.ary == 0
-            && start.x < 10
-            && (start.y as usize) < BOARD_ROWS
-            && start.fall_timer < speed
-            && Orientation::new(start.id).is_some();
-        modelled.then_some(TimelineStart {
-            start,
-            speed,
-            timeline,
-            offset,
-        })
-    }
-
-    fn piece(&self) -> usize {
-        Orientation::new(self.start.id).map_or(0, |o| o.piece().index())
-    }
-}
+use super::lanes::ROWS;
+use super::shared::{Step, TimelineStart};
+use super::state::Reach;
 
 impl Reach {
     /// Searches from `at` on `board` and keeps the search as its piece's reference for
@@ -235,9 +156,13 @@ impl Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::active::Active;
+    use crate::game::pad::PadState;
+    use crate::game::piece::Piece;
     use crate::game::score::drop_speed;
     use crate::movegen::fixtures::boards::{ROOF, TALL, TWO_CAVES};
     use crate::movegen::fixtures::with_empty;
+    use crate::movegen::profile::Timeline;
 
     #[test]
     fn resumed_after_a_first_lock_gives_the_full_search_in_order() {

@@ -15,7 +15,9 @@ use crate::game::piece::Orientation;
 use crate::game::score::minus;
 use crate::movegen::profile::Timeline;
 
-use super::{turn_a, turn_b, Reach, INPUTS, LANES, ROWS};
+use super::lanes::{turn_a, turn_b, INPUTS, LANES, ROWS};
+use super::lock::ReachLock;
+use super::state::Reach;
 
 impl Reach {
     /// Every lock reachable from `start` (`prev` held in the last frame) when new presses fall
@@ -125,5 +127,3 @@ impl Reach {
         s & !below
     }
 }
-
-use super::ReachLock;

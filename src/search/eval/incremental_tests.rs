@@ -1,5 +1,5 @@
-//! The evaluation carried from the first lock (`eval/incremental.rs`) against the full pass,
-//! bit for bit: features and values of every pair on the bench boards and random ones.
+//! The evaluation carried from the first lock (`eval/prefix.rs`, `eval/incremental.rs`)
+//! against the full pass, bit for bit: every pair's features and value on bench and random boards.
 
 use super::oracle_tests::{each_pair, test_boards};
 use super::*;

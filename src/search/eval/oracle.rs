@@ -1,7 +1,9 @@
 //! The evaluator's features as first written, one function per feature: the test oracle the
 //! one-pass `features_of` and the reach table's fast path are compared against, bit for bit.
 
-use super::{visible_rows, Board, Features, FULL_ROW};
+use super::feature_values::{visible_rows, Features};
+use crate::game::board::FULL_ROW;
+use crate::game::Board;
 
 /// The 15 board features as the evaluator computed them before `features_of`: one function
 /// per feature over the column profile.

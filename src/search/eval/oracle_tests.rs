@@ -2,6 +2,7 @@
 //! random boards, and every pair value of the planner bench's decisions.
 
 use super::*;
+use crate::game::board::{FULL_ROW, HIDDEN_ROWS};
 use crate::game::score::drop_speed;
 use crate::game::Piece;
 use crate::movegen::{LockQuery, LockSets};

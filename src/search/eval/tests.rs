@@ -2,6 +2,8 @@
 //! and each of the four rules.
 
 use super::*;
+use crate::game::board::FULL_ROW;
+use crate::game::Orientation;
 use crate::game::{Collide, Piece};
 use crate::search::weights::PhaseWeights;
 

@@ -27,102 +27,16 @@
 use crate::game::piece::{Orientation, Piece};
 use crate::game::score::drop_speed;
 
+use super::blind_worth::{best_pairs, key_order, Blind, UPRIGHT_I};
 use super::cache::Reuse;
-use super::reuse::BlindPairs;
-use super::{Evaluator, Firsts, Plan, Planner, Situation};
-use crate::movegen::profile::Profile;
-use crate::movegen::{Lock, MoveSet, ReachLock};
-use crate::movegen::{LockQuery, LockSets};
+use super::chosen::Plan;
+use super::planner::{Firsts, Planner};
+use super::situation::Situation;
+use crate::movegen::{Lock, LockQuery};
+use crate::search::eval::Evaluator;
 use crate::search::eval::FirstPass;
 use crate::search::pairs::AfterFirst;
 use crate::search::third::third_piece_odds;
-
-/// The I piece's upright orientation id: its pairs rank the first locks (the Tetris).
-pub(super) const UPRIGHT_I: u8 = 0x11;
-
-/// The blind plan's scratch, allocated once: each first lock's ranking key (estimate, index),
-/// the keys it selects the weighed locks from, and the upright I locks after a first lock.
-#[derive(Default)]
-pub(super) struct Scratch {
-    pub(super) ranking: Vec<(f64, usize)>,
-    select: Vec<(f64, usize)>,
-    upright: Vec<ReachLock>,
-}
-
-/// A first lock's best pair value per next piece (`Piece::index`): `None` for a piece with
-/// no acceptable pair.
-type Bests = [Option<f64>; Piece::NUM];
-
-/// A first lock's worth before the next piece is seen: (odds mass of the next pieces with no
-/// acceptable pair, expected value over the others); lower is better in that order.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Blind {
-    missing: f64,
-    expected: f64,
-}
-
-impl Blind {
-    /// The worth of a lock whose every next piece is valued in `bests`, summed in
-    /// `Piece::ALL`'s order (so the same bits however the values were found).
-    fn of(bests: &Bests, odds: &[f64; Piece::NUM]) -> Blind {
-        let mut blind = Blind {
-            missing: 0.0,
-            expected: 0.0,
-        };
-        for next in Piece::ALL {
-            match bests[next.index()] {
-                Some(v) => blind.expected += odds[next.index()] * v,
-                None => blind.missing += odds[next.index()],
-            }
-        }
-        blind
-    }
-
-    /// Lower is better; equal worths by lock order (the first found, when all are in order).
-    fn better_than(&self, i: usize, (other, j): (&Blind, usize)) -> bool {
-        (self.missing, self.expected, i) < (other.missing, other.expected, j)
-    }
-}
-
-/// The ranking order of (estimate, lock index) keys: lower first, equal ones by lock order.
-fn key_order(a: &(f64, usize), b: &(f64, usize)) -> std::cmp::Ordering {
-    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
-}
-
-/// The best pair value of first lock `after` with each next piece, into `bests`; with `kept`
-/// keeping pairs, every acceptable pair goes there too (for the re-plan).
-fn best_pairs<E: Evaluator>(
-    evaluator: &E,
-    (locks, kept): (&mut LockSets, &mut BlindPairs),
-    (profile, moves): (&Profile, MoveSet),
-    after: &AfterFirst,
-    bests: &mut Bests,
-) {
-    let prefix = evaluator.prefix(&after.board);
-    let first = FirstPass {
-        after,
-        prefix: &prefix,
-    };
-    let keep = kept.keeping();
-    for next in Piece::ALL {
-        let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
-        let seconds = locks.search_after(&q, &after.first, after.lines);
-        bests[next.index()] = if keep {
-            // The same values as `best_pair_after`'s, kept; its best is the lowest of them.
-            let (from, mut best) = (kept.len(), None);
-            evaluator.each_pair_after(first, seconds, |v, second| {
-                kept.push(v, second);
-                if best.is_none_or(|b| v < b) {
-                    best = Some(v);
-                }
-            });
-            kept.mark(next, from);
-            best
-        } else {
-            evaluator.best_pair_after(first, seconds).map(|b| b.0)
-        };
-    }
-}
 
 impl<E: Evaluator> Planner<E> {
     /// The plan of a piece whose next piece the player has not yet reacted to

@@ -2,7 +2,7 @@
 //! against the plan weighing every one: the same plan whenever the full plan's lock is among
 //! them.
 
-use super::blind::UPRIGHT_I;
+use super::blind_worth::UPRIGHT_I;
 use super::Planner;
 use crate::game::piece::Piece;
 use crate::game::Board;

@@ -16,7 +16,7 @@ use crate::search::third::Pair;
 use super::after_search::AfterSearch;
 use super::carry::Carried;
 use super::reuse::BlindPairs;
-use super::Situation;
+use super::situation::Situation;
 
 /// The planner's caches from one decision to the next and within one.
 #[derive(Default)]

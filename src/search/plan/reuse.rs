@@ -18,7 +18,7 @@ use crate::movegen::profile::Profile;
 use crate::movegen::MoveSet;
 use crate::search::third::PairKey;
 
-use super::Situation;
+use super::situation::Situation;
 
 /// Every acceptable pair of a blind plan, by first lock and next piece.
 #[derive(Default)]

@@ -4,7 +4,8 @@
 use crate::game::active::Active;
 use crate::game::pad::PadState;
 
-use super::{Plan, Situation};
+use super::chosen::Plan;
+use super::situation::Situation;
 use crate::game::score::drop_speed;
 use crate::movegen::{Lock, LockSets};
 use crate::movegen::{SoftDrop, Softened};

@@ -7,7 +7,9 @@ use crate::movegen::{Lock, LockQuery};
 
 use super::super::eval::{Evaluator, FirstPass};
 use super::super::pairs::AfterFirst;
-use super::{reuse, Planner, Situation};
+use super::planner::Planner;
+use super::reuse;
+use super::situation::Situation;
 
 /// Where one decision's pair values come from, chosen once before the first lock is valued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The built-in weights: meatfighter's 2018 level-19 set retuned by `nestor tune` for levels
 //! 0-28 and the killscreen set for 29 on (benches/README.md), equal to config/weights/default.toml.
 
-use super::{Phase, PhaseWeights, Weights};
+use super::phases::{Phase, PhaseWeights, Weights};
 
 impl PhaseWeights {
     /// meatfighter's published level-19 set (2018) and the rule constants of its evaluator.

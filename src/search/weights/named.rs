@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::{Weights, WeightsError};
+use super::phases::{Weights, WeightsError};
 use crate::movegen::profile::{built_in_names, WeightsChoice, BUILT_IN};
 
 impl WeightsChoice {

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{Phase, PhaseWeights, Weights, WeightsError};
+use super::phases::{Phase, PhaseWeights, Weights, WeightsError, MAX_WEIGHT};
 
 /// The keys of a phase table that are not weights.
 const RANGE_KEYS: [&str; 2] = ["from_level", "to_level"];
@@ -89,7 +89,7 @@ fn phase(path: &Path, name: &str, value: toml::Value) -> Result<Phase, WeightsEr
     })
 }
 
-/// Rejects non-finite floats, weights beyond [`super::MAX_WEIGHT`] and row counts beyond the 20 visible rows.
+/// Rejects non-finite floats, weights beyond [`MAX_WEIGHT`] and row counts beyond the 20 visible rows.
 fn check(w: &PhaseWeights, path: &Path, phase: &str) -> Result<(), WeightsError> {
     if let Some(&(key, value)) = w.floats().iter().find(|(_, v)| !v.is_finite()) {
         return Err(WeightsError::NotFinite {
@@ -98,7 +98,7 @@ fn check(w: &PhaseWeights, path: &Path, phase: &str) -> Result<(), WeightsError>
             value,
         });
     }
-    if let Some(&(key, value)) = w.floats().iter().find(|(_, v)| v.abs() > super::MAX_WEIGHT) {
+    if let Some(&(key, value)) = w.floats().iter().find(|(_, v)| v.abs() > MAX_WEIGHT) {
         return Err(WeightsError::TooLarge {
             path: path.to_path_buf(),
             key: format!("phase.{phase}.{key}"),

@@ -2,6 +2,7 @@
 //! unknown keys, bad values: every error names the file and the key.
 
 use super::*;
+use std::path::PathBuf;
 
 fn default_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("config/weights/default.toml")
