@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """nestor next to BetaTetris on BetaTetris's grid: the table and the chart of benches/README.md.
 
-    scripts/grid_report.py [--runs DIR] [--grid benches/grid]
+    scripts/grid_report.py [--runs DIR] [--grid benches/grid] [--beta FILE]
 
 With --runs (the folder scripts/grid.sh wrote), collects every finished chunk into
 GRID/nestor-games.csv (one row per game: hz, reaction, seed, lines); without it, reads that
 file. Writes GRID/table.md (nestor's cells beside BetaTetris's normal-low column from
-GRID/betatetris.csv) and GRID/grid.svg (reach 230 and 330 lines by tap rate). Intervals are
+GRID/betatetris.csv, or --beta) and GRID/grid.svg (reach 230 and 330 lines by tap rate). Intervals are
 95 %: Wilson for the shares, t for the mean, the order-statistic (binomial) interval for the
 median. Standard library only.
 """
@@ -211,12 +211,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", help="the folder scripts/grid.sh wrote (collect it first)")
     ap.add_argument("--grid", default="benches/grid", help="the data folder")
+    ap.add_argument("--beta", help="BetaTetris's figures [default: GRID/betatetris.csv]")
     a = ap.parse_args()
     games = os.path.join(a.grid, "nestor-games.csv")
     if a.runs:
         collect(a.runs, games)
     cells = read_games(games)
-    beta = read_beta(os.path.join(a.grid, "betatetris.csv"))
+    beta = read_beta(a.beta or os.path.join(a.grid, "betatetris.csv"))
     with open(os.path.join(a.grid, "table.md"), "w") as fh:
         fh.write(table(cells, beta))
     with open(os.path.join(a.grid, "grid.svg"), "w") as fh:

@@ -10,7 +10,6 @@ use crate::game::score::drop_speed;
 
 use super::crash_guard;
 use super::eval::Evaluator;
-pub(crate) use super::pairs::level_after;
 use super::pairs::AfterFirst;
 use super::third::{self, Pair, PairKey};
 use crate::movegen::prefix;
@@ -20,6 +19,9 @@ mod after_search;
 mod blind;
 #[cfg(test)]
 mod blind_tests;
+mod blind_third;
+#[cfg(test)]
+mod blind_third_tests;
 mod blind_worth;
 mod cache;
 #[cfg(test)]
@@ -47,17 +49,12 @@ use values::{PairSource, Ranking};
 fn pair_of(s: &Situation, firsts: &[Lock], p: &PairKey) -> Pair {
     let first = firsts[p.first as usize].at;
     let after = AfterFirst::new(&s.board, s.level, s.lines, first);
-    let (board, lines_second) = after.then(p.second);
-    Pair {
-        first: p.first as usize,
-        value: p.value,
-        second: p.second,
-        lines_second,
-        board,
-        speed: drop_speed(level_after(s.level, s.lines, after.lines + lines_second)),
-        level: s.level,
-        penalty: p.penalty,
-    }
+    Pair::of(
+        &after,
+        s.lines,
+        (p.first as usize, p.value, p.penalty),
+        p.second,
+    )
 }
 
 impl<E: Evaluator> Planner<E> {

@@ -9,7 +9,8 @@ use crate::game::board::Board;
 use crate::game::piece::{Piece, SPAWN_IDS};
 
 use super::eval::{Evaluator, FirstPass};
-use super::pairs::AfterFirst;
+use super::pairs::{level_after, AfterFirst};
+use crate::game::score::drop_speed;
 use crate::movegen::profile::Profile;
 use crate::movegen::MoveSet;
 use crate::movegen::{LockQuery, LockSets};
@@ -18,7 +19,9 @@ use crate::movegen::{LockQuery, LockSets};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Lookahead {
-    /// The best pairs by the two-piece value that the third piece re-ranks; 0 = off.
+    /// The best pairs by the two-piece value that the third piece re-ranks, and at a row a
+    /// frame before the reaction the best first locks by the blind worth
+    /// (`plan/blind_third.rs`); 0 = off.
     pub top_k: usize,
     /// Wall-clock budget of the layer per decision, in microseconds; past it the decision
     /// keeps the two-piece ranking. 0 = no deadline (reproducible, for simulations).
@@ -86,6 +89,29 @@ pub(crate) struct Pair {
     pub level: u8,
     /// The crash guard's penalty on the second lock (in `value`): the re-ranking keeps it.
     pub penalty: f64,
+}
+
+impl Pair {
+    /// The pair of `after` (first lock number `first` of a decision whose lines were `lines`)
+    /// and `second`, valued `value`: the second lock played on the board after the first.
+    pub(crate) fn of(
+        after: &AfterFirst,
+        lines: [u8; 2],
+        (first, value, penalty): (usize, f64, f64),
+        second: Pos,
+    ) -> Pair {
+        let (board, lines_second) = after.then(second);
+        Pair {
+            first,
+            value,
+            second,
+            lines_second,
+            board,
+            speed: drop_speed(level_after(after.level, lines, after.lines + lines_second)),
+            level: after.level,
+            penalty,
+        }
+    }
 }
 
 /// A pair as the two-piece loop records it for the layer: its sort key (two-piece value,
@@ -161,8 +187,8 @@ pub(crate) struct ThirdPiece {
 
 impl ThirdPiece {
     /// The expectation over the third piece of its best pair value with the next piece's lock
-    /// (lower is better); `None` when some piece has no acceptable lock, or at the deadline.
-    fn expectation<E: Evaluator>(
+    /// (lower is better); `None` when some piece has no acceptable lock.
+    pub(crate) fn expectation<E: Evaluator>(
         &mut self,
         evaluator: &E,
         pair: &Pair,

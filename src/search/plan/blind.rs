@@ -8,8 +8,8 @@
 // restarted table: it then chooses among the locks it reaches). The expectation uses the same
 // evaluator and the decision's level (so the phase) as the two-piece plan; a next piece with no
 // acceptable pair makes the lock worse than any lock whose every next piece has one (compared
-// by the odds mass left without a value first, then by the expectation over the rest). No
-// third-piece layer here.
+// by the odds mass left without a value first, then by the expectation over the rest). At a
+// row a frame the third piece re-ranks the best locks (`plan/blind_third.rs`).
 //
 // Valuing a first lock against seven next pieces is most of a `human` decision. A profile's
 // `blind_placements` (0, every lock, by default) weighs only that many first locks against all
@@ -70,6 +70,8 @@ impl<E: Evaluator> Planner<E> {
         let prune = k > 0 && k < self.firsts.len() && speed > 1;
         let cut = prune.then(|| self.ranking_cut(s, k, share));
         let mut best: Option<(Blind, usize)> = None;
+        let mut worths = std::mem::take(&mut self.blind.worths);
+        worths.clear();
         // The weighed locks, then the rest: only if every weighed one leaves a next piece without
         // a pair, or the best of them makes a final plan.
         for weighed in [true, false] {
@@ -106,6 +108,9 @@ impl<E: Evaluator> Planner<E> {
                         Blind::of(&bests, &odds)
                     }
                 };
+                if b.missing == 0.0 {
+                    worths.push((b, i));
+                }
                 if b.missing < 1.0 && best.is_none_or(|(o, j)| b.better_than(i, (&o, j))) {
                     best = Some((b, i));
                 }
@@ -117,6 +122,11 @@ impl<E: Evaluator> Planner<E> {
                 break;
             }
         }
+        // At a row a frame the third piece may prefer another of the best locks.
+        if let Some(chosen) = self.blind_third(s, &odds, &mut worths) {
+            best = Some(chosen);
+        }
+        self.blind.worths = worths;
         // Every next piece rejected after every lock: the deepest lock, as the planner does.
         let plan = Plan::to_lock(
             &self.first,

@@ -19,6 +19,8 @@ pub(super) struct Scratch {
     pub(super) ranking: Vec<(f64, usize)>,
     pub(super) select: Vec<(f64, usize)>,
     pub(super) upright: Vec<ReachLock>,
+    /// The weighed first locks whose every next piece has a pair: worth and lock index.
+    pub(super) worths: Vec<(Blind, usize)>,
 }
 
 /// A first lock's best pair value per next piece (`Piece::index`): `None` for a piece with
