@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
         --nestor) nestor=$2; shift 2 ;;
         --threads) threads="--threads $2"; shift 2 ;;
         --seed) seed=$2; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) echo "grid.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done

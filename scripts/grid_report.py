@@ -137,7 +137,8 @@ def table(cells, beta):
                 if b:
                     bp = b[["reach130", "reach230", "reach330"][i]]
                     # Bold: BetaTetris's figure lies above nestor's interval (behind for sure).
-                    mark = "**" if bp > hi else ""
+                    # (1e-9: Wilson's upper end of k = n is 1 less a rounding error.)
+                    mark = "**" if bp > hi + 1e-9 else ""
                 reach.append(f"{mark}{pct(p)}{mark} [{pct(lo)}, {pct(hi)}]")
             m, mlo, mhi = s["mean"]
             med, dlo, dhi = s["median"]
