@@ -186,8 +186,8 @@ pub struct ProfileArg {
     pub blind_placements: Option<u16>,
     /// How the re-plan at the reaction times its taps, replacing the profile's `adjust`:
     /// `continue` (the spawn's tap table goes on) or `restart` (BetaTetris's rule: the table
-    /// starts again at the reaction, or at the spawn table's next tap when later) [default:
-    /// the profile's].
+    /// starts again at the reaction, or at the spawn table's next tap after the last one when
+    /// later) [default: the profile's].
     #[arg(long, value_name = "RULE", value_parser = parse_adjust)]
     pub adjust: Option<nestor::movegen::profile::Adjust>,
 }

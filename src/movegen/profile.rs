@@ -156,14 +156,19 @@ mod tests {
     }
 
     #[test]
-    fn progress_counts_frames_and_new_direction_presses() {
+    fn progress_counts_frames_new_direction_presses_and_the_last_tap() {
         let l = PadState::LEFT;
         let a = PadState::A;
         let inputs = [l, l, PadState::NONE, a, PadState::NONE];
         let p = PieceProgress::after(&inputs, PadState::NONE);
-        assert_eq!((p.frames, p.pressed, p.taps), (5, l, 2));
+        assert_eq!((p.frames, p.pressed, p.last_tap), (5, l, Some(3)));
         // A direction held from the last piece was not pressed in this one.
         let p = PieceProgress::after(&[l, l], l);
-        assert_eq!((p.pressed, p.taps), (PadState::NONE, 0));
+        assert_eq!((p.pressed, p.last_tap), (PadState::NONE, None));
+        // Counted on from a progress: the frames before come first.
+        let p = PieceProgress::after(&inputs[..2], PadState::NONE).then(&inputs[2..], l);
+        assert_eq!((p.frames, p.last_tap), (5, Some(3)));
+        let p = PieceProgress::after(&inputs[..2], PadState::NONE).then(&[PadState::NONE], l);
+        assert_eq!((p.frames, p.last_tap), (3, Some(0)));
     }
 }

@@ -17,17 +17,19 @@ struct Watch {
 
 impl Watch {
     fn progress(&self) -> PieceProgress {
-        let (mut pressed, mut taps) = (PadState::NONE, 0);
+        let (mut pressed, mut last_tap) = (PadState::NONE, None);
         let mut held = self.prev;
-        for &i in &self.inputs {
+        for (f, &i) in self.inputs.iter().enumerate() {
             pressed = pressed.union(PadState(i.0 & !held.0 & 0x03));
-            taps += u16::from(i.0 & !held.0 & 0xC3 != 0);
+            if i.0 & !held.0 & 0xC3 != 0 {
+                last_tap = Some(f as u16);
+            }
             held = i;
         }
         PieceProgress {
             frames: self.inputs.len() as u16,
             pressed,
-            taps,
+            last_tap,
         }
     }
 }

@@ -137,4 +137,9 @@ fn a_restart_profile_taps_its_adjustment_from_the_reaction_or_the_next_slot() {
         let got = adjustment(adjust, (9, 10), &five);
         assert_eq!(got, (well, vec![20, 24]), "{adjust}");
     }
+    // Two taps that skip slots (0 and 16): the last on 16, so no tap before 20 (a count of two
+    // taps would restart on 18, two frames after the last: faster than 15 Hz).
+    let skipped = [(0, r.union(a)), (16, r)];
+    let got = adjustment(Adjust::Restart, (9, 10), &skipped);
+    assert_eq!(got, (well, vec![20, 24]));
 }

@@ -65,3 +65,57 @@ impl LockSets {
         self.bfs.expanded
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::score::drop_speed;
+    use crate::movegen::kernel::MoveSet;
+    use crate::movegen::profile::{PieceProgress, Profile, TIMED};
+
+    /// The frames of `path` (from the spawn, `prev` nothing) that newly press a timed button.
+    fn tap_frames(path: &[PadState]) -> Vec<u32> {
+        let mut prev = PadState::NONE;
+        let mut taps = Vec::new();
+        for (f, &p) in path.iter().enumerate() {
+            if p.newly_from(prev).0 & TIMED.0 != 0 {
+                taps.push(f as u32);
+            }
+            prev = p;
+        }
+        taps
+    }
+
+    /// On an empty board every lock's path under a tap profile taps on the table's first
+    /// slots (BetaTetris's initial taps: benches/README.md), never waiting before a tap.
+    #[test]
+    fn profiled_paths_tap_on_the_first_slots_of_the_table() {
+        let (mut sets, mut inputs, mut expected) = (LockSets::new(), Vec::new(), Vec::new());
+        for name in ["15hz", "12hz", "24hz", "human"] {
+            let profile = Profile::preset(name).unwrap();
+            let t = profile.timeline;
+            let slots: Vec<u32> = (0..200).filter(|&f| t.allows(f)).collect();
+            for level in [18u8, 29] {
+                for piece in Piece::ALL {
+                    let (speed, moves) = (drop_speed(level), MoveSet::default());
+                    let q = LockQuery::spawn(&Board::EMPTY, piece, speed, &profile, moves);
+                    sets.prepare(&Board::EMPTY, piece);
+                    let locks = sets.search_prepared(&q).to_vec();
+                    assert!(locks.len() > 4, "{name} {piece:?}");
+                    for l in &locks {
+                        sets.path(l, &mut inputs, &mut expected);
+                        let taps = tap_frames(&inputs);
+                        assert_eq!(
+                            taps,
+                            slots[..taps.len()],
+                            "{name}, level {level}, {piece:?} to {:?}",
+                            l.at
+                        );
+                        let progress = PieceProgress::after(&inputs, PadState::NONE);
+                        assert_eq!(progress.last_tap.map(u32::from), taps.last().copied());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -12,7 +12,8 @@ pub enum Adjust {
     #[default]
     Continue,
     /// The table restarts at `frame_start = max(reaction, taps[n])`, `n` the taps played
-    /// before the reaction: taps on `frame_start + taps[0..]` (15 Hz, reaction 18, two taps
+    /// before the reaction on the table's first slots (a path that skipped slots: the slot
+    /// after its last tap): taps on `frame_start + taps[0..]` (15 Hz, reaction 18, two taps
     /// before it: 18, 22, ...).
     Restart,
 }
@@ -41,24 +42,12 @@ impl fmt::Display for Adjust {
 }
 
 impl Timeline {
-    /// The frame of tap `n` (from 0) of the table counted from frame 0: the pattern's
-    /// `n`-th X frame (`n` itself when unlimited).
-    pub fn slot(&self, n: u16) -> u32 {
-        match *self {
-            Timeline::Unlimited => u32::from(n),
-            Timeline::Pattern { bits, len } => {
-                let per = bits.count_ones();
-                let (periods, mut left) = (u32::from(n) / per, u32::from(n) % per);
-                let mut i = 0;
-                while left > 0 || bits >> i & 1 == 0 {
-                    if bits >> i & 1 != 0 {
-                        left -= 1;
-                    }
-                    i += 1;
-                }
-                periods * u32::from(len) + i
-            }
-        }
+    /// The table's first slot after frame `frame` (counted from frame 0).
+    pub fn slot_after(&self, frame: u32) -> u32 {
+        let period = u32::from(self.period());
+        (frame + 1..=frame + period)
+            .find(|&f| self.allows(f))
+            .unwrap_or(frame + 1)
     }
 
     /// May a button be newly pressed on frame `frame` when the table restarts at frame
@@ -108,42 +97,56 @@ mod tests {
     }
 
     #[test]
-    fn slots_are_the_tables_x_frames() {
+    fn the_slot_after_a_frame_is_the_tables_next_x_frame() {
         for (t, want) in [
-            ("X...", vec![0, 4, 8, 12, 16, 20]),
-            ("X..X.", vec![0, 3, 5, 8, 10, 13]),
-            ("..X.", vec![2, 6, 10, 14, 18, 22]),
+            ("X...", [4, 4, 4, 4, 8, 8, 8, 8, 12]),
+            ("X..X.", [3, 3, 3, 5, 5, 8, 8, 8, 10]),
+            ("..X.", [2, 2, 6, 6, 6, 6, 10, 10, 10]),
         ] {
             let t = Timeline::parse(t).unwrap();
-            let got: Vec<u32> = (0..6).map(|n| t.slot(n)).collect();
+            let got: Vec<u32> = (0..9).map(|f| t.slot_after(f)).collect();
             assert_eq!(got, want, "{t}");
         }
     }
 
     #[test]
-    fn restart_is_the_reaction_or_the_next_slot_of_the_spawn_table() {
+    fn restart_is_the_reaction_or_the_spawn_tables_slot_after_the_last_tap() {
         let mut p = Profile::preset("15hz").unwrap();
         p.reaction = 18;
-        let at = |taps| PieceProgress {
+        let at = |last_tap| PieceProgress {
             frames: 18,
-            taps,
+            last_tap,
             ..PieceProgress::default()
         };
-        assert_eq!(p.adjust_from(at(2)), 0, "continue: the spawn's table");
+        // Taps on 0 and 4, as BetaTetris's first two slots: max(18, taps[2] = 8).
+        assert_eq!(p.adjust_from(at(Some(4))), 0, "continue: the spawn's table");
         p.adjust = Adjust::Restart;
-        assert_eq!(p.adjust_from(at(2)), 18);
-        assert_eq!(p.adjust_from(at(5)), 20);
+        assert_eq!(p.adjust_from(at(Some(4))), 18);
+        assert_eq!(p.adjust_from(at(None)), 18, "no tap before the reaction");
+        // The last tap on 16: five taps (0-16, taps[5] = 20) or two that skipped slots (0
+        // and 16, where the count's taps[2] = 8 would allow 18, two frames after the last).
+        assert_eq!(p.adjust_from(at(Some(16))), 20);
         let before = PieceProgress {
             frames: 17,
-            ..at(2)
+            ..at(Some(4))
         };
         assert_eq!(p.adjust_from(before), 0, "before the reaction");
         let t = p.timeline;
         let taps: Vec<u32> = (18..30).filter(|&f| t.allows_from(f, 18)).collect();
         assert_eq!(taps, [18, 22, 26]);
-        // 10 Hz: three taps before the reaction (0, 6, 12), taps[3] = 18.
-        p.timeline = Timeline::parse("10hz").unwrap();
-        assert_eq!(p.adjust_from(at(3)), 18);
-        assert_eq!(p.adjust_from(at(4)), 24);
+        // 12 Hz, reaction 21, a last tap on 20 (a lazy path's only tap): the next tap comes
+        // a gap later, on 25, not on the reaction frame 21 (a 60 Hz pair of taps).
+        p.timeline = Timeline::parse("12hz").unwrap();
+        p.reaction = 21;
+        let late = PieceProgress {
+            frames: 21,
+            ..at(Some(20))
+        };
+        assert_eq!(p.adjust_from(late), 25);
+        let early = PieceProgress {
+            frames: 21,
+            ..at(Some(15))
+        };
+        assert_eq!(p.adjust_from(early), 21);
     }
 }

@@ -79,9 +79,11 @@ impl Profile {
     }
 
     /// The frame the tap table restarts at for a plan made after `progress`: under
-    /// `restart`, from the reaction on, `max(reaction, taps[n])` with `n` the tap frames
-    /// played (at the reaction frame, where the re-plan is made, those before it); 0 (the
-    /// spawn's table) otherwise and under an unlimited timeline.
+    /// `restart`, from the reaction on, the reaction or, when later, the spawn table's first
+    /// slot after the piece's last tap before it (BetaTetris's `max(reaction, taps[n])`, its
+    /// `n` initial taps being always the table's first `n` slots; a path that skipped slots
+    /// still waits a full gap after its last tap: benches/README.md); 0 (the spawn's table)
+    /// otherwise and under an unlimited timeline.
     pub fn adjust_from(&self, progress: PieceProgress) -> u32 {
         let restarts = self.adjust == Adjust::Restart
             && self.timeline != Timeline::Unlimited
@@ -89,7 +91,10 @@ impl Profile {
         if !restarts {
             return 0;
         }
-        u32::from(self.reaction).max(self.timeline.slot(progress.taps))
+        let next = progress
+            .last_tap
+            .map_or(0, |f| self.timeline.slot_after(u32::from(f)));
+        u32::from(self.reaction).max(next)
     }
 
     /// The frame the tap table restarts at in a piece played as `inputs` (`prev` held

@@ -1,4 +1,4 @@
-//! What a piece has done so far (frames played, directions and taps pressed), for a plan made
+//! What a piece has done so far (frames played, directions pressed, its last tap), for a plan made
 //! after its spawn: the reaction re-plan's start and the press rules' offset.
 
 use crate::game::pad::PadState;
@@ -13,8 +13,9 @@ pub struct PieceProgress {
     pub frames: u16,
     /// Directions newly pressed so far in this piece (a `hold` profile presses each once).
     pub pressed: PadState,
-    /// Frames that newly pressed Left, Right, A or B (one tap of the table each).
-    pub taps: u16,
+    /// The last frame (from the spawn) that newly pressed Left, Right, A or B: a tap of the
+    /// table (`None`: no tap yet).
+    pub last_tap: Option<u16>,
 }
 
 impl PieceProgress {
@@ -24,23 +25,28 @@ impl PieceProgress {
         PieceProgress {
             frames: self.frames.saturating_add(more.frames),
             pressed: self.pressed.union(more.pressed),
-            taps: self.taps.saturating_add(more.taps),
+            last_tap: more
+                .last_tap
+                .map(|f| f.saturating_add(self.frames))
+                .or(self.last_tap),
         }
     }
 
     /// After `inputs` (the piece's frames from its spawn on), with `prev` held before them.
     pub fn after(inputs: &[PadState], mut prev: PadState) -> PieceProgress {
-        let (mut pressed, mut taps) = (PadState::NONE, 0u16);
-        for &i in inputs {
+        let (mut pressed, mut last_tap) = (PadState::NONE, None);
+        for (f, &i) in inputs.iter().enumerate() {
             let newly = i.newly_from(prev);
             pressed = pressed.union(newly);
-            taps = taps.saturating_add(u16::from(newly.0 & TIMED.0 != 0));
+            if newly.0 & TIMED.0 != 0 {
+                last_tap = Some(f.min(u16::MAX as usize) as u16);
+            }
             prev = i;
         }
         PieceProgress {
             frames: inputs.len().min(u16::MAX as usize) as u16,
             pressed: PadState(pressed.0 & 0x03),
-            taps,
+            last_tap,
         }
     }
 }
