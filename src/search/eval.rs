@@ -40,6 +40,19 @@ pub trait Evaluator: Sync {
         Prefix::of_rows(&visible_rows(board))
     }
 
+    /// `f` given the pass over the board after `after`'s first lock: what every pair of that
+    /// lock is valued from, made once for all of them.
+    fn with_first_pass<R>(&self, after: &AfterFirst, f: impl FnOnce(FirstPass) -> R) -> R
+    where
+        Self: Sized,
+    {
+        let prefix = self.prefix(&after.board);
+        f(FirstPass {
+            after,
+            prefix: &prefix,
+        })
+    }
+
     /// `evaluate`, for a pair whose board after the first lock gave `prefix`; the same value.
     fn evaluate_after(&self, _prefix: &Prefix, outcome: &PairOutcome) -> Option<f64> {
         self.evaluate(outcome)

@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::game::board::Board;
 use crate::game::piece::{Piece, SPAWN_IDS};
 
-use super::eval::{Evaluator, FirstPass};
+use super::eval::Evaluator;
 use super::pairs::{level_after, AfterFirst};
 use crate::game::score::drop_speed;
 use crate::movegen::profile::Profile;
@@ -195,7 +195,6 @@ impl ThirdPiece {
         odds: &[f64; Piece::NUM],
         profile: &Profile,
     ) -> Option<f64> {
-        let mut sum = 0.0;
         let after = AfterFirst {
             first: pair.second,
             board: pair.board,
@@ -204,26 +203,24 @@ impl ThirdPiece {
             speed: pair.speed,
         };
         // The seven pieces' pairs share the pass over the board after both locks.
-        let prefix = evaluator.prefix(&pair.board);
-        let first = FirstPass {
-            after: &after,
-            prefix: &prefix,
-        };
-        for piece in Piece::ALL {
-            // Without soft drop, as the layer always searched the third piece.
-            let locks = self.locks.search(&LockQuery::spawn(
-                &pair.board,
-                piece,
-                pair.speed,
-                profile,
-                MoveSet::default(),
-            ));
-            // The carried values (`Evaluator::best_pair_after`): a third lock that clears no
-            // line is valued without the board after it, the same value bit for bit.
-            let (best, _) = evaluator.best_pair_after(first, locks)?;
-            sum += odds[piece.index()] * best;
-        }
-        Some(sum)
+        evaluator.with_first_pass(&after, |first| {
+            let mut sum = 0.0;
+            for piece in Piece::ALL {
+                // Without soft drop, as the layer always searched the third piece.
+                let locks = self.locks.search(&LockQuery::spawn(
+                    &pair.board,
+                    piece,
+                    pair.speed,
+                    profile,
+                    MoveSet::default(),
+                ));
+                // The carried values (`Evaluator::best_pair_after`): a third lock that clears
+                // no line is valued without the board after it, the same value bit for bit.
+                let (best, _) = evaluator.best_pair_after(first, locks)?;
+                sum += odds[piece.index()] * best;
+            }
+            Some(sum)
+        })
     }
 
     /// Re-ranks `pairs` (best two-piece value first, at most `top_k` of them) by the third

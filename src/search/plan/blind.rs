@@ -33,8 +33,8 @@ use super::chosen::Plan;
 use super::planner::{Firsts, Planner};
 use super::situation::Situation;
 use crate::movegen::{Lock, LockQuery};
+use crate::search::clock::Instant;
 use crate::search::eval::Evaluator;
-use crate::search::eval::FirstPass;
 use crate::search::pairs::AfterFirst;
 use crate::search::third::third_piece_odds;
 
@@ -47,6 +47,8 @@ impl<E: Evaluator> Planner<E> {
             Firsts::Found(inputs, expected) => (inputs, expected),
             Firsts::LockedEarly(plan) => return Some(plan),
         };
+        // The third-piece layer's deadline counts from here, as `Planner::plan`'s does.
+        let started = Instant::now();
         let left = usize::from(self.profile.reaction.saturating_sub(s.progress.frames));
         let piece = Orientation::new(s.active.id)?.piece();
         let odds = third_piece_odds(piece);
@@ -123,7 +125,7 @@ impl<E: Evaluator> Planner<E> {
             }
         }
         // At a row a frame the third piece may prefer another of the best locks.
-        if let Some(chosen) = self.blind_third(s, &odds, &mut worths) {
+        if let Some(chosen) = self.blind_third(s, &odds, &mut worths, started) {
             best = Some(chosen);
         }
         self.blind.worths = worths;
@@ -163,16 +165,14 @@ impl<E: Evaluator> Planner<E> {
             let locks = self.seconds.search_after(&q, &after.first, after.lines);
             upright.clear();
             upright.extend(locks.iter().filter(|l| l.at.id() == UPRIGHT_I));
-            let prefix = self.evaluator.prefix(&after.board);
-            let first = FirstPass {
-                after: &after,
-                prefix: &prefix,
-            };
-            let best = self.evaluator.best_pair_after(first, upright);
-            let estimate = match (best, after.alone_after(&self.evaluator, &prefix)) {
-                (Some((v, _)), Some(alone)) => share * v + (1.0 - share) * alone,
-                _ => f64::INFINITY,
-            };
+            let evaluator = &self.evaluator;
+            let estimate = evaluator.with_first_pass(&after, |first| {
+                let best = evaluator.best_pair_after(first, upright);
+                match (best, after.alone_after(evaluator, first.prefix)) {
+                    (Some((v, _)), Some(alone)) => share * v + (1.0 - share) * alone,
+                    _ => f64::INFINITY,
+                }
+            });
             ranking.push((estimate, i));
         }
         let select = &mut self.blind.select;

@@ -15,7 +15,7 @@ use crate::game::piece::Piece;
 use crate::game::score::drop_speed;
 use crate::movegen::LockQuery;
 use crate::search::clock::Instant;
-use crate::search::eval::{Evaluator, FirstPass};
+use crate::search::eval::Evaluator;
 use crate::search::pairs::AfterFirst;
 use crate::search::third::{third_piece_odds, Pair};
 
@@ -26,22 +26,22 @@ use super::situation::Situation;
 impl<E: Evaluator> Planner<E> {
     /// The first lock the third piece prefers among the `lookahead.top_k` best of `worths`
     /// (every weighed lock whose next pieces all have a pair, with its index), with its worth;
-    /// `None`: the layer off, not at a row a frame, past its deadline, or no lock with an
-    /// expectation.
+    /// `None`: the layer off, not at a row a frame, past its deadline (`lookahead.deadline_us`
+    /// from the decision's start, `started`, as the preview's layer counts it), or no lock with
+    /// an expectation.
     pub(super) fn blind_third(
         &mut self,
         s: &Situation,
         odds: &[f64; Piece::NUM],
         worths: &mut [(Blind, usize)],
+        started: Instant,
     ) -> Option<(Blind, usize)> {
         let k = self.lookahead.top_k;
         if k == 0 || drop_speed(s.level) > 1 {
             return None;
         }
-        let started = Instant::now();
         let deadline = self.lookahead.deadline();
-        worths
-            .sort_unstable_by(|(a, i), (b, j)| (a.expected.total_cmp(&b.expected)).then(i.cmp(j)));
+        worths.sort_unstable_by(|(a, i), (b, j)| a.order(*i, (b, *j)));
         let mut best: Option<(f64, (Blind, usize))> = None;
         for &(worth, i) in worths.iter().take(k) {
             if deadline.is_some_and(|d| started.elapsed() > d) {
@@ -62,21 +62,20 @@ impl<E: Evaluator> Planner<E> {
     /// or a third piece no acceptable lock.
     fn third_worth(&mut self, s: &Situation, odds: &[f64; Piece::NUM], i: usize) -> Option<f64> {
         let after = AfterFirst::new(&s.board, s.level, s.lines, self.firsts[i].at);
-        let prefix = self.evaluator.prefix(&after.board);
-        let mut worth = 0.0;
-        for next in Piece::ALL {
-            let q = LockQuery::spawn(&after.board, next, after.speed, &self.profile, self.moves);
-            let seconds = self.seconds.search_after(&q, &after.first, after.lines);
-            let first = FirstPass {
-                after: &after,
-                prefix: &prefix,
-            };
-            let (value, second) = self.evaluator.best_pair_after(first, seconds)?;
-            let pair = Pair::of(&after, s.lines, (i, value, 0.0), second);
-            let third = third_piece_odds(next);
-            let e = (self.third).expectation(&self.evaluator, &pair, &third, &self.profile)?;
-            worth += odds[next.index()] * e;
-        }
-        Some(worth)
+        let (evaluator, seconds, third) = (&self.evaluator, &mut self.seconds, &mut self.third);
+        let (profile, moves) = (&self.profile, self.moves);
+        evaluator.with_first_pass(&after, |first| {
+            let mut worth = 0.0;
+            for next in Piece::ALL {
+                let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
+                let locks = seconds.search_after(&q, &after.first, after.lines);
+                let (value, second) = evaluator.best_pair_after(first, locks)?;
+                let pair = Pair::of(&after, s.lines, (i, value, 0.0), second);
+                let odds_after = third_piece_odds(next);
+                let e = third.expectation(evaluator, &pair, &odds_after, profile)?;
+                worth += odds[next.index()] * e;
+            }
+            Some(worth)
+        })
     }
 }

@@ -4,7 +4,7 @@
 use crate::game::piece::Piece;
 use crate::movegen::profile::Profile;
 use crate::movegen::{LockQuery, LockSets, MoveSet, ReachLock};
-use crate::search::eval::{Evaluator, FirstPass};
+use crate::search::eval::Evaluator;
 use crate::search::pairs::AfterFirst;
 
 use super::reuse::BlindPairs;
@@ -54,7 +54,14 @@ impl Blind {
 
     /// Lower is better; equal worths by lock order (the first found, when all are in order).
     pub(super) fn better_than(&self, i: usize, (other, j): (&Blind, usize)) -> bool {
-        (self.missing, self.expected, i) < (other.missing, other.expected, j)
+        self.order(i, (other, j)).is_lt()
+    }
+
+    /// The order of (worth, lock index) pairs: by missing mass, then expectation, then index.
+    pub(super) fn order(&self, i: usize, (other, j): (&Blind, usize)) -> std::cmp::Ordering {
+        (self.missing.total_cmp(&other.missing))
+            .then(self.expected.total_cmp(&other.expected))
+            .then(i.cmp(&j))
     }
 }
 
@@ -72,28 +79,25 @@ pub(super) fn best_pairs<E: Evaluator>(
     after: &AfterFirst,
     bests: &mut Bests,
 ) {
-    let prefix = evaluator.prefix(&after.board);
-    let first = FirstPass {
-        after,
-        prefix: &prefix,
-    };
     let keep = kept.keeping();
-    for next in Piece::ALL {
-        let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
-        let seconds = locks.search_after(&q, &after.first, after.lines);
-        bests[next.index()] = if keep {
-            // The same values as `best_pair_after`'s, kept; its best is the lowest of them.
-            let (from, mut best) = (kept.len(), None);
-            evaluator.each_pair_after(first, seconds, |v, second| {
-                kept.push(v, second);
-                if best.is_none_or(|b| v < b) {
-                    best = Some(v);
-                }
-            });
-            kept.mark(next, from);
-            best
-        } else {
-            evaluator.best_pair_after(first, seconds).map(|b| b.0)
-        };
-    }
+    evaluator.with_first_pass(after, |first| {
+        for next in Piece::ALL {
+            let q = LockQuery::spawn(&after.board, next, after.speed, profile, moves);
+            let seconds = locks.search_after(&q, &after.first, after.lines);
+            bests[next.index()] = if keep {
+                // The same values as `best_pair_after`'s, kept; its best is the lowest of them.
+                let (from, mut best) = (kept.len(), None);
+                evaluator.each_pair_after(first, seconds, |v, second| {
+                    kept.push(v, second);
+                    if best.is_none_or(|b| v < b) {
+                        best = Some(v);
+                    }
+                });
+                kept.mark(next, from);
+                best
+            } else {
+                evaluator.best_pair_after(first, seconds).map(|b| b.0)
+            };
+        }
+    });
 }

@@ -5,7 +5,7 @@ use crate::game::piece::Piece;
 use crate::game::Pos;
 use crate::movegen::{Lock, LockQuery};
 
-use super::super::eval::{Evaluator, FirstPass};
+use super::super::eval::Evaluator;
 use super::super::pairs::AfterFirst;
 use super::planner::Planner;
 use super::reuse;
@@ -156,12 +156,10 @@ impl<E: Evaluator> Planner<E> {
         let at = (src.lookahead, i, first_penalty);
         match src.valuing {
             Valuing::Carried => {
-                let prefix = self.evaluator.prefix(&after.board);
-                let first = FirstPass {
-                    after,
-                    prefix: &prefix,
-                };
-                let found = self.evaluator.best_pair_after_ties(first, seconds);
+                let evaluator = &self.evaluator;
+                let found = evaluator.with_first_pass(after, |first| {
+                    evaluator.best_pair_after_ties(first, seconds)
+                });
                 if let Some((v, second, ties)) = found {
                     consider(v, Some(second));
                     // No first penalty here (the guard is off), so the count is the tie's.
@@ -169,15 +167,12 @@ impl<E: Evaluator> Planner<E> {
                 }
             }
             Valuing::Fresh => {
-                let prefix = self.evaluator.prefix(&after.board);
-                let first = FirstPass {
-                    after,
-                    prefix: &prefix,
-                };
-                let keys = &mut self.keys;
-                self.evaluator.each_pair_after(first, seconds, |v, second| {
-                    // `each_pair`'s callback adds the unguarded penalty, 0.0, the same way.
-                    reuse::take_pair((v + 0.0, 0.0, second), at, keys, &mut consider);
+                let (evaluator, keys) = (&self.evaluator, &mut self.keys);
+                evaluator.with_first_pass(after, |first| {
+                    evaluator.each_pair_after(first, seconds, |v, second| {
+                        // `each_pair`'s callback adds the unguarded penalty, 0.0, the same way.
+                        reuse::take_pair((v + 0.0, 0.0, second), at, keys, &mut consider);
+                    })
                 });
             }
             Valuing::Guarded => {
