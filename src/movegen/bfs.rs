@@ -30,7 +30,7 @@ mod state;
 
 pub use super::kernel::MoveSet;
 pub use node::Lock;
-use node::{Node, Run, Step, CANDIDATES};
+use node::{Node, Run, Step};
 pub use state::Bfs;
 use state::Expansion;
 
@@ -51,11 +51,6 @@ impl Expansion for General {
     #[inline(always)]
     fn charged(&self) -> bool {
         false
-    }
-
-    #[inline(always)]
-    fn candidates(&self) -> &'static [u8; 12] {
-        &CANDIDATES
     }
 
     #[inline(always)]

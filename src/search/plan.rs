@@ -32,6 +32,7 @@ mod carry_tests;
 mod chosen;
 mod next_lock;
 mod planner;
+mod retime;
 mod reuse;
 #[cfg(test)]
 mod reuse_tests;

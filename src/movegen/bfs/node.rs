@@ -90,15 +90,6 @@ pub(super) const CANDIDATES: [u8; 12] = [
     0x44, // Down + B
 ];
 
-/// The same candidates with every press before waiting (Down still last): the profiled
-/// searches' order. Among paths of equal frames to a state, the first found taps earliest,
-/// so a plan's taps fall on the first slots of the table, as BetaTetris's do; a plan made
-/// before the reaction then leaves the piece where its taps took it, not still at the spawn
-/// column, and the re-plan's restarted table (`adjust = "restart"`) starts on the reaction.
-pub(super) const EAGER: [u8; 12] = [
-    0x82, 0x81, 0x42, 0x41, 0x02, 0x01, 0x80, 0x40, 0x00, 0x04, 0x84, 0x44,
-];
-
 /// Held-button bits that matter to the key: Right, Left, B, A (tapped) → bits 0-3.
 #[inline(always)]
 pub(super) fn tapped_bits(p: PadState) -> usize {

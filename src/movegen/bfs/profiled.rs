@@ -17,7 +17,7 @@ use crate::game::active::Active;
 use crate::game::pad::PadState;
 use crate::movegen::profile::{Rules, Shift};
 
-use super::node::{tapped_bits, Lock, Node, Run, Step, EAGER, SLOT};
+use super::node::{tapped_bits, Lock, Node, Run, Step, SLOT};
 use super::state::{Bfs, Expansion};
 
 /// Without soft drop the row and fall timer depend on the frame alone, so states of one BFS
@@ -104,11 +104,6 @@ impl<D: States> Expansion for Profiled<D> {
     #[inline(always)]
     fn charged(&self) -> bool {
         self.rules.shift.holds()
-    }
-
-    #[inline(always)]
-    fn candidates(&self) -> &'static [u8; 12] {
-        &EAGER
     }
 
     #[inline(always)]

@@ -11,7 +11,7 @@ use crate::game::pos::Pos;
 use crate::movegen::kernel::Kernel;
 
 use super::dense_opens::DenseOpens;
-use super::node::{tapped_bits, Lock, Node, Run, Step, SLOT};
+use super::node::{tapped_bits, Lock, Node, Run, Step, CANDIDATES, SLOT};
 use super::rows_opens::Opens;
 
 /// What a kernel of the shared BFS loop ([`Bfs::expand`]) decides: which buttons a node may
@@ -21,8 +21,6 @@ pub(super) trait Expansion {
     type At: Copy;
     /// Locks keep the best DAS charge their paths find ([`Bfs::record_lock_charged`]).
     fn charged(&self) -> bool;
-    /// The button sets a node tries, in tie-break order, Down's three last.
-    fn candidates(&self) -> &'static [u8; 12];
     fn at(&mut self, bfs: &Bfs, i: usize, n: &Node) -> Self::At;
     fn allows(&self, at: Self::At, n: &Node, held: PadState) -> bool;
     fn falling(&mut self, bfs: &mut Bfs, at: Self::At, step: Step);
@@ -286,11 +284,10 @@ impl Bfs {
     #[inline(always)]
     pub(super) fn expand<E: Expansion>(&mut self, e: &mut E, r: &Run, from: usize) {
         // Down is the last three candidates.
-        let all = e.candidates();
         let candidates = if r.moves.soft_drop {
-            &all[..]
+            &CANDIDATES[..]
         } else {
-            &all[..9]
+            &CANDIDATES[..9]
         };
         let charged = e.charged();
         let mut i = from;

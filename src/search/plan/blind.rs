@@ -31,6 +31,7 @@ use super::blind_worth::{best_pairs, key_order, Blind, UPRIGHT_I};
 use super::cache::Reuse;
 use super::chosen::Plan;
 use super::planner::{Firsts, Planner};
+use super::retime;
 use super::situation::Situation;
 use crate::movegen::{Lock, LockQuery};
 use crate::search::clock::Instant;
@@ -130,6 +131,7 @@ impl<E: Evaluator> Planner<E> {
         }
         self.blind.worths = worths;
         // Every next piece rejected after every lock: the deepest lock, as the planner does.
+        let free = inputs.len();
         let plan = Plan::to_lock(
             &self.first,
             &self.firsts,
@@ -138,11 +140,15 @@ impl<E: Evaluator> Planner<E> {
             expected,
         );
         let replan_after = (plan.inputs.len() > left).then_some(left);
-        Some(Plan {
+        let mut plan = Plan {
             value: best.and_then(|(b, _)| (b.missing == 0.0).then_some(b.expected)),
             replan_after,
             ..plan
-        })
+        };
+        if replan_after.is_some() {
+            retime::early_taps(&mut plan, s, &self.profile, free, left);
+        }
+        Some(plan)
     }
 
     /// The `k`-th best ranking key (estimate, lock index) of the first locks, `k` ≥ 1 and
