@@ -86,6 +86,29 @@ def test_state_round_trips_through_bytes_clone_and_pickle():
     assert twin != game and game.to_bytes() == data  # a clone is independent
 
 
+def test_the_piece_keeps_its_last_tap_through_bytes_and_trace_lines():
+    # What `adjust = "restart"` times the adjustment after: the last frame that newly pressed
+    # Left, Right, A or B (not how many did).
+    game = nestor.Game(level=18, seed=3)
+    while game.piece_frames == 0:
+        game.step(0)
+    first = game.piece_frames
+    for pad in [2, 0, 0, 1, 1, 0]:  # taps on first and first + 3; Right held on first + 4
+        game.step(pad)
+    rec = game.trace_record()
+    assert rec["nestor"]["piece_last_tap"] == first + 3
+    for other in (nestor.Game.from_trace_line(rec), nestor.Game.from_bytes(game.to_bytes())):
+        assert other == game and other.to_bytes() == game.to_bytes()
+    # A line of the tap-count format: a count above 0 is a tap on the frame before.
+    old = dict(rec, nestor={k: v for k, v in rec["nestor"].items() if k != "piece_last_tap"})
+    old["nestor"]["piece_taps"] = 2
+    back = nestor.Game.from_trace_line(old).trace_record()
+    assert back["nestor"]["piece_last_tap"] == game.piece_frames - 1
+    bad = dict(rec, nestor=dict(rec["nestor"], piece_last_tap=game.piece_frames))
+    with pytest.raises(ValueError, match="piece_last_tap .* must be below piece_frames"):
+        nestor.Game.from_trace_line(bad)
+
+
 def test_observables():
     game = nestor.Game(level=19, seed=1)
     assert (game.level, game.start_level, game.lines, game.score) == (19, 19, 0, 0)

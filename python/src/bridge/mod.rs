@@ -38,9 +38,9 @@ pub struct Tracked {
     /// Frames the current piece has been under control, and the directions newly pressed in them.
     pub piece_frames: u16,
     pub piece_pressed: u8,
-    /// Frames of the current piece that newly pressed Left, Right, A or B (the taps an
+    /// The last frame of the current piece that newly pressed Left, Right, A or B (what an
     /// `adjust = "restart"` profile times its adjustment after).
-    pub piece_taps: u16,
+    pub piece_last_tap: Option<u16>,
 }
 
 /// One frame's events in plain numbers.
@@ -82,7 +82,7 @@ impl Tracked {
             game,
             piece_frames: 0,
             piece_pressed: 0,
-            piece_taps: 0,
+            piece_last_tap: None,
         }
     }
 
@@ -94,16 +94,16 @@ impl Tracked {
         let newly = input.newly_from(self.game.held);
         let ev = self.game.step(input);
         if controlled {
+            if newly.bits() & TIMED.0 != 0 {
+                self.piece_last_tap = Some(self.piece_frames);
+            }
             self.piece_frames = self.piece_frames.saturating_add(1);
             self.piece_pressed |= newly.bits() & 0x03;
-            self.piece_taps = self
-                .piece_taps
-                .saturating_add(u16::from(newly.bits() & TIMED.0 != 0));
         }
         if ev.locked.is_some() {
             self.piece_frames = 0;
             self.piece_pressed = 0;
-            self.piece_taps = 0;
+            self.piece_last_tap = None;
         }
         ev.into()
     }
@@ -126,7 +126,7 @@ impl Tracked {
         PieceProgress {
             frames: self.piece_frames,
             pressed: PadState(self.piece_pressed),
-            taps: self.piece_taps,
+            last_tap: self.piece_last_tap,
         }
     }
 

@@ -13,7 +13,8 @@ use super::*;
 
 // ---- state bytes ----
 
-const MAGIC: &[u8; 4] = b"NST3";
+// NST4: the progress's last two bytes are the last tap's frame + 1 (0: none), not a tap count.
+const MAGIC: &[u8; 4] = b"NST4";
 /// Magic, the $0400 page, 36 bytes of counters, 9 of the player block a lag frame shows,
 /// `displayNextPiece` ($DF), 3 of piece progress.
 pub const STATE_BYTES: usize = 4 + 256 + 36 + 9 + 1 + 5;
@@ -67,7 +68,7 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
         b.push(g.display_next_piece);
         b.extend_from_slice(&t.piece_frames.to_le_bytes());
         b.push(t.piece_pressed);
-        b.extend_from_slice(&t.piece_taps.to_le_bytes());
+        b.extend_from_slice(&last_tap_bytes(t.piece_last_tap));
         debug_assert_eq!(b.len(), STATE_BYTES);
         return b;
     }
@@ -90,9 +91,14 @@ pub fn to_bytes(t: &Tracked) -> Vec<u8> {
     // The piece-progress bytes stay last: they are the wrapper's own bookkeeping.
     b.extend_from_slice(&t.piece_frames.to_le_bytes());
     b.push(t.piece_pressed);
-    b.extend_from_slice(&t.piece_taps.to_le_bytes());
+    b.extend_from_slice(&last_tap_bytes(t.piece_last_tap));
     debug_assert_eq!(b.len(), STATE_BYTES);
     b
+}
+
+/// The last tap's frame + 1, 0 for none (frames are below `u16::MAX`: a piece locks long before).
+fn last_tap_bytes(last_tap: Option<u16>) -> [u8; 2] {
+    last_tap.map_or(0, |f| f.saturating_add(1)).to_le_bytes()
 }
 
 pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
@@ -197,7 +203,7 @@ pub fn from_bytes(b: &[u8]) -> Result<Tracked, String> {
         game,
         piece_frames: u16_at(46),
         piece_pressed: r[48],
-        piece_taps: u16_at(49),
+        piece_last_tap: u16_at(49).checked_sub(1),
     })
 }
 
@@ -221,7 +227,7 @@ pub fn trace_record(t: &Tracked, input: u8) -> String {
             "display_next_piece": g.display_next_piece,
             "piece_frames": t.piece_frames,
             "piece_pressed": t.piece_pressed,
-            "piece_taps": t.piece_taps,
+            "piece_last_tap": t.piece_last_tap,
         }),
     );
     serde_json::Value::Object(map).to_string()
@@ -267,10 +273,25 @@ fn apply_extra(t: &mut Tracked, extra: &serde_json::Value) -> Result<(), String>
     t.game.display_next_piece = num("display_next_piece", 255)? as u8;
     t.piece_frames = num("piece_frames", u64::from(u16::MAX))? as u16;
     t.piece_pressed = num("piece_pressed", 255)? as u8;
-    // Absent in states written before profiles counted taps: none counted.
-    t.piece_taps = match extra.get("piece_taps") {
-        Some(_) => num("piece_taps", u64::from(u16::MAX))? as u16,
-        None => 0,
+    // Lines written before the last tap was kept have a tap count (or, older, nothing): a
+    // count above 0 is read as a tap on the frame before, the latest it can have been (an
+    // adjustment then waits at least as long as the rule asks).
+    t.piece_last_tap = match (extra.get("piece_last_tap"), extra.get("piece_taps")) {
+        (Some(v), _) if v.is_null() => None,
+        (Some(_), _) => {
+            let last = num("piece_last_tap", u64::from(u16::MAX) - 1)? as u16;
+            if last >= t.piece_frames {
+                return Err(format!(
+                    "piece_last_tap {last} must be below piece_frames {}",
+                    t.piece_frames
+                ));
+            }
+            Some(last)
+        }
+        (None, Some(_)) if num("piece_taps", u64::from(u16::MAX))? > 0 => {
+            t.piece_frames.checked_sub(1)
+        }
+        (None, _) => None,
     };
     Ok(())
 }
