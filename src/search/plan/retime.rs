@@ -23,8 +23,10 @@ use super::situation::Situation;
 
 /// Moves the taps of `plan`'s first `left` frames (the blind part, played before the re-plan)
 /// onto the earliest frames from `free` (the first frame the search could press) the profile
-/// allows, in their order (the frame before a press may not hold its button), when the piece then reaches the same state at frame `left` without
-/// locking; `plan` is left as it was otherwise, and under any rule but `restart` with taps.
+/// allows, in their order (the frame before a press may not hold its button), when the piece
+/// then reaches the same state at frame `left` without locking; `plan` is left as it was
+/// otherwise, and under any rule but `restart` with taps. Once a piece, so its few small
+/// buffers are not kept.
 pub(super) fn early_taps(
     plan: &mut Plan,
     s: &Situation,
@@ -46,7 +48,7 @@ pub(super) fn early_taps(
     let mut inputs = vec![PadState::NONE; left];
     let (mut k, mut prev) = (0, s.prev);
     for (f, slot) in inputs.iter_mut().enumerate().skip(free) {
-        if let Some(&(_, buttons)) = presses.get(k) {
+        if let Some(&buttons) = presses.get(k) {
             let frame = u32::from(s.progress.frames) + f as u32;
             if rules.allows(buttons, prev, frame, 0) {
                 *slot = buttons;
@@ -70,17 +72,17 @@ pub(super) fn early_taps(
     plan.expected[..left].copy_from_slice(&expected);
 }
 
-/// The frames of `inputs` that newly press a timed button, with what they hold; `None` when a
-/// frame holds a button it did not newly press or holds Down (not a tap path).
-fn presses(inputs: &[PadState], mut prev: PadState) -> Option<Vec<(usize, PadState)>> {
+/// What each frame of `inputs` that newly presses a timed button holds, in order; `None` when
+/// a frame holds a button it did not newly press or holds Down (not a tap path).
+fn presses(inputs: &[PadState], mut prev: PadState) -> Option<Vec<PadState>> {
     let mut out = Vec::new();
-    for (f, &i) in inputs.iter().enumerate() {
+    for &i in inputs {
         let newly = i.newly_from(prev);
         if newly != i {
             return None;
         }
         if newly.0 & TIMED.0 != 0 {
-            out.push((f, i));
+            out.push(i);
         } else if i != PadState::NONE {
             return None;
         }
