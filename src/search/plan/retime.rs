@@ -12,7 +12,7 @@
 // only then) and let the table restart on the reaction frame itself, as BetaTetris's initial
 // taps (always its first slots) do.
 
-use crate::game::active::{Active, Control};
+use crate::game::active::Control;
 use crate::game::pad::{Buttons, PadState};
 use crate::game::score::drop_speed;
 use crate::game::Pos;
@@ -92,26 +92,20 @@ fn presses(inputs: &[PadState], mut prev: PadState) -> Option<Vec<PadState>> {
 }
 
 /// The positions after each of `inputs` from `s`, when the piece neither locks in them nor
-/// ends in another state than after `original`.
+/// ends in another state than after `original` (the plan's own frames, which never lock
+/// before the re-plan: `Situation::after` plays them).
 fn played(s: &Situation, inputs: &[PadState], original: &[PadState]) -> Option<Vec<Pos>> {
     let speed = drop_speed(s.level);
-    let run = |inputs: &[PadState], mut out: Option<&mut Vec<Pos>>| -> Option<Active> {
-        let (mut a, mut prev) = (s.active, s.prev);
-        for &i in inputs {
-            if a.frame(Buttons::after(i, prev), speed, &s.board) == Control::Locked {
-                return None;
-            }
-            if let Some(out) = out.as_deref_mut() {
-                out.push(Pos::of_searched(&a));
-            }
-            prev = i;
-        }
-        Some(a)
-    };
+    let (mut a, mut prev) = (s.active, s.prev);
     let mut expected = Vec::with_capacity(inputs.len());
-    let moved = run(inputs, Some(&mut expected))?;
-    let kept = run(original, None)?;
-    (moved == kept).then_some(expected)
+    for &i in inputs {
+        if a.frame(Buttons::after(i, prev), speed, &s.board) == Control::Locked {
+            return None;
+        }
+        expected.push(Pos::of_searched(&a));
+        prev = i;
+    }
+    (a == s.after(original).active).then_some(expected)
 }
 
 #[cfg(test)]
