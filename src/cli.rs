@@ -10,6 +10,7 @@ pub mod demo;
 pub mod explain;
 pub mod fceux_replay;
 pub mod interrupt;
+pub mod learn;
 pub mod log_hold;
 pub mod play;
 mod play_finish;

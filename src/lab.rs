@@ -5,6 +5,7 @@ pub mod batch;
 pub mod cartridge;
 pub mod decision_time;
 mod game_stats;
+pub mod learn;
 pub mod objective;
 pub mod selfplay;
 pub mod shard;

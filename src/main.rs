@@ -27,6 +27,8 @@ enum Command {
     Sim(cli::sim_command::SimCommandArgs),
     /// Tunes evaluation weights by noisy cross-entropy over simulated games (resumable).
     Tune(cli::tune::TuneArgs),
+    /// Learns a phase's board value from self-play in the rules model (play, fit, play again)
+    Learn(cli::learn::LearnArgs),
     /// Plays the real cartridge (your own ROM file) in tetanes-core, in the window (--features
     /// window) or the terminal, or headless.
     Play(cli::play::PlayArgs),
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cli::demo::run(&args),
         Command::Sim(args) => cli::sim_command::dispatch(&args),
         Command::Tune(args) => cli::tune::run(&args),
+        Command::Learn(args) => cli::learn::run(&args),
         Command::Play(args) => cli::play::run(&args),
         Command::Cartridge(args) => cli::cartridge::run(&args),
         Command::FceuxReplay(args) => cli::fceux_replay::run(&args),

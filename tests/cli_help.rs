@@ -14,6 +14,7 @@ const COMMANDS: &[&[&str]] = &[
     &["tune", "score"],
     &["tune", "gather"],
     &["tune", "finish"],
+    &["learn"],
     &["play"],
     &["cartridge"],
     &["fceux-replay"],
@@ -33,6 +34,7 @@ const WRITERS: &[&[&str]] = &[
     &["tune", "init"],
     &["tune", "score"],
     &["tune", "finish"],
+    &["learn"],
     &["play"],
     &["cartridge"],
     &["trace"],
@@ -191,6 +193,7 @@ fn presets_and_objectives_come_from_their_lists() {
         &["analyze"],
         &["assist"],
         &["tune"],
+        &["learn"],
         &["serve"],
     ] {
         let text = help(path);

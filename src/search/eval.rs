@@ -13,6 +13,7 @@ use crate::movegen::ReachTable;
 
 pub use feature_values::{features, lock_height, pair_features, Features};
 use feature_values::{features_of, visible_rows};
+pub use learned::{board_rows, encode, encode_rows, Encoded};
 pub use prefix::Prefix;
 pub use rules::{ceiling_load, spawn_region_spans_a_row, spawn_room};
 
@@ -20,6 +21,7 @@ mod feature_values;
 mod incremental;
 #[cfg(test)]
 mod incremental_tests;
+mod learned;
 #[cfg(test)]
 mod oracle;
 #[cfg(test)]
@@ -389,6 +391,9 @@ impl Standard {
             if let Some(table) = self.reach_at(outcome.level) {
                 score += w.unreachable_columns * f64::from(unreachable(table, outcome.board));
             }
+        }
+        if let Some(learned) = &w.learned {
+            score += learned.value(rows, &board);
         }
         score
     }

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::game::score::drop_speed;
 
-use super::eval::{ceiling_load, pair_features, PairOutcome, Standard};
+use super::eval::{board_rows, ceiling_load, encode_rows, pair_features, PairOutcome, Standard};
 use super::plan::Situation;
 use super::rank::{Ranked, Ranker};
 use super::weights::PhaseWeights;
@@ -153,6 +153,11 @@ impl<'a> Explainer<'a> {
                 let n = t.unreachable(outcome.board);
                 rule("unreachable_columns", f64::from(n), w.unreachable_columns);
             }
+        }
+        if let Some(learned) = &w.learned {
+            // The learned value of the final board, as one term of weight 1.
+            let value = learned.value_of(&encode_rows(&board_rows(outcome.board)));
+            rule("learned", value, 1.0);
         }
         terms
     }
@@ -319,7 +324,14 @@ mod tests {
     /// at levels of both default phases (the killscreen phase weighs reach).
     #[test]
     fn terms_add_up_to_the_value() {
-        let standard = Standard::new(Weights::default_set());
+        for set in ["default", "12hz", "15hz"] {
+            terms_add_up_under(Weights::built_in(set).unwrap(), set);
+        }
+    }
+
+    fn terms_add_up_under(weights: Weights, set: &str) {
+        let learned = weights.at(29).learned.is_some();
+        let standard = Standard::new(weights);
         let mut ranker = Ranker::new(standard.clone());
         let mut explainer = Explainer::new(&standard);
         let mut checked = 0;
@@ -337,10 +349,15 @@ mod tests {
             }
             let x = explainer.explain(&s, &ranking.entries[0]);
             let nonzero = x.terms.iter().filter(|t| t.contribution != 0.0).count();
-            assert!(nonzero >= 4, "level {level}: {}", x.table());
-            assert!(x.table().contains("column_holes"), "{}", x.table());
+            if level == 29 && learned {
+                // A learned phase: the lines and the learned value, nothing else.
+                assert!(x.table().contains("learned"), "{set}: {}", x.table());
+            } else {
+                assert!(nonzero >= 4, "{set} level {level}: {}", x.table());
+                assert!(x.table().contains("column_holes"), "{}", x.table());
+            }
         }
-        assert!(checked > 30);
+        assert!(checked > 30, "{set}");
     }
 
     /// An I at its spawn at `level` and BCD `lines`, on a board whose `rows` lack only

@@ -6,10 +6,12 @@ use std::path::Path;
 pub use crate::movegen::profile::{built_in_names, WeightsChoice, BUILT_IN};
 
 mod defaults;
+pub mod learned;
 mod named;
 mod parse;
 mod phases;
 
+pub use learned::LearnedValue;
 pub use phases::{Phase, PhaseWeights, Weights, WeightsError, MAX_WEIGHT};
 #[cfg(test)]
 mod tests;

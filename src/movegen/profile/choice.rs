@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The built-in weight sets by name, each the text of `config/weights/<name>.toml`.
-pub const BUILT_IN: [(&str, &str); 5] = [
+pub const BUILT_IN: [(&str, &str); 7] = [
     (
         "default",
         include_str!("../../../config/weights/default.toml"),
@@ -18,9 +18,16 @@ pub const BUILT_IN: [(&str, &str); 5] = [
         "tetris-everywhere",
         include_str!("../../../config/weights/tetris-everywhere.toml"),
     ),
-    // The score phase tuned under the 10 and 12 Hz profiles (benches/README.md, "Grid").
+    // The score phase tuned under the 10 and 12 Hz profiles (benches/README.md, "Grid"); the
+    // 12 and 15 Hz sets' killscreen phases learned under their profiles (`nestor learn`).
     ("10hz", include_str!("../../../config/weights/10hz.toml")),
     ("12hz", include_str!("../../../config/weights/12hz.toml")),
+    ("15hz", include_str!("../../../config/weights/15hz.toml")),
+    // The 12 Hz set with its hand-chosen killscreen phase, as `das` plays it.
+    (
+        "survival",
+        include_str!("../../../config/weights/survival.toml"),
+    ),
 ];
 
 /// The built-in set names, in `BUILT_IN` order.

@@ -35,6 +35,7 @@ impl PhaseWeights {
             top_rows: 7,
             top_rows_penalty: 1.0,
             ceiling_rows: 2,
+            learned: None,
         }
     }
 

@@ -105,6 +105,27 @@ fn check(w: &PhaseWeights, path: &Path, phase: &str) -> Result<(), WeightsError>
             value,
         });
     }
+    if let Some(learned) = &w.learned {
+        let bad = learned
+            .all()
+            .find(|v| !v.is_finite() || v.abs() > MAX_WEIGHT);
+        if let Some(value) = bad {
+            let key = format!("phase.{phase}.learned");
+            return Err(if value.is_finite() {
+                WeightsError::TooLarge {
+                    path: path.to_path_buf(),
+                    key,
+                    value,
+                }
+            } else {
+                WeightsError::NotFinite {
+                    path: path.to_path_buf(),
+                    key,
+                    value,
+                }
+            });
+        }
+    }
     for (key, value) in [("top_rows", w.top_rows), ("ceiling_rows", w.ceiling_rows)] {
         if value > 20 {
             return Err(WeightsError::OutOfRange {
@@ -193,12 +214,22 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Weights, WeightsError> {
 pub(super) fn write(weights: &Weights) -> String {
     let mut out = String::new();
     for p in &weights.phases {
-        let body = toml::to_string(&p.weights).unwrap_or_default();
+        // The learned table is written under its own `[phase.NAME.learned]` header: the
+        // serializer would head it `[learned]`, at the top of the file.
+        let plain = PhaseWeights {
+            learned: None,
+            ..p.weights.clone()
+        };
+        let body = toml::to_string(&plain).unwrap_or_default();
         let _ = write!(
             out,
             "[phase.{}]\nfrom_level = {}\nto_level = {}\n{body}\n",
             p.name, p.from_level, p.to_level
         );
+        if let Some(learned) = &p.weights.learned {
+            let table = toml::to_string(learned).unwrap_or_default();
+            let _ = write!(out, "[phase.{}.learned]\n{table}\n", p.name);
+        }
     }
     out
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::super::features::{with_features, FEATURE_COUNT};
+use super::learned::LearnedValue;
 
 macro_rules! phase_weights {
     ($($(#[doc = $doc:literal])* $name:ident),* $(,)?) => {
@@ -36,6 +37,10 @@ macro_rules! phase_weights {
             pub top_rows_penalty: f64,
             /// Run the sealed-ceiling flood fill when a filled cell lies in rows 0..`ceiling_rows`.
             pub ceiling_rows: u32,
+            /// A board value learned from self-play (`nestor learn`), added to the final
+            /// board's value; the optional `[phase.NAME.learned]` table.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub learned: Option<LearnedValue>,
         }
 
         impl PhaseWeights {

@@ -293,8 +293,8 @@ fn a_profile_pairs_a_weight_set() {
         p.weights,
         WeightsChoice::File(dir.path().join("sets/w.toml"))
     );
-    // The 10 and 12 Hz presets play the sets tuned for them; every preset's set loads.
-    for hz in ["10hz", "12hz"] {
+    // The 10, 12 and 15 Hz presets play the sets made for them; every preset's set loads.
+    for hz in ["10hz", "12hz", "15hz"] {
         assert_eq!(
             Profile::preset(hz).unwrap().weights,
             WeightsChoice::BuiltIn(hz.into())
