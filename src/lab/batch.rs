@@ -76,46 +76,69 @@ where
     E: Evaluator,
     F: Fn(usize, &GameResult) + Sync,
 {
+    let make_planner = || {
+        let mut planner = Planner::new(make_evaluator());
+        planner.profile = profile.clone();
+        planner
+    };
+    let play = |planner: &mut Planner<E>, i: u32| {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let seed = config.seed.wrapping_add(u64::from(i));
+        let mut game = Game::seeded(config.level, seed);
+        let mut play = SelfPlay::new(planner, &game);
+        play.until = config.until;
+        play.max_lines = config.max_lines;
+        let stats = play.run_or_stop(&mut game, config.limits, stop)?;
+        Some(GameResult {
+            index: i,
+            seed,
+            stats,
+        })
+    };
+    in_parallel(config.games, config.threads, make_planner, play, progress)
+}
+
+/// Plays games 0..`games` on `threads` threads (0 runs one), each thread with a planner of
+/// its own from `make_planner`: `play(planner, i)` plays game i, `None` when it was stopped
+/// (that thread then takes no more); `progress` is called after each game with the number
+/// finished. The results come back in order of `i`.
+pub fn in_parallel<E: Evaluator, T: Send>(
+    games: u32,
+    threads: usize,
+    make_planner: impl Fn() -> Planner<E> + Sync,
+    play: impl Fn(&mut Planner<E>, u32) -> Option<T> + Sync,
+    progress: impl Fn(usize, &T) + Sync,
+) -> Vec<T> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     // Not `with_capacity(games)`: a huge --games with a tiny --pieces must not reserve for all.
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..config.threads.max(1) {
+        for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let mut planner = Planner::new(make_evaluator());
-                planner.profile = profile.clone();
+                let mut planner = make_planner();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= config.games as usize || stop.load(Ordering::Relaxed) {
+                    if i >= games as usize {
                         break;
                     }
-                    let seed = config.seed.wrapping_add(i as u64);
-                    let mut game = Game::seeded(config.level, seed);
-                    let mut play = SelfPlay::new(&mut planner, &game);
-                    play.until = config.until;
-                    play.max_lines = config.max_lines;
-                    let Some(stats) = play.run_or_stop(&mut game, config.limits, stop) else {
+                    let Some(result) = play(&mut planner, i as u32) else {
                         break;
                     };
-                    let result = GameResult {
-                        index: i as u32,
-                        seed,
-                        stats,
-                    };
-                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress(n, &result);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, &result);
                     results
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .push(result);
+                        .push((i, result));
                 }
             });
         }
     });
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results.sort_by_key(|r| r.index);
-    results
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Summary figures of a batch.

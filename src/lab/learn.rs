@@ -8,8 +8,7 @@
 // the board it leaves. Games run on many threads but are gathered in seed order, so the data
 // and the fit are the same for any thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::state::{Game, PlayState};
 use crate::movegen::profile::Profile;
@@ -18,6 +17,7 @@ use crate::search::plan::Planner;
 use crate::search::weights::{LearnedValue, PhaseWeights, Weights};
 use crate::search::Standard;
 
+use super::batch::in_parallel;
 use super::selfplay::SelfPlay;
 
 mod fit;
@@ -140,35 +140,20 @@ pub fn play_round(
     stop: &AtomicBool,
     progress: impl Fn(usize, &GameSamples) + Sync,
 ) -> Vec<GameSamples> {
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..config.threads.max(1) {
-            scope.spawn(|| {
-                let mut planner = Planner::new(Standard::new(weights.clone()));
-                planner.profile = profile.clone();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= config.games as usize {
-                        break;
-                    }
-                    let seed = config.seed.wrapping_add(i as u64);
-                    let Some(g) = play_game(&mut planner, config, seed, stop) else {
-                        break;
-                    };
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, &g);
-                    results
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((i, g));
-                }
-            });
-        }
-    });
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, g)| g).collect()
+    let make_planner = || {
+        let mut planner = Planner::new(Standard::new(weights.clone()));
+        planner.profile = profile.clone();
+        planner
+    };
+    let play = |planner: &mut Planner<Standard>, i: u32| {
+        play_game(
+            planner,
+            config,
+            config.seed.wrapping_add(u64::from(i)),
+            stop,
+        )
+    };
+    in_parallel(config.games, config.threads, make_planner, play, progress)
 }
 
 /// The weights of a learned phase: a pair is worth the lines it clears (`lines_cleared` −1)
