@@ -12,7 +12,14 @@ use nestor::nes::{AddressMap, Driver, DriverConfig, NesDeck, Step, Video};
 /// Pieces each preset plays (games follow one another through the menus until then).
 const PIECES: u32 = 300;
 
-fn play_record_check(name: &str, level: u8) {
+/// Plays `name` from `level` for [`PIECES`] pieces; see [`play_record_check_pieces`].
+fn play_record_check(name: &str, level: u8) -> u8 {
+    play_record_check_pieces(name, level, PIECES)
+}
+
+/// Plays `name` from `level` on the cartridge for `pieces` pieces, records the movie and
+/// checks it against the profile on a fresh console; the highest level a game reached.
+fn play_record_check_pieces(name: &str, level: u8, pieces: u32) -> u8 {
     let rom = rom_for_tests();
     let profile = Profile::preset(name).expect("a preset");
     let map = AddressMap::default();
@@ -21,14 +28,15 @@ fn play_record_check(name: &str, level: u8) {
         Driver::new(deck, map.clone(), planner(&profile), DriverConfig { level }).expect("driver");
     let comments = vec![Header::profile_comment(&profile)];
     let mut movie = Movie::new_recording(rom.name(), rom.prg_chr_md5, comments);
-    let mut frames = 0u64;
-    while d.total().pieces < PIECES {
+    let (mut frames, mut highest) = (0u64, 0u8);
+    while d.total().pieces < pieces {
         let step = d.step().expect("no console, menu or driver error");
         movie.push(d.last_pad());
         frames += 1;
+        highest = highest.max(d.game().level);
         assert!(
-            frames < 400_000,
-            "{name}: {PIECES} pieces take far fewer frames"
+            frames < 1_400 * u64::from(pieces),
+            "{name}: {pieces} pieces take far fewer frames"
         );
         assert!(!matches!(step, Step::Desync { .. }), "{name}: {step:?}");
     }
@@ -58,12 +66,22 @@ fn play_record_check(name: &str, level: u8) {
         report.pieces,
         total.pieces
     );
+    highest
 }
 
 #[test]
 #[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
 fn fifteen_hz_on_the_cartridge_obeys_its_profile() {
     play_record_check("15hz", 18);
+}
+
+/// The 15 Hz preset's learned killscreen phase (levels 29 on) on the cartridge: past the
+/// level-29 transition with no desync, and the movie obeys the profile.
+#[test]
+#[cfg_attr(not(nestor_rom), ignore = "needs NESTOR_ROM (your own Tetris ROM)")]
+fn fifteen_hz_plays_its_learned_killscreen_on_the_cartridge() {
+    let highest = play_record_check_pieces("15hz", 18, 800);
+    assert!(highest >= 30, "reached level {highest} only");
 }
 
 #[test]
