@@ -60,6 +60,23 @@ fn sim_part(k: &str, p: &Path) -> Vec<OsString> {
     args
 }
 
+/// A one-round `learn` of two short games.
+fn learn(data: &Path, out: &Path) -> Vec<OsString> {
+    os(&[
+        &"learn",
+        &"--rounds",
+        &"1",
+        &"--games",
+        &"2",
+        &"--max-pieces",
+        &"10",
+        &"--data",
+        &data,
+        &"--out",
+        &out,
+    ])
+}
+
 const CASES: &[Case] = &[
     Case {
         name: "play --record",
@@ -131,6 +148,26 @@ const CASES: &[Case] = &[
                 &"--out",
                 &p,
             ])
+        },
+    },
+    Case {
+        name: "learn --out",
+        kind: Kind::File,
+        args: |f, p| {
+            // A data folder of its own in the fixtures' folder, whatever `p` is (/dev/null...).
+            static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let data = f.dir.path().join(format!("learn-{n}"));
+            learn(&data, p)
+        },
+    },
+    Case {
+        name: "learn --data",
+        kind: Kind::InFolder("check.csv"),
+        args: |f, p| {
+            static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            learn(p, &f.dir.path().join(format!("learned-{n}.toml")))
         },
     },
     Case {

@@ -293,16 +293,16 @@ fn shards_of_two_profiles_do_not_merge() {
         assert!(out.status.success(), "{}", text(&out).1);
         path
     };
-    // Two profiles that play the same weight set (`das` plays the 12 Hz set), so the profile
-    // is what tells the shards apart.
-    let (a, b) = (part("1/2", "12hz"), part("2/2", "das"));
+    // Two profiles that play the same weight set (both the default set), so the profile is
+    // what tells the shards apart.
+    let (a, b) = (part("1/2", "20hz"), part("2/2", "30hz"));
     let out = nestor(&["sim", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
     let (_, err) = text(&out);
     assert!(!out.status.success());
-    common::says(&err, &["player profile das (timeline X., hold", "12hz"]);
+    common::says(&err, &["player profile 30hz (timeline X., tap", "20hz"]);
     std::fs::remove_file(&b).unwrap();
-    let c = part("2/2", "12hz");
+    let c = part("2/2", "20hz");
     let out = nestor(&["sim", "merge", a.to_str().unwrap(), c.to_str().unwrap()]);
     let stdout = common::ok(&out);
-    assert!(stdout.contains("profile: 12hz (timeline X...."), "{stdout}");
+    assert!(stdout.contains("profile: 20hz (timeline X.."), "{stdout}");
 }
