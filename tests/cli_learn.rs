@@ -111,6 +111,51 @@ fn a_small_run_writes_its_data_and_weights_that_play() {
     );
 }
 
+/// The (rows, target) columns of a positions file.
+fn positions(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).expect("a positions file");
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[2].to_string(), f[3].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn lambda_below_one_values_the_same_games_positions_again() {
+    let tmp = common::temp_dir("learn-lambda");
+    let dir = tmp.path();
+    ok(&nestor(&learn_args("plain", "plain.toml"), dir));
+    let args = with(learn_args("lambda", "lambda.toml"), "--lambda", "0.5");
+    let stdout = ok(&nestor(&with(args, "--sweeps", "3"), dir));
+    assert!(stdout.contains("round 2: 6 games"), "{stdout}");
+    // Round 1 is the starting weights' games either way: the same positions, other targets.
+    let (plain, lambda) = (
+        positions(&dir.join("plain/round-1.csv")),
+        positions(&dir.join("lambda/round-1.csv")),
+    );
+    assert_eq!(plain.len(), lambda.len());
+    assert!(plain.iter().zip(&lambda).all(|(p, l)| p.0 == l.0));
+    let differ = plain
+        .iter()
+        .zip(&lambda)
+        .filter(|(p, l)| p.1 != l.1)
+        .count();
+    assert!(
+        differ > plain.len() / 2,
+        "{differ} of {} differ",
+        plain.len()
+    );
+    assert_ne!(
+        body(&dir.join("plain.toml")),
+        body(&dir.join("lambda.toml"))
+    );
+    let weights = nestor::search::Weights::load(&dir.join("lambda.toml")).expect("loads");
+    assert!(weights.at(29).learned.is_some());
+}
+
 #[test]
 fn existing_outputs_are_refused_before_any_game() {
     let tmp = common::temp_dir("learn-refuse");
@@ -138,6 +183,9 @@ fn bad_options_are_refused_with_their_reason() {
         ("--gamma", "1.5", "at most 1"),
         ("--gamma", "0", "above 0"),
         ("--ridge", "0", "positive"),
+        ("--lambda", "1.5", "from 0 to 1"),
+        ("--lambda", "-0.1", "from 0 to 1"),
+        ("--sweeps", "0", "0"),
         ("--rounds", "0", "0"),
     ] {
         let args = with(learn_args("d", "o.toml"), flag, value);

@@ -60,6 +60,14 @@ fn sim_part(k: &str, p: &Path) -> Vec<OsString> {
     args
 }
 
+/// A path of its own in the fixtures' folder for each run of a case, whatever the path under
+/// test is (/dev/null, a FIFO...): the other output of a command that writes two.
+fn own_path(f: &Fixture, stem: &str, ext: &str) -> PathBuf {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    f.dir.path().join(format!("{stem}-{n}{ext}"))
+}
+
 /// A one-round `learn` of two short games.
 fn learn(data: &Path, out: &Path) -> Vec<OsString> {
     os(&[
@@ -127,10 +135,7 @@ const CASES: &[Case] = &[
         name: "tune --out",
         kind: Kind::File,
         args: |f, p| {
-            // A state file of its own in the fixtures' folder, whatever `p` is (/dev/null...).
-            static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-            let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let state = f.dir.path().join(format!("state-{n}.json"));
+            let state = own_path(f, "state", ".json");
             os(&[
                 &"tune",
                 &"--population",
@@ -153,22 +158,12 @@ const CASES: &[Case] = &[
     Case {
         name: "learn --out",
         kind: Kind::File,
-        args: |f, p| {
-            // A data folder of its own in the fixtures' folder, whatever `p` is (/dev/null...).
-            static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-            let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let data = f.dir.path().join(format!("learn-{n}"));
-            learn(&data, p)
-        },
+        args: |f, p| learn(&own_path(f, "learn", ""), p),
     },
     Case {
         name: "learn --data",
         kind: Kind::InFolder("check.csv"),
-        args: |f, p| {
-            static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-            let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            learn(p, &f.dir.path().join(format!("learned-{n}.toml")))
-        },
+        args: |f, p| learn(p, &own_path(f, "learned", ".toml")),
     },
     Case {
         name: "trace --out",

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use nestor::io::{Output, OutputSet};
-use nestor::lab::learn::{fit, play_round, with_learned, GameSamples, RoundConfig, Sample};
+use nestor::lab::learn::{
+    play_round, relabel, with_learned, GameSamples, Normal, Returns, RoundConfig, Sample,
+};
 use nestor::search::eval::encode_rows;
 use nestor::search::weights::LearnedValue;
 
@@ -52,6 +54,15 @@ pub struct LearnArgs {
     /// How much less each later piece's lines count in a position's target (0 < gamma ≤ 1).
     #[arg(long, default_value_t = 0.98, value_parser = parse_gamma)]
     pub gamma: f64,
+    /// How far a target trusts the game that followed its position against the current fit
+    /// (0 ≤ lambda ≤ 1): 1 counts the discounted lines the game went on to clear and nothing
+    /// after a stop at the piece cap; below 1 every kept position is valued again each round
+    /// by λ-returns under the newest fit (`--sweeps` times), the cap's board valued on.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_lambda, allow_negative_numbers = true)]
+    pub lambda: f64,
+    /// With lambda below 1: how many times a round values the positions again and fits.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub sweeps: u32,
     /// The ridge term of the fit (larger: weights nearer 0 where the data say little).
     #[arg(long, default_value_t = 1.0, value_parser = parse_ridge)]
     pub ridge: f64,
@@ -74,6 +85,13 @@ fn parse_gamma(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(g) if g > 0.0 && g <= 1.0 => Ok(g),
         _ => Err(format!("{s:?} is not a number above 0 and at most 1")),
+    }
+}
+
+fn parse_lambda(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(l) if (0.0..=1.0).contains(&l) => Ok(l),
+        _ => Err(format!("{s:?} is not a number from 0 to 1")),
     }
 }
 
@@ -120,10 +138,13 @@ pub fn rows_hex(rows: &[u16; 20]) -> String {
     })
 }
 
-fn positions_csv(games: &[GameSamples]) -> String {
+/// A round's positions with the targets its fit was made of (`kept`: the games' samples as
+/// the fit left them, in the same order).
+fn positions_csv(games: &[GameSamples], kept: &[Sample]) -> String {
     let mut s = String::from("seed,piece,rows,target\n");
+    let mut kept = kept.iter();
     for g in games {
-        for (i, p) in g.samples.iter().enumerate() {
+        for (i, p) in kept.by_ref().take(g.samples.len()).enumerate() {
             let _ = writeln!(s, "{},{},{},{}", g.seed, i, rows_hex(&p.rows), p.target);
         }
     }
@@ -203,6 +224,53 @@ fn round_config(args: &LearnArgs, k: u32, threads: usize, phase: &Phase) -> Roun
     }
 }
 
+/// Every position kept so far, and each game's part of them with the board the piece cap
+/// stopped it at.
+#[derive(Default)]
+struct Kept {
+    samples: Vec<Sample>,
+    games: Vec<(std::ops::Range<usize>, Option<[u16; 20]>)>,
+}
+
+impl Kept {
+    fn add(&mut self, games: &[GameSamples]) {
+        for g in games {
+            let start = self.samples.len();
+            self.samples.extend_from_slice(&g.samples);
+            self.games.push((start..self.samples.len(), g.end));
+        }
+    }
+
+    /// The fit after a round: of the plain targets, or (lambda below 1) of the λ-returns
+    /// under the last fit, valued again and fitted `sweeps` times, starting from `last`
+    /// (round 1: the fit of the plain targets).
+    fn fit(&mut self, args: &LearnArgs, last: Option<&LearnedValue>) -> Result<LearnedValue> {
+        let normal = Normal::new(&self.samples, args.ridge)?;
+        let mut value = match last {
+            Some(v) if args.lambda < 1.0 => v.clone(),
+            _ => normal.solve(&self.samples)?,
+        };
+        if args.lambda < 1.0 {
+            let returns = Returns {
+                gamma: args.gamma,
+                lambda: args.lambda,
+            };
+            for _ in 0..args.sweeps {
+                for (range, end) in &self.games {
+                    relabel(
+                        &mut self.samples[range.clone()],
+                        end.as_ref(),
+                        &value,
+                        returns,
+                    );
+                }
+                value = normal.solve(&self.samples)?;
+            }
+        }
+        Ok(value)
+    }
+}
+
 /// A round's fit: its weights, its learned value and the round it came from.
 struct Fitted {
     round: u32,
@@ -217,7 +285,7 @@ pub fn run(args: &LearnArgs) -> Result<ExitCode> {
     let interrupt = Interrupt::install();
     let threads = threads(args.threads, args.games);
     let mut header = header(&bot);
-    let mut samples: Vec<Sample> = Vec::new();
+    let mut kept = Kept::default();
     // The fit the next round plays (none before round 1), and the best one played so far
     // by its round's mean lines.
     let (mut playing, mut best): (Option<Fitted>, Option<(f64, Fitted)>) = (None, None);
@@ -244,11 +312,11 @@ pub fn run(args: &LearnArgs) -> Result<ExitCode> {
                 best = Some((mean, f));
             }
         }
-        let before = samples.len();
-        samples.extend(games.iter().flat_map(|g| g.samples.iter().copied()));
-        let value = fit(&samples, args.ridge)?;
+        let before = kept.samples.len();
+        kept.add(&games);
+        let value = kept.fit(args, playing.as_ref().map(|f| &f.value))?;
         let weights = with_learned(&bot.weights, phase.from_level, value.clone());
-        let line = round_line(k, &games, samples.len() - before);
+        let line = round_line(k, &games, kept.samples.len() - before);
         println!("{line}");
         let by = match k {
             1 => "the starting weights".to_string(),
@@ -256,7 +324,7 @@ pub fn run(args: &LearnArgs) -> Result<ExitCode> {
         };
         let _ = writeln!(header, "# {line} (played by {by})");
         let (csv, toml) = &outputs.rounds[(k - 1) as usize];
-        write(csv, &positions_csv(&games))?;
+        write(csv, &positions_csv(&games, &kept.samples[before..]))?;
         write(toml, &format!("{header}{}", weights.to_toml()))?;
         playing = Some(Fitted {
             round: k,
@@ -268,7 +336,7 @@ pub fn run(args: &LearnArgs) -> Result<ExitCode> {
     let Some(chosen) = best.map(|(_, f)| f).or(playing) else {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     };
-    write(&outputs.check, &check_csv(&samples, &chosen.value))?;
+    write(&outputs.check, &check_csv(&kept.samples, &chosen.value))?;
     let _ = writeln!(header, "# chosen: round {}'s weights", chosen.round);
     write(
         &outputs.out,

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::state::{Game, PlayState};
 use crate::movegen::profile::Profile;
-use crate::search::eval::board_rows;
+use crate::search::eval::visible_rows;
 use crate::search::plan::Planner;
 use crate::search::weights::{LearnedValue, PhaseWeights, Weights};
 use crate::search::Standard;
@@ -21,7 +21,9 @@ use super::batch::in_parallel;
 use super::selfplay::SelfPlay;
 
 mod fit;
-pub use fit::{fit, FitError};
+mod returns;
+pub use fit::{fit, FitError, Normal};
+pub use returns::{relabel, targets, Returns};
 
 /// One position: the visible rows at a spawn and the value the fit should predict there.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,6 +32,8 @@ pub struct Sample {
     pub rows: [u16; 20],
     /// Minus the discounted lines cleared from this spawn on (lower is better).
     pub target: f64,
+    /// The lines this spawn's piece cleared (to the next spawn, or to the game's end).
+    pub lines: u32,
 }
 
 /// One self-play game's positions.
@@ -43,6 +47,9 @@ pub struct GameSamples {
     pub pieces: u32,
     /// It ended at its top-out (not at the piece cap).
     pub topped_out: bool,
+    /// The board at the spawn the piece cap stopped, when it is at a recorded level (what a
+    /// bootstrapped target values the rest of the game by).
+    pub end: Option<[u16; 20]>,
     /// The position of every spawn at a recorded level, in order.
     pub samples: Vec<Sample>,
 }
@@ -67,20 +74,6 @@ pub struct RoundConfig {
     pub levels: (u8, u8),
 }
 
-/// The targets of a game whose spawns had cleared `lines_at` lines so far and which ended
-/// with `final_lines`: minus the lines from each spawn on, the k-th piece later × gammaᵏ.
-pub fn targets(lines_at: &[u32], final_lines: u32, gamma: f64) -> Vec<f64> {
-    let mut out = vec![0.0; lines_at.len()];
-    let mut ahead = 0.0;
-    let mut next = final_lines;
-    for (i, &l) in lines_at.iter().enumerate().rev() {
-        ahead = f64::from(next - l) + gamma * ahead;
-        next = l;
-        out[i] = -ahead;
-    }
-    out
-}
-
 /// Plays one game from `level` with `seed`, recording each spawn; `None` if `stop` was set.
 fn play_game(
     planner: &mut Planner<Standard>,
@@ -93,6 +86,7 @@ fn play_game(
     let (mut rows, mut lines_at) = (Vec::new(), Vec::new());
     let (mut was_control, mut spawns) = (false, 0u32);
     let (from, to) = config.levels;
+    let mut end = None;
     let topped_out = loop {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -100,11 +94,14 @@ fn play_game(
         let control = game.play_state == PlayState::Control;
         if control && !was_control {
             if spawns >= config.max_pieces {
+                end = (from..=to)
+                    .contains(&game.level)
+                    .then(|| visible_rows(&game.board()));
                 break false;
             }
             spawns += 1;
             if (from..=to).contains(&game.level) {
-                rows.push(board_rows(&game.board()));
+                rows.push(visible_rows(&game.board()));
                 lines_at.push(game.line_count());
             }
         }
@@ -116,16 +113,23 @@ fn play_game(
     };
     let lines = game.line_count();
     let targets = targets(&lines_at, lines, config.gamma);
+    let cleared = lines_at.iter().skip(1).chain([&lines]).zip(&lines_at);
     let samples = rows
         .into_iter()
         .zip(targets)
-        .map(|(rows, target)| Sample { rows, target })
+        .zip(cleared)
+        .map(|((rows, target), (next, at))| Sample {
+            rows,
+            target,
+            lines: next - at,
+        })
         .collect::<Vec<_>>();
     Some(GameSamples {
         seed,
         lines,
         pieces: spawns,
         topped_out,
+        end,
         samples,
     })
 }

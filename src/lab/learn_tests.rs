@@ -1,14 +1,12 @@
 use super::*;
 use crate::movegen::profile::Profile;
 
-#[test]
-fn targets_discount_each_later_pieces_lines() {
-    // Spawns after 0, 0, 2 and 3 lines; the game ended at 3.
-    let t = targets(&[0, 0, 2, 3], 3, 0.5);
-    // From the last spawn nothing more; from the third, its piece's 1 line; from the second,
-    // its piece's 2 then half of 1; from the first, nothing then half of 2.5.
-    assert_eq!(t, vec![-1.25, -2.5, -1.0, -0.0]);
-    assert_eq!(targets(&[], 7, 0.9), Vec::<f64>::new());
+/// The 12 Hz preset and its built-in set, which the rounds here play.
+fn twelve_hz() -> (Profile, Weights) {
+    (
+        Profile::preset("12hz").expect("a preset"),
+        Weights::built_in("12hz").expect("a built-in set"),
+    )
 }
 
 fn config(threads: usize) -> RoundConfig {
@@ -25,8 +23,7 @@ fn config(threads: usize) -> RoundConfig {
 
 #[test]
 fn a_round_is_the_same_on_one_thread_and_two_and_its_targets_add_up() {
-    let profile = Profile::preset("12hz").unwrap();
-    let weights = Weights::built_in("12hz").unwrap();
+    let (profile, weights) = twelve_hz();
     let never = AtomicBool::new(false);
     let one = play_round(&config(1), &profile, &weights, &never, |_, _| {});
     let two = play_round(&config(2), &profile, &weights, &never, |_, _| {});
@@ -53,8 +50,7 @@ fn a_round_is_the_same_on_one_thread_and_two_and_its_targets_add_up() {
 
 #[test]
 fn a_stopped_round_returns_only_finished_games() {
-    let profile = Profile::preset("12hz").unwrap();
-    let weights = Weights::built_in("12hz").unwrap();
+    let (profile, weights) = twelve_hz();
     let stop = AtomicBool::new(true);
     assert!(play_round(&config(1), &profile, &weights, &stop, |_, _| {}).is_empty());
 }
@@ -85,8 +81,7 @@ fn a_learned_phase_values_pairs_by_lines_and_the_learned_value_only() {
 
 #[test]
 fn fitted_weights_play_a_round() {
-    let profile = Profile::preset("12hz").unwrap();
-    let weights = Weights::built_in("12hz").unwrap();
+    let (profile, weights) = twelve_hz();
     let never = AtomicBool::new(false);
     let games = play_round(&config(2), &profile, &weights, &never, |_, _| {});
     let samples: Vec<Sample> = games.iter().flat_map(|g| g.samples.clone()).collect();

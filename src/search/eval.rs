@@ -11,9 +11,10 @@ use crate::game::Pos;
 use crate::movegen::ReachLock;
 use crate::movegen::ReachTable;
 
+use feature_values::features_of;
+pub use feature_values::visible_rows;
 pub use feature_values::{features, lock_height, pair_features, Features};
-use feature_values::{features_of, visible_rows};
-pub use learned::{board_rows, encode, encode_rows, Encoded};
+pub use learned::{encode, encode_rows, Encoded};
 pub use prefix::Prefix;
 pub use rules::{ceiling_load, spawn_region_spans_a_row, spawn_room};
 

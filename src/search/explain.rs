@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::game::score::drop_speed;
 
-use super::eval::{board_rows, ceiling_load, encode_rows, pair_features, PairOutcome, Standard};
+use super::eval::{ceiling_load, encode_rows, pair_features, visible_rows, PairOutcome, Standard};
 use super::plan::Situation;
 use super::rank::{Ranked, Ranker};
 use super::weights::PhaseWeights;
@@ -156,7 +156,7 @@ impl<'a> Explainer<'a> {
         }
         if let Some(learned) = &w.learned {
             // The learned value of the final board, as one term of weight 1.
-            let value = learned.value_of(&encode_rows(&board_rows(outcome.board)));
+            let value = learned.value_of(&encode_rows(&visible_rows(outcome.board)));
             rule("learned", value, 1.0);
         }
         terms

@@ -157,8 +157,9 @@ pub(super) fn features_of(rows: &[u16; 20]) -> Features {
     f
 }
 
-/// The 20 visible rows of `board` (0..19 from the top), masked to the ten columns.
-pub(super) fn visible_rows(board: &Board) -> [u16; 20] {
+/// The 20 visible rows of `board` (0..19 from the top), masked to the ten columns: how the
+/// features, the learned value and the trainer's data read a board.
+pub fn visible_rows(board: &Board) -> [u16; 20] {
     let mut rows = [0u16; 20];
     for (dst, &src) in rows.iter_mut().zip(&board.rows[HIDDEN_ROWS..]) {
         *dst = src & FULL_ROW;

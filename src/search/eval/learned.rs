@@ -8,9 +8,9 @@
 // read a board through `encode`, so they see the same inputs, and the trainer's check values
 // come from `LearnedValue::value_of` itself (the committed check file pins them bit for bit).
 
-use super::feature_values::{features_of, visible_rows};
+use super::feature_values::features_of;
 use super::Features;
-use crate::game::Board;
+use crate::game::board::FULL_ROW;
 pub use crate::search::weights::learned::Encoded;
 use crate::search::weights::learned::{
     LearnedValue, ACTIVE, HEIGHTS, HEIGHT_CAP, HOLES, HOLE_CAP, HOLE_ROW_CAP, PAIRS, PAIR_CAP,
@@ -24,12 +24,12 @@ pub fn encode(rows: &[u16; 20], board: &Features) -> Encoded {
     let mut seen = 0u16;
     let (mut holes, mut hole_rows) = (0u32, 0usize);
     for (r, &row) in rows.iter().enumerate() {
-        let mut new = row & !seen & 0x3ff;
+        let mut new = row & !seen & FULL_ROW;
         while new != 0 {
             heights[new.trailing_zeros() as usize] = 20 - r;
             new &= new - 1;
         }
-        let empty_below = !row & seen & 0x3ff;
+        let empty_below = !row & seen & FULL_ROW;
         holes += empty_below.count_ones();
         hole_rows += usize::from(empty_below != 0);
         seen |= row;
@@ -65,11 +65,6 @@ pub fn encode(rows: &[u16; 20], board: &Features) -> Encoded {
 /// [`encode`] of visible rows, their features counted here: how the trainer reads a position.
 pub fn encode_rows(rows: &[u16; 20]) -> Encoded {
     encode(rows, &features_of(rows))
-}
-
-/// The visible rows of `board`, as the learned value and the trainer's data keep a board.
-pub fn board_rows(board: &Board) -> [u16; 20] {
-    visible_rows(board)
 }
 
 impl LearnedValue {
