@@ -3,7 +3,8 @@
 
 // One round of policy iteration: the games are played by the current weights, each position's
 // target is what that play then earned (minus the lines cleared from it on, each later piece's
-// lines discounted by `gamma`, 0 after the top-out), and the fit predicts it from the board.
+// lines discounted by `gamma`, 0 after the top-out), or its λ-return under a fit
+// (`learn/returns.rs`), and the fit predicts it from the board.
 // The weights of the next round value a pair as the lines it clears plus the learned value of
 // the board it leaves. Games run on many threads but are gathered in seed order, so the data
 // and the fit are the same for any thread count.
