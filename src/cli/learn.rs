@@ -56,8 +56,9 @@ pub struct LearnArgs {
     pub gamma: f64,
     /// How far a target trusts the game that followed its position against the current fit
     /// (0 ≤ lambda ≤ 1): 1 counts the discounted lines the game went on to clear and nothing
-    /// after a stop at the piece cap; below 1 every kept position is valued again each round
-    /// by λ-returns under the newest fit (`--sweeps` times), the cap's board valued on.
+    /// after a stop at the piece cap; below 1, after each round's plain fit, every kept
+    /// position is valued again by its λ-return under the fit and fitted again (`--sweeps`
+    /// times), the cap's board valued on.
     #[arg(long, default_value_t = 1.0, value_parser = parse_lambda, allow_negative_numbers = true)]
     pub lambda: f64,
     /// With lambda below 1: how many times a round values the positions again and fits.
@@ -241,15 +242,14 @@ impl Kept {
         }
     }
 
-    /// The fit after a round: of the plain targets, or (lambda below 1) of the λ-returns
-    /// under the last fit, valued again and fitted `sweeps` times, starting from `last`
-    /// (round 1: the fit of the plain targets).
-    fn fit(&mut self, args: &LearnArgs, last: Option<&LearnedValue>) -> Result<LearnedValue> {
+    /// The fit after a round: of the plain targets, then (lambda below 1) `sweeps` times of
+    /// the λ-returns under the fit before. Every round starts again from the plain targets'
+    /// fit of all the kept positions (not from the last round's fit); each sweep moves it
+    /// towards the λ-returns' fixed point by a factor of at most γ(1 − λ)/(1 − γλ) (0.975 at
+    /// λ 0.8, γ 0.995), so the result lies between the two.
+    fn fit(&mut self, args: &LearnArgs) -> Result<LearnedValue> {
         let normal = Normal::new(&self.samples, args.ridge)?;
-        let mut value = match last {
-            Some(v) if args.lambda < 1.0 => v.clone(),
-            _ => normal.solve(&self.samples)?,
-        };
+        let mut value = normal.solve(&self.samples)?;
         if args.lambda < 1.0 {
             let returns = Returns {
                 gamma: args.gamma,
@@ -314,7 +314,7 @@ pub fn run(args: &LearnArgs) -> Result<ExitCode> {
         }
         let before = kept.samples.len();
         kept.add(&games);
-        let value = kept.fit(args, playing.as_ref().map(|f| &f.value))?;
+        let value = kept.fit(args)?;
         let weights = with_learned(&bot.weights, phase.from_level, value.clone());
         let line = round_line(k, &games, kept.samples.len() - before);
         println!("{line}");
