@@ -56,6 +56,10 @@ pub trait Evaluator: Sync {
         })
     }
 
+    /// What a pair's value at `level` counts for `lines` cleared by one of its locks: the part
+    /// of a lock's worth the third-piece layer, which values the two locks after it, adds back.
+    fn lines_value(&self, level: u8, lines: u32) -> f64;
+
     /// `evaluate`, for a pair whose board after the first lock gave `prefix`; the same value.
     fn evaluate_after(&self, _prefix: &Prefix, outcome: &PairOutcome) -> Option<f64> {
         self.evaluate(outcome)
@@ -255,6 +259,10 @@ impl Standard {
 }
 
 impl Evaluator for Standard {
+    fn lines_value(&self, level: u8, lines: u32) -> f64 {
+        self.at(level).lines_cleared * f64::from(lines)
+    }
+
     #[inline]
     fn evaluate(&self, outcome: &PairOutcome) -> Option<f64> {
         #[cfg(target_arch = "x86_64")]

@@ -79,6 +79,9 @@ pub fn third_piece_odds(preview: Piece) -> [f64; Piece::NUM] {
 pub(crate) struct Pair {
     pub first: usize,
     pub value: f64,
+    /// Lines the first lock clears: the layer's expectation values the two locks after it, so
+    /// the re-ranking adds what the pair value counts for these (`Evaluator::lines_value`).
+    pub lines_first: u32,
     pub second: Pos,
     pub lines_second: u32,
     pub board: Board,
@@ -104,6 +107,7 @@ impl Pair {
         Pair {
             first,
             value,
+            lines_first: after.lines,
             second,
             lines_second,
             board,
@@ -224,7 +228,9 @@ impl ThirdPiece {
     }
 
     /// Re-ranks `pairs` (best two-piece value first, at most `top_k` of them) by the third
-    /// piece's expectation; returns the index in `pairs` of the chosen one, or `None` when the
+    /// piece's expectation plus the value of the lines each pair's first lock clears (the
+    /// expectation values the next and third locks, so a line cleared now would count for
+    /// nothing: benches/README.md, "The first lock's lines in the look-ahead"); returns the index in `pairs` of the chosen one, or `None` when the
     /// deadline passed first or no pair has an expectation (keep the two-piece choice).
     pub(crate) fn choose<E: Evaluator>(
         &mut self,
@@ -244,7 +250,7 @@ impl ThirdPiece {
             }
             if let Some(e) = self.expectation(evaluator, pair, &odds, profile) {
                 self.expectations.push((k, e));
-                let e = e + pair.penalty;
+                let e = e + pair.penalty + evaluator.lines_value(pair.level, pair.lines_first);
                 if best.is_none_or(|(b, _)| e < b) {
                     best = Some((e, k));
                 }
@@ -319,6 +325,40 @@ mod tests {
     }
 
     #[test]
+    fn the_re_ranking_counts_the_lines_of_the_first_lock() {
+        use crate::game::piece::Orientation;
+        use crate::search::eval::Standard;
+        let evaluator = Standard::default();
+        let profile = Profile::preset("12hz").expect("the 12hz preset");
+        // The same board after both locks, so the same expectation: only the first lock's line
+        // (which the layer's pairs after it leave out) tells the two pairs apart. At level 29
+        // the built-in set rewards a line.
+        let level = 29;
+        assert!(evaluator.lines_value(level, 1) < 0.0);
+        let pair = |first, lines_first| Pair {
+            first,
+            value: 0.0,
+            lines_first,
+            second: Pos {
+                x: 5,
+                y: 18,
+                orientation: Orientation::new(2).expect("T up"),
+            },
+            lines_second: 0,
+            board: Board::default(),
+            speed: 1,
+            level,
+            penalty: 0.0,
+        };
+        let mut layer = ThirdPiece::default();
+        for (pairs, clears) in [([pair(0, 0), pair(1, 1)], 1), ([pair(0, 1), pair(1, 0)], 0)] {
+            let started = Instant::now();
+            let chosen = layer.choose(&evaluator, &pairs, Piece::T, &profile, started, None);
+            assert_eq!(chosen, Some(clears), "{:?}", pairs.map(|p| p.lines_first));
+        }
+    }
+
+    #[test]
     fn the_top_k_by_key_is_the_sorts_prefix_or_says_it_needs_the_sort() {
         use crate::game::piece::Orientation;
         let second = Pos {
@@ -354,6 +394,7 @@ mod tests {
                 .map(|p| Pair {
                     first: p.first as usize,
                     value: p.value,
+                    lines_first: 0,
                     second: p.second,
                     lines_second: 0,
                     board: Board::default(),

@@ -8,8 +8,10 @@
 // that missing depth is what slow taps feel most (benches/README.md, "The blind plan's third
 // piece"): the stack must stay reachable for every piece to come. Here the `lookahead.top_k`
 // first locks of best worth (every next piece with a pair) are valued again as the expectation
-// over the next piece of the third-piece layer's expectation after its best pair. Below a row a
-// frame the re-plan at the reaction sees the next piece and runs the layer itself.
+// over the next piece of the third-piece layer's expectation after its best pair, plus the value
+// of the lines the first lock clears (which that expectation, of the two locks after it, leaves
+// out). Below a row a frame the re-plan at the reaction sees the next piece and runs the layer
+// itself.
 
 use crate::game::piece::Piece;
 use crate::game::score::drop_speed;
@@ -75,7 +77,8 @@ impl<E: Evaluator> Planner<E> {
                 let e = third.expectation(evaluator, &pair, &odds_after, profile)?;
                 worth += odds[next.index()] * e;
             }
-            Some(worth)
+            // The expectation values the two locks after this one: its own lines count too.
+            Some(worth + evaluator.lines_value(after.level, after.lines))
         })
     }
 }

@@ -73,7 +73,9 @@ fn worths(p: &Planner<Standard>, s: &Situation, first: Pos) -> (Option<f64>, Opt
         }
         three = three.zip(e).map(|(t, e)| t + odds[next.index()] * e);
     }
-    (Some(two), three)
+    // The pairs after the first lock leave its own lines out: the recount counts them here.
+    let own = p.evaluator.at(s.level).lines_cleared * f64::from(after.lines);
+    (Some(two), three.map(|t| t + own))
 }
 
 #[test]
