@@ -230,8 +230,9 @@ impl ThirdPiece {
     /// Re-ranks `pairs` (best two-piece value first, at most `top_k` of them) by the third
     /// piece's expectation plus the value of the lines each pair's first lock clears (the
     /// expectation values the next and third locks, so a line cleared now would count for
-    /// nothing: benches/README.md, "The first lock's lines in the look-ahead"); returns the index in `pairs` of the chosen one, or `None` when the
-    /// deadline passed first or no pair has an expectation (keep the two-piece choice).
+    /// nothing: benches/README.md, "The first lock's lines in the look-ahead"); returns the
+    /// index in `pairs` of the chosen one, or `None` when the deadline passed first or no pair
+    /// has an expectation (keep the two-piece choice).
     pub(crate) fn choose<E: Evaluator>(
         &mut self,
         evaluator: &E,
