@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """nestor next to BetaTetris on BetaTetris's grid: the table and the chart of benches/README.md.
 
-    scripts/grid_report.py [--runs DIR] [--grid benches/grid] [--beta FILE]
+    scripts/grid_report.py [--runs DIR] [--grid benches/grid] [--beta FILE] [--base DIR]
 
 With --runs (the folder scripts/grid.sh wrote), collects every finished chunk into
 GRID/nestor-games.csv (one row per game: hz, reaction, seed, lines); without it, reads that
-file. Writes GRID/table.md (nestor's cells beside BetaTetris's normal-low column from
+file. A grid folder holds only the cells it played: when GRID/base names another grid folder
+(one line, relative to GRID; --base writes it), every cell GRID lacks is read from there, and so
+on down that folder's own base. Writes GRID/table.md (nestor's cells beside BetaTetris's normal-low column from
 GRID/betatetris.csv, or --beta) and GRID/grid.svg (reach 230 and 330 lines by tap rate). Intervals are
 95 %: Wilson for the shares, t for the mean, the order-statistic (binomial) interval for the
 median. Standard library only.
@@ -86,6 +88,44 @@ def read_games(path):
     for g in csv.DictReader(lines):
         cells.setdefault((g["hz"], int(g["reaction"])), []).append(int(g["lines"]))
     return cells
+
+
+def read_grid(grid):
+    """Every cell of GRID and of its bases: {cell: lines}, {cell: the folder it was read from}."""
+    cells, source, seen = {}, {}, []
+    while grid:
+        real = os.path.realpath(grid)
+        if real in seen:
+            raise SystemExit(f"grid_report.py: {grid}/base leads back to {grid}: a loop of bases")
+        seen.append(real)
+        games = os.path.join(grid, "nestor-games.csv")
+        if not os.path.isfile(games):
+            raise SystemExit(f"grid_report.py: {games} is missing (play it with scripts/grid.sh, then --runs)")
+        for cell, xs in read_games(games).items():
+            if cell not in cells:
+                cells[cell], source[cell] = xs, grid
+        base = os.path.join(grid, "base")
+        grid = None
+        if os.path.isfile(base):
+            with open(base) as fh:
+                name = fh.read().strip()
+            if not name:
+                raise SystemExit(f"grid_report.py: {base} is empty (it names the folder the missing cells come from)")
+            grid = os.path.normpath(os.path.join(os.path.dirname(base), name))
+    return cells, source
+
+
+def borrowed(source, grid):
+    """The table's footnote: which cells came from which base folder."""
+    by = {}
+    for (hz, r), g in source.items():
+        if g != grid:
+            by.setdefault(os.path.relpath(g), []).append((HZ.index(hz) if hz in HZ else 99, hz, r))
+    notes = []
+    for g, cs in sorted(by.items()):
+        names = ", ".join(f"{hz[:-2]} Hz {r}" for _, hz, r in sorted(cs))
+        notes.append(f"- from {g}: {names}.")
+    return "\nCells not played in this folder (its base):\n" + "\n".join(notes) + "\n" if notes else ""
 
 
 def read_beta(path, model="normal-low"):
@@ -213,17 +253,24 @@ def main():
     ap.add_argument("--runs", help="the folder scripts/grid.sh wrote (collect it first)")
     ap.add_argument("--grid", default="benches/grid", help="the data folder")
     ap.add_argument("--beta", help="BetaTetris's figures [default: GRID/betatetris.csv]")
+    ap.add_argument("--base", help="the grid folder this one's missing cells come from (written to GRID/base)")
     a = ap.parse_args()
     games = os.path.join(a.grid, "nestor-games.csv")
+    if a.base:
+        if not os.path.isfile(os.path.join(a.base, "nestor-games.csv")):
+            raise SystemExit(f"grid_report.py: --base {a.base} is not a grid folder (no nestor-games.csv)")
+        with open(os.path.join(a.grid, "base"), "w") as fh:
+            fh.write(os.path.relpath(a.base, a.grid) + "\n")
     if a.runs:
         collect(a.runs, games)
-    cells = read_games(games)
+    cells, source = read_grid(a.grid)
     beta = read_beta(a.beta or os.path.join(a.grid, "betatetris.csv"))
+    text = table(cells, beta) + borrowed(source, a.grid)
     with open(os.path.join(a.grid, "table.md"), "w") as fh:
-        fh.write(table(cells, beta))
+        fh.write(text)
     with open(os.path.join(a.grid, "grid.svg"), "w") as fh:
         fh.write(svg(cells, beta))
-    print(table(cells, beta), end="")
+    print(text, end="")
 
 
 if __name__ == "__main__":
