@@ -92,11 +92,11 @@ def read_games(path):
 
 def read_grid(grid):
     """Every cell of GRID and of its bases: {cell: lines}, {cell: the folder it was read from}."""
-    cells, source, seen = {}, {}, []
+    cells, source, seen, named_by = {}, {}, [], None
     while grid:
         real = os.path.realpath(grid)
         if real in seen:
-            raise SystemExit(f"grid_report.py: {grid}/base leads back to {grid}: a loop of bases")
+            raise SystemExit(f"grid_report.py: {named_by} leads back to {grid}: a loop of bases")
         seen.append(real)
         games = os.path.join(grid, "nestor-games.csv")
         if not os.path.isfile(games):
@@ -111,7 +111,7 @@ def read_grid(grid):
                 name = fh.read().strip()
             if not name:
                 raise SystemExit(f"grid_report.py: {base} is empty (it names the folder the missing cells come from)")
-            grid = os.path.normpath(os.path.join(os.path.dirname(base), name))
+            grid, named_by = os.path.normpath(os.path.join(os.path.dirname(base), name)), base
     return cells, source
 
 
@@ -256,6 +256,10 @@ def main():
     ap.add_argument("--base", help="the grid folder this one's missing cells come from (written to GRID/base)")
     a = ap.parse_args()
     games = os.path.join(a.grid, "nestor-games.csv")
+    if a.runs and not os.path.isdir(a.runs):
+        raise SystemExit(f"grid_report.py: --runs {a.runs} is not a folder (scripts/grid.sh --dir writes it)")
+    if a.runs or a.base:
+        os.makedirs(a.grid, exist_ok=True)
     if a.base:
         if not os.path.isfile(os.path.join(a.base, "nestor-games.csv")):
             raise SystemExit(f"grid_report.py: --base {a.base} is not a grid folder (no nestor-games.csv)")

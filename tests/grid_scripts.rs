@@ -85,7 +85,7 @@ fn a_cell_by_the_restart_rule_resumes_refuses_another_rule_and_is_reported() {
     );
     // The report: the cell's two games beside BetaTetris's figures for it.
     let report = tmp.path().join("report");
-    std::fs::create_dir(&report).unwrap();
+    // The report folder need not exist: it is made.
     let out = Command::new("python3")
         .arg("scripts/grid_report.py")
         .arg("--runs")
@@ -176,7 +176,11 @@ fn a_grid_folder_reads_the_cells_it_did_not_play_from_its_base() {
     std::fs::write(old.join("base"), "../new\n").unwrap();
     let looped = report(&new, &[]);
     assert_eq!(looped.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&looped.stderr).contains("a loop of bases"));
+    let err = String::from_utf8_lossy(&looped.stderr).to_string();
+    assert!(
+        err.contains("a loop of bases") && err.contains("old/base"),
+        "{err}"
+    );
     // A base that is not a grid folder is refused before anything is written.
     std::fs::remove_file(new.join("base")).unwrap();
     let bad = report(
