@@ -241,7 +241,7 @@ fn an_unknown_phase_is_refused_with_the_phases_there_are() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("--phase nope") && err.contains("score, killscreen"),
+        err.contains("--phase nope") && err.contains("score, survival, killscreen"),
         "{err}"
     );
     assert!(!tmp.path().join("d").exists(), "nothing was made");
