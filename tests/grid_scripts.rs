@@ -84,23 +84,15 @@ fn a_cell_by_the_restart_rule_resumes_refuses_another_rule_and_is_reported() {
         first
     );
     // The report: the cell's two games beside BetaTetris's figures for it.
-    let report = tmp.path().join("report");
+    let folder = tmp.path().join("report");
     // The report folder need not exist: it is made.
-    let out = Command::new("python3")
-        .arg("scripts/grid_report.py")
-        .arg("--runs")
-        .arg(&runs)
-        .arg("--grid")
-        .arg(&report)
-        .args(["--beta", "benches/grid/betatetris.csv"])
-        .output()
-        .expect("python3 runs");
+    let out = report(&folder, &["--runs", runs.to_str().unwrap()]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let table = std::fs::read_to_string(report.join("table.md")).unwrap();
+    let table = std::fs::read_to_string(folder.join("table.md")).unwrap();
     let row = table
         .lines()
         .find(|l| l.starts_with("| 15 Hz | 18 |"))
@@ -110,7 +102,7 @@ fn a_cell_by_the_restart_rule_resumes_refuses_another_rule_and_is_reported() {
         "{row}"
     );
     assert!(table.contains("| 12 Hz | 0 | 0 | not run |"));
-    assert!(report.join("grid.svg").is_file());
+    assert!(folder.join("grid.svg").is_file());
 }
 
 fn report(grid: &Path, extra: &[&str]) -> Output {
@@ -195,21 +187,21 @@ fn a_grid_folder_reads_the_cells_it_did_not_play_from_its_base() {
 /// Every committed grid folder still resolves through its bases to all 30 cells.
 #[test]
 fn every_committed_grid_folder_has_all_thirty_cells() {
+    // Reported in one copy of the folders, bases included, so the committed tables stay as they are.
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("grid");
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg("benches/grid")
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
     for dir in std::fs::read_dir("benches/grid").unwrap() {
         let dir = dir.unwrap().path();
         if !dir.join("nestor-games.csv").is_file() {
             continue;
         }
-        let tmp = tempfile::tempdir().unwrap();
-        let copy = tmp.path().join("grid");
-        // Reported in a copy beside copies of its bases, so the committed tables stay as they are.
-        let status = Command::new("cp")
-            .arg("-r")
-            .arg("benches/grid")
-            .arg(&copy)
-            .status()
-            .unwrap();
-        assert!(status.success());
         let name = dir.file_name().unwrap();
         let out = report(&copy.join(name), &[]);
         assert!(
