@@ -10,9 +10,12 @@ pub mod learned;
 mod named;
 mod parse;
 mod phases;
+mod same_as;
 
 pub use learned::LearnedValue;
 pub use phases::{Phase, PhaseWeights, Weights, WeightsError, MAX_WEIGHT};
+#[cfg(test)]
+mod same_as_tests;
 #[cfg(test)]
 mod tests;
 

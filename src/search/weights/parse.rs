@@ -1,15 +1,21 @@
 //! The weights file format: `[phase.NAME]` tables with `from_level`, `to_level` and every key
-//! of `PhaseWeights`; the strict reader (coverage of 0-255, no defaults) and the writer.
+//! of `PhaseWeights` (or a `same_as`); the strict reader (0-255 once, no defaults), the writer.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use super::phases::{Phase, PhaseWeights, Weights, WeightsError, MAX_WEIGHT};
+use super::same_as::{self, Sets};
+use crate::movegen::profile::BUILT_IN;
 
 /// The keys of a phase table that are not weights.
 const RANGE_KEYS: [&str; 2] = ["from_level", "to_level"];
 
-fn key_error(path: &Path, key: impl Into<String>, problem: impl Into<String>) -> WeightsError {
+pub(super) fn key_error(
+    path: &Path,
+    key: impl Into<String>,
+    problem: impl Into<String>,
+) -> WeightsError {
     WeightsError::Key {
         path: path.to_path_buf(),
         key: key.into(),
@@ -48,7 +54,13 @@ fn level_key(
     }
 }
 
-fn phase(path: &Path, name: &str, value: toml::Value) -> Result<Phase, WeightsError> {
+fn phase(
+    path: &Path,
+    name: &str,
+    value: toml::Value,
+    sets: Sets,
+    depth: usize,
+) -> Result<Phase, WeightsError> {
     if !good_name(name) {
         return Err(key_error(
             path,
@@ -71,6 +83,15 @@ fn phase(path: &Path, name: &str, value: toml::Value) -> Result<Phase, WeightsEr
             format!("phase.{name}.to_level"),
             format!("{to_level} is below from_level {from_level}"),
         ));
+    }
+    if let Some(reference) = table.remove("same_as") {
+        let weights = same_as::resolve(path, name, &reference, &table, sets, depth)?;
+        return Ok(Phase {
+            name: name.to_string(),
+            from_level,
+            to_level,
+            weights,
+        });
     }
     let weights: PhaseWeights =
         toml::Value::Table(table)
@@ -179,6 +200,16 @@ fn check_coverage(phases: &[Phase], path: &Path) -> Result<(), WeightsError> {
 }
 
 pub(super) fn parse(text: &str, path: &Path) -> Result<Weights, WeightsError> {
+    parse_in(text, path, &BUILT_IN, 0)
+}
+
+/// `parse` with the sets a `same_as` may name, and how many `same_as` led to this text.
+pub(super) fn parse_in(
+    text: &str,
+    path: &Path,
+    sets: Sets,
+    depth: usize,
+) -> Result<Weights, WeightsError> {
     let table: toml::Table = toml::from_str(text).map_err(|e| WeightsError::Parse {
         path: path.to_path_buf(),
         source: crate::io::TomlError::new(&e, text),
@@ -196,7 +227,7 @@ pub(super) fn parse(text: &str, path: &Path) -> Result<Weights, WeightsError> {
             return Err(key_error(path, "phase", "must hold [phase.NAME] tables"));
         };
         for (name, value) in entries {
-            phases.push(phase(path, &name, value)?);
+            phases.push(phase(path, &name, value, sets, depth)?);
         }
     }
     if phases.is_empty() {
